@@ -1,0 +1,1 @@
+# loader: filled in by its issue

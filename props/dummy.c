@@ -1,0 +1,1 @@
+int props_dummy(void); int props_dummy(void) { return 0; }

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdevimg-props: property sets and the text inputs of the offload wrapper.
+ *
+ * The in-memory model of property sets (shared by devimg-wrap, devimg-dump
+ * and libdevimg), the readers and writer of the sycl-post-link text formats
+ * (.props, .sym, file tables), the LSB-first base64 codec of byte arrays and
+ * the decoders of specialization-constant descriptors and default values.
+ *
+ * Error contract: every function that can fail returns 0 or a negative errno
+ * value (-EINVAL for malformed input, -ENOMEM, -ERANGE for numbers out of
+ * range, or the errno of a failed system call) and, when given a non-NULL
+ * struct props_error, leaves there one line naming the place (file, line and
+ * column; or set and property for in-memory data), the text seen and what
+ * was expected. Nothing is allocated for the caller on failure.
+ *
+ * This library does no I/O beyond reading and writing these text formats.
+ */
+#ifndef DEVIMG_PROPS_H
+#define DEVIMG_PROPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Property value types, numbered as in the binary descriptor. */
+enum props_type {
+	PROPS_UNKNOWN = 0,
+	PROPS_UINT32 = 1,
+	PROPS_BYTE_ARRAY = 2,
+	PROPS_STRING = 3,
+};
+
+/* Size of the bit-count header in front of every byte array. */
+#define PROPS_BYTES_HEADER 8u
+
+/* Set names with a meaning to the runtime. */
+#define PROPS_SET_SPEC_CONSTS "SYCL/specialization constants"
+#define PROPS_SET_SPEC_DEFAULTS "SYCL/specialization constants default values"
+#define PROPS_SPEC_DEFAULTS_PROP "all"
+#define PROPS_SET_KERNEL_PARAM_OPT "SYCL/kernel param opt"
+#define PROPS_SET_PROGRAM_METADATA "SYCL/program metadata"
+#define PROPS_SET_DEVICE_REQS "SYCL/device requirements"
+#define PROPS_SET_EXPORTED_SYMBOLS "SYCL/exported symbols"
+#define PROPS_SET_IMPORTED_SYMBOLS "SYCL/imported symbols"
+
+/* SpecId of a descriptor that only pads a composite. */
+#define PROPS_SPEC_PADDING_ID 0xffffffffu
+
+struct props_error {
+	char msg[512];
+};
+
+/*
+ * One property. Which value fields are meaningful depends on type:
+ *  UINT32:     u32.
+ *  BYTE_ARRAY: data/size hold the whole buffer as the descriptor carries
+ *              it: the 8-byte little-endian bit count, then the payload
+ *              (size >= 8, always validated by the readers).
+ *  STRING:     data is NUL-terminated, size is its length without the NUL.
+ */
+struct props_prop {
+	char *name;
+	enum props_type type;
+	uint32_t u32;
+	unsigned char *data;
+	size_t size;
+};
+
+struct props_set {
+	char *name;
+	struct props_prop *props;
+	size_t nprops;
+	size_t cap;
+};
+
+/* Property sets, in file order. */
+struct props {
+	struct props_set *sets;
+	size_t nsets;
+	size_t cap;
+};
+
+/* ---- model ---- */
+
+struct props *props_new(void);
+void props_free(struct props *p);
+
+/* Append a set (names are copied); returns the set or NULL on ENOMEM. */
+struct props_set *props_add_set(struct props *p, const char *name);
+/* Append properties to a set; name and value are copied. */
+int props_add_u32(struct props_set *s, const char *name, uint32_t v);
+/* bytes: the payload only; the header for nbits is prepended. */
+int props_add_bytes(struct props_set *s, const char *name, const void *bytes,
+		    uint64_t nbits);
+int props_add_string(struct props_set *s, const char *name, const char *str);
+
+/* Borrowed lookups; NULL when absent. First match in file order. */
+const struct props_set *props_find_set(const struct props *p, const char *name);
+const struct props_prop *props_set_find(const struct props_set *s,
+					const char *name);
+
+/* Deep comparison (names, types, values, order): 1 equal, 0 different. */
+int props_equal(const struct props *a, const struct props *b);
+
+/* ---- .props text ---- */
+
+/*
+ * Parse .props text of len bytes (need not be NUL-terminated); fname only
+ * names the input in errors. Lines end in "\n" or "\r\n"; empty lines are
+ * skipped.
+ */
+int props_parse(const char *text, size_t len, const char *fname,
+		struct props **out, struct props_error *err);
+int props_read_file(const char *path, struct props **out,
+		    struct props_error *err);
+/* Write .props text; byte-exact for what props_parse read from canonical text. */
+int props_write(const struct props *p, FILE *f);
+
+/* ---- byte arrays ---- */
+
+/* Characters needed to encode n bytes (no padding). */
+size_t props_b64_encoded_len(size_t n);
+/* Bytes that len characters decode to; -EINVAL when len % 4 == 1. */
+int props_b64_decoded_len(size_t len, size_t *n);
+/* Encode n bytes into out (props_b64_encoded_len(n) chars, no NUL added). */
+void props_b64_encode(const void *in, size_t n, char *out);
+/*
+ * Decode len characters into out (props_b64_decoded_len bytes). On a
+ * character outside the alphabet, returns -EINVAL and sets *bad_pos to its
+ * index (when bad_pos is non-NULL).
+ */
+int props_b64_decode(const char *in, size_t len, unsigned char *out,
+		     size_t *bad_pos);
+
+/*
+ * Validate a byte-array buffer (header plus payload) and return its payload.
+ * where names the property in errors ("set 'X' property 'Y'").
+ */
+int props_bytes_payload(const void *buf, uint64_t size, const char *where,
+			const unsigned char **payload, uint64_t *nbits,
+			struct props_error *err);
+
+/* ---- .sym and file tables ---- */
+
+struct props_names {
+	char **names;
+	size_t n;
+};
+
+/* One name per line, in order; empty lines skipped. */
+int props_sym_parse(const char *text, size_t len, const char *fname,
+		    struct props_names *out, struct props_error *err);
+int props_sym_read_file(const char *path, struct props_names *out,
+			struct props_error *err);
+void props_names_fini(struct props_names *names);
+
+enum props_column {
+	PROPS_COL_CODE,
+	PROPS_COL_SYMBOLS,
+	PROPS_COL_PROPERTIES,
+	PROPS_COL_MANIFEST,
+	PROPS_NCOLS,
+};
+
+/* Cells of one row indexed by column; NULL for columns the table lacks. */
+struct props_table_row {
+	char *cell[PROPS_NCOLS];
+	unsigned line;
+};
+
+struct props_table {
+	struct props_table_row *rows;
+	size_t nrows;
+	int has[PROPS_NCOLS];
+};
+
+/* First line "[Code|Symbols|...]" (any subset, any order, no repeats). */
+int props_table_parse(const char *text, size_t len, const char *fname,
+		      struct props_table *out, struct props_error *err);
+int props_table_read_file(const char *path, struct props_table *out,
+			  struct props_error *err);
+void props_table_fini(struct props_table *t);
+
+/* ---- specialization constants ---- */
+
+struct props_spec_desc {
+	uint32_t id;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct props_spec_const {
+	const char *name;		/* borrowed from the caller */
+	struct props_spec_desc *descs;	/* in property order */
+	size_t ndescs;
+	uint32_t size;		/* bytes of the user's value: max(offset + size) */
+	uint32_t first_id;	/* smallest non-padding SpecId */
+	uint32_t blob_offset;	/* place in the default blob and emulated buffer */
+};
+
+/*
+ * Decode one property of PROPS_SET_SPEC_CONSTS (buf/size as in the
+ * descriptor). Rejects a payload that is not whole {id, offset, size}
+ * tuples, zero-size leaves, offset overflow and overlapping leaves.
+ */
+int props_spec_decode(const char *name, const void *buf, uint64_t size,
+		      struct props_spec_const *out, struct props_error *err);
+void props_spec_const_fini(struct props_spec_const *c);
+
+/*
+ * Order constants by first_id (the order of the defaults blob), assign
+ * blob_offset as the running sum of sizes, and check the defaults blob
+ * (defaults/defaults_size: the "all" byte array, header included; NULL when
+ * the image has none) is exactly as long as the sum. Returns the total size
+ * in *total.
+ */
+int props_spec_layout(struct props_spec_const *consts, size_t n,
+		      const void *defaults, uint64_t defaults_size,
+		      uint32_t *total, struct props_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+# Shared test helpers.
+EXTRA_DIST += tests/lib.sh

@@ -1,0 +1,1 @@
+# wrapper: filled in by its issue
