@@ -1,0 +1,7 @@
+/* Device code of the demo: c[i] = a[i] + b[i] over the launch range. */
+kernel void vadd(global const float *a, global const float *b, global float *c)
+{
+	size_t i = get_global_id(0);
+
+	c[i] = a[i] + b[i];
+}
