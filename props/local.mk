@@ -1,3 +1,52 @@
 noinst_LTLIBRARIES += props/libdevimg-props.la
 props_libdevimg_props_la_SOURCES = \
-	props/props.h props/dummy.c
+	props/props.h props/internal.h \
+	props/error.c props/lines.c props/file.c \
+	props/model.c props/base64.c props/bytes.c \
+	props/reader.c props/writer.c \
+	props/sym.c props/table.c props/specconst.c
+
+# Unit tests (Check). Fixtures are hand-written text files next to them.
+props_tests = \
+	tests/props/test-model \
+	tests/props/test-base64 \
+	tests/props/test-text \
+	tests/props/test-symtable \
+	tests/props/test-specconst
+check_PROGRAMS += $(props_tests)
+TESTS += $(props_tests)
+
+props_test_cppflags = $(AM_CPPFLAGS) \
+	-DPROPS_FIXTURES=\"$(abs_top_srcdir)/tests/props\"
+props_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+props_test_ldadd = props/libdevimg-props.la $(CHECK_LIBS)
+
+tests_props_test_model_SOURCES = tests/props/test-model.c tests/props/testutil.h
+tests_props_test_model_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_model_CFLAGS = $(props_test_cflags)
+tests_props_test_model_LDADD = $(props_test_ldadd)
+
+tests_props_test_base64_SOURCES = tests/props/test-base64.c tests/props/testutil.h
+tests_props_test_base64_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_base64_CFLAGS = $(props_test_cflags)
+tests_props_test_base64_LDADD = $(props_test_ldadd)
+
+tests_props_test_text_SOURCES = tests/props/test-text.c tests/props/testutil.h
+tests_props_test_text_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_text_CFLAGS = $(props_test_cflags)
+tests_props_test_text_LDADD = $(props_test_ldadd)
+
+tests_props_test_symtable_SOURCES = tests/props/test-symtable.c tests/props/testutil.h
+tests_props_test_symtable_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_symtable_CFLAGS = $(props_test_cflags)
+tests_props_test_symtable_LDADD = $(props_test_ldadd)
+
+tests_props_test_specconst_SOURCES = tests/props/test-specconst.c tests/props/testutil.h
+tests_props_test_specconst_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_specconst_CFLAGS = $(props_test_cflags)
+tests_props_test_specconst_LDADD = $(props_test_ldadd)
+
+EXTRA_DIST += \
+	tests/props/spec-example.props \
+	tests/props/kernels.sym \
+	tests/props/batch.txt

@@ -90,7 +90,10 @@ struct props {
 struct props *props_new(void);
 void props_free(struct props *p);
 
-/* Append a set (names are copied); returns the set or NULL on ENOMEM. */
+/*
+ * Append a set (names are copied); returns the set or NULL on ENOMEM. The
+ * pointer is valid until the next props_add_set() on p.
+ */
 struct props_set *props_add_set(struct props *p, const char *name);
 /* Append properties to a set; name and value are copied. */
 int props_add_u32(struct props_set *s, const char *name, uint32_t v);
@@ -112,18 +115,24 @@ int props_equal(const struct props *a, const struct props *b);
 /*
  * Parse .props text of len bytes (need not be NUL-terminated); fname only
  * names the input in errors. Lines end in "\n" or "\r\n"; empty lines are
- * skipped.
+ * skipped. Empty set or property names and NUL bytes are errors.
  */
 int props_parse(const char *text, size_t len, const char *fname,
 		struct props **out, struct props_error *err);
 int props_read_file(const char *path, struct props **out,
 		    struct props_error *err);
-/* Write .props text; byte-exact for what props_parse read from canonical text. */
+/*
+ * Write .props text; byte-exact for what props_parse read from canonical text.
+ * -EINVAL (nothing written) for a model the reader could not read back the
+ * same: empty names, a set name with '\n', a property name with '=' or '\n'
+ * or a leading '[', a string with '\n' or NUL, an unknown type, a byte array
+ * whose header does not match its payload; -EIO when writing fails.
+ */
 int props_write(const struct props *p, FILE *f);
 
 /* ---- byte arrays ---- */
 
-/* Characters needed to encode n bytes (no padding). */
+/* Characters needed to encode n bytes (no padding); SIZE_MAX if too many. */
 size_t props_b64_encoded_len(size_t n);
 /* Bytes that len characters decode to; -EINVAL when len % 4 == 1. */
 int props_b64_decoded_len(size_t len, size_t *n);
@@ -132,7 +141,8 @@ void props_b64_encode(const void *in, size_t n, char *out);
 /*
  * Decode len characters into out (props_b64_decoded_len bytes). On a
  * character outside the alphabet, returns -EINVAL and sets *bad_pos to its
- * index (when bad_pos is non-NULL).
+ * index (when bad_pos is non-NULL); on len % 4 == 1, -EINVAL with *bad_pos
+ * set to len. Bits past the last whole byte are ignored.
  */
 int props_b64_decode(const char *in, size_t len, unsigned char *out,
 		     size_t *bad_pos);
@@ -206,7 +216,8 @@ struct props_spec_const {
 /*
  * Decode one property of PROPS_SET_SPEC_CONSTS (buf/size as in the
  * descriptor). Rejects a payload that is not whole {id, offset, size}
- * tuples, zero-size leaves, offset overflow and overlapping leaves.
+ * tuples (or holds none, or whose bit count is not 96 per tuple), zero-size
+ * leaves, offset overflow and overlapping leaves.
  */
 int props_spec_decode(const char *name, const void *buf, uint64_t size,
 		      struct props_spec_const *out, struct props_error *err);

@@ -1,1 +1,0 @@
-int props_dummy(void); int props_dummy(void) { return 0; }

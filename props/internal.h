@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal helpers of libdevimg-props shared by its modules: error
+ * formatting, line iteration over (text, len) buffers, whole-file reading,
+ * byte-array header validation and the model's ownership-taking adder.
+ * Nothing here is part of the library's API.
+ */
+#ifndef DEVIMG_PROPS_INTERNAL_H
+#define DEVIMG_PROPS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "props.h"
+
+#define PROPS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* ---- errors (error.c) ---- */
+
+void props_errf(struct props_error *err, const char *fmt, ...) PROPS_PRINTF(2, 3);
+/* "FNAME:LINE:COL: " then the formatted rest. */
+void props_err_at(struct props_error *err, const char *fname, size_t line,
+		  size_t col, const char *fmt, ...) PROPS_PRINTF(5, 6);
+
+/* Input text as a message shows it: escaped, cut after PROPS_QUOTE_IN bytes. */
+#define PROPS_QUOTE_IN 48
+struct props_quote {
+	char s[PROPS_QUOTE_IN * 4 + 8];
+};
+const char *props_quote(struct props_quote *q, const char *s, size_t n);
+
+/* ---- lines (lines.c) ---- */
+
+struct props_lines {
+	const char *p;
+	const char *end;
+	const char *fname;
+	size_t lineno;
+};
+
+struct props_line {
+	const char *s;		/* without "\n" or "\r\n" */
+	size_t len;
+	size_t lineno;		/* 1-based */
+};
+
+void props_lines_init(struct props_lines *it, const char *text, size_t len,
+		      const char *fname);
+/*
+ * Next non-empty line: 1 when one is returned, 0 at the end, -EINVAL on a
+ * NUL byte (the formats are text; a NUL would silently cut a name short).
+ */
+int props_lines_next(struct props_lines *it, struct props_line *line,
+		     struct props_error *err);
+const char *props_fname(const char *fname);
+
+/* ---- files (file.c) ---- */
+
+/* Read a whole file into a malloc'ed buffer (not NUL-terminated). */
+int props_slurp(const char *path, char **buf, size_t *len,
+		struct props_error *err);
+
+/* ---- byte arrays (bytes.c) ---- */
+
+/*
+ * Check the 8-byte bit-count header against the payload. On failure,
+ * detail receives "what: saw ..., expected ..." without a place.
+ */
+int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
+		      char *detail, size_t detailsz);
+uint64_t props_le64(const unsigned char *p);
+uint32_t props_le32(const unsigned char *p);
+
+/* ---- model (model.c) ---- */
+
+/* Append a BYTE_ARRAY property taking ownership of buf (header included). */
+int props_add_bytes_owned(struct props_set *s, const char *name,
+			  unsigned char *buf, size_t size);
+char *props_strndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/* Line iteration over text buffers that need not be NUL-terminated. */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *props_fname(const char *fname)
+{
+	return fname ? fname : "<input>";
+}
+
+void props_lines_init(struct props_lines *it, const char *text, size_t len,
+		      const char *fname)
+{
+	it->p = text;
+	it->end = text ? text + len : text;
+	it->fname = fname;
+	it->lineno = 0;
+}
+
+static void lines_take(struct props_lines *it, struct props_line *line)
+{
+	size_t left = (size_t)(it->end - it->p);
+	const char *nl = memchr(it->p, '\n', left);
+	size_t len = nl ? (size_t)(nl - it->p) : left;
+
+	line->s = it->p;
+	line->lineno = ++it->lineno;
+	it->p += nl ? len + 1 : len;
+	if (len > 0 && line->s[len - 1] == '\r')
+		len--;
+	line->len = len;
+}
+
+int props_lines_next(struct props_lines *it, struct props_line *line,
+		     struct props_error *err)
+{
+	const char *nul;
+
+	while (it->p < it->end) {
+		lines_take(it, line);
+		if (line->len == 0)
+			continue;
+		nul = memchr(line->s, '\0', line->len);
+		if (nul) {
+			props_err_at(err, it->fname, line->lineno,
+				     (size_t)(nul - line->s) + 1,
+				     "NUL byte in text: saw '\\x00', expected a printable character");
+			return -EINVAL;
+		}
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Specialization-constant descriptors: each constant's byte array holds
+ * little-endian {id, offset, size} uint32 tuples, one per scalar leaf (id
+ * PROPS_SPEC_PADDING_ID for padding); the defaults blob packs the values of
+ * all constants in SpecId order with no padding between constants.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define TUPLE_BYTES 12u
+
+struct leaf_span {
+	uint32_t offset;
+	uint32_t end;
+	size_t idx;
+};
+
+static int span_cmp(const void *pa, const void *pb)
+{
+	const struct leaf_span *a = pa, *b = pb;
+
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void overlap_error(const char *where, const struct props_spec_desc *d,
+			  size_t i, size_t j, struct props_error *err)
+{
+	size_t a = i < j ? i : j, b = i < j ? j : i;
+
+	props_errf(err,
+		   "%s: leaves overlap: saw leaf %zu {id %" PRIu32 ", offset %" PRIu32
+		   ", size %" PRIu32 "} and leaf %zu {id %" PRIu32 ", offset %" PRIu32
+		   ", size %" PRIu32 "} sharing bytes, expected disjoint byte ranges",
+		   where, a, d[a].id, d[a].offset, d[a].size, b, d[b].id,
+		   d[b].offset, d[b].size);
+}
+
+/* Leaves must not share bytes: sort by offset, compare with the furthest end. */
+static int check_overlap(const char *where, const struct props_spec_desc *d,
+			 size_t n, struct props_error *err)
+{
+	struct leaf_span *spans;
+	size_t i, far = 0;
+	int r = 0;
+
+	spans = calloc(n, sizeof(*spans));
+	if (!spans)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		spans[i].offset = d[i].offset;
+		spans[i].end = d[i].offset + d[i].size;
+		spans[i].idx = i;
+	}
+	qsort(spans, n, sizeof(*spans), span_cmp);
+	for (i = 1; i < n; i++) {
+		if (spans[i].offset < spans[far].end) {
+			overlap_error(where, d, spans[far].idx, spans[i].idx,
+				      err);
+			r = -EINVAL;
+			break;
+		}
+		if (spans[i].end > spans[far].end)
+			far = i;
+	}
+	free(spans);
+	return r;
+}
+
+static int check_leaf(const char *where, const struct props_spec_desc *d,
+		      size_t i, struct props_error *err)
+{
+	if (d->size == 0) {
+		props_errf(err,
+			   "%s: leaf %zu {id %" PRIu32 ", offset %" PRIu32
+			   "} has no bytes: saw size 0, expected at least 1",
+			   where, i, d->id, d->offset);
+		return -EINVAL;
+	}
+	if (d->offset > UINT32_MAX - d->size) {
+		props_errf(err,
+			   "%s: leaf %zu {id %" PRIu32 "} ends past 4 GiB: saw offset %"
+			   PRIu32 " + size %" PRIu32 ", expected a sum of at most %" PRIu32,
+			   where, i, d->id, d->offset, d->size, UINT32_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_tuples(const char *where, uint64_t plen, uint64_t nbits,
+			struct props_error *err)
+{
+	if (plen % TUPLE_BYTES || plen == 0) {
+		props_errf(err,
+			   "%s: payload is not whole {id, offset, size} tuples: saw %"
+			   PRIu64 " bytes, expected a non-zero multiple of 12",
+			   where, plen);
+		return -EINVAL;
+	}
+	if (nbits != plen * 8) {
+		props_errf(err,
+			   "%s: bit count does not cover the tuples: saw %" PRIu64
+			   " bits, expected %" PRIu64,
+			   where, nbits, plen * 8);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int decode_leaves(const char *where, const unsigned char *payload,
+			 struct props_spec_const *c, struct props_error *err)
+{
+	struct props_spec_desc *d;
+	uint32_t end;
+	size_t i;
+	int r;
+
+	for (i = 0; i < c->ndescs; i++) {
+		d = &c->descs[i];
+		d->id = props_le32(payload + i * TUPLE_BYTES);
+		d->offset = props_le32(payload + i * TUPLE_BYTES + 4);
+		d->size = props_le32(payload + i * TUPLE_BYTES + 8);
+		r = check_leaf(where, d, i, err);
+		if (r < 0)
+			return r;
+		end = d->offset + d->size;
+		if (end > c->size)
+			c->size = end;
+		if (d->id != PROPS_SPEC_PADDING_ID && d->id < c->first_id)
+			c->first_id = d->id;
+	}
+	return check_overlap(where, c->descs, c->ndescs, err);
+}
+
+int props_spec_decode(const char *name, const void *buf, uint64_t size,
+		      struct props_spec_const *out, struct props_error *err)
+{
+	struct props_spec_const c = { .name = name };
+	const unsigned char *payload;
+	char where[384];
+	uint64_t nbits;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(where, sizeof(where), "set '%s' property '%s'",
+		 PROPS_SET_SPEC_CONSTS, name);
+	r = props_bytes_payload(buf, size, where, &payload, &nbits, err);
+	if (r < 0)
+		return r;
+	r = check_tuples(where, size - PROPS_BYTES_HEADER, nbits, err);
+	if (r < 0)
+		return r;
+	c.ndescs = (size - PROPS_BYTES_HEADER) / TUPLE_BYTES;
+	c.first_id = PROPS_SPEC_PADDING_ID;
+	c.descs = calloc(c.ndescs, sizeof(*c.descs));
+	if (!c.descs)
+		return -ENOMEM;
+	r = decode_leaves(where, payload, &c, err);
+	if (r < 0) {
+		free(c.descs);
+		return r;
+	}
+	*out = c;
+	return 0;
+}
+
+void props_spec_const_fini(struct props_spec_const *c)
+{
+	free(c->descs);
+	c->descs = NULL;
+	c->ndescs = 0;
+}
+
+struct ordered_const {
+	struct props_spec_const c;
+	size_t idx;
+};
+
+static int ordered_cmp(const void *pa, const void *pb)
+{
+	const struct ordered_const *a = pa, *b = pb;
+
+	if (a->c.first_id != b->c.first_id)
+		return a->c.first_id < b->c.first_id ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int assign_offsets(struct ordered_const *o, size_t n, uint32_t *total,
+			  struct props_error *err)
+{
+	uint32_t off = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (o[i].c.size > UINT32_MAX - off) {
+			props_errf(err,
+				   "set '%s': constants too large: saw constant '%s' of %"
+				   PRIu32 " bytes at offset %" PRIu32
+				   ", expected a total of at most %" PRIu32 " bytes",
+				   PROPS_SET_SPEC_CONSTS, o[i].c.name, o[i].c.size, off,
+				   UINT32_MAX);
+			return -EINVAL;
+		}
+		o[i].c.blob_offset = off;
+		off += o[i].c.size;
+	}
+	*total = off;
+	return 0;
+}
+
+static int check_defaults(const void *defaults, uint64_t defaults_size,
+			  uint32_t total, struct props_error *err)
+{
+	static const char where[] = "set '" PROPS_SET_SPEC_DEFAULTS
+				    "' property '" PROPS_SPEC_DEFAULTS_PROP "'";
+	uint64_t nbits, have;
+	int r;
+
+	if (!defaults)
+		return 0;
+	r = props_bytes_payload(defaults, defaults_size, where, NULL, &nbits,
+				err);
+	if (r < 0)
+		return r;
+	have = defaults_size - PROPS_BYTES_HEADER;
+	if (have != total) {
+		props_errf(err,
+			   "%s: defaults blob has %" PRIu64 " bytes, the constants need %"
+			   PRIu32 ": saw %" PRIu64 " bytes, expected %" PRIu32,
+			   where, have, total, have, total);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int props_spec_layout(struct props_spec_const *consts, size_t n,
+		      const void *defaults, uint64_t defaults_size,
+		      uint32_t *total, struct props_error *err)
+{
+	struct ordered_const *o = NULL;
+	uint32_t sum = 0;
+	size_t i;
+	int r;
+
+	if (n) {
+		o = calloc(n, sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		o[i].c = consts[i];
+		o[i].idx = i;
+	}
+	if (n)
+		qsort(o, n, sizeof(*o), ordered_cmp);
+	r = assign_offsets(o, n, &sum, err);
+	if (r == 0)
+		r = check_defaults(defaults, defaults_size, sum, err);
+	if (r == 0) {
+		for (i = 0; i < n; i++)
+			consts[i] = o[i].c;
+		*total = sum;
+	}
+	free(o);
+	return r;
+}

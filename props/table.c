@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * File tables (devimg-wrap -batch): a "[Code|Symbols|...]" header naming
+ * the columns, then one row of '|'-separated cells per image.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const column_names[PROPS_NCOLS] = {
+	[PROPS_COL_CODE] = "Code",
+	[PROPS_COL_SYMBOLS] = "Symbols",
+	[PROPS_COL_PROPERTIES] = "Properties",
+	[PROPS_COL_MANIFEST] = "Manifest",
+};
+
+#define EXPECTED_HEADER \
+	"'[Code|Symbols|Properties|Manifest]' (any subset, any order)"
+
+struct table_parser {
+	const char *fname;
+	struct props_table *t;
+	size_t cap;
+	enum props_column cols[PROPS_NCOLS];	/* header order */
+	size_t ncols;
+	struct props_error *err;
+};
+
+static int column_of(const char *s, size_t len)
+{
+	int c;
+
+	for (c = 0; c < PROPS_NCOLS; c++)
+		if (strlen(column_names[c]) == len &&
+		    !memcmp(column_names[c], s, len))
+			return c;
+	return -1;
+}
+
+static int header_cell(struct table_parser *tp, const struct props_line *ln,
+		       const char *s, size_t len)
+{
+	size_t col = (size_t)(s - ln->s) + 1;
+	struct props_quote q;
+	int c = column_of(s, len);
+
+	if (c < 0) {
+		props_err_at(tp->err, tp->fname, ln->lineno, col,
+			     "unknown table column: saw '%s', expected Code, Symbols, Properties or Manifest",
+			     props_quote(&q, s, len));
+		return -EINVAL;
+	}
+	if (tp->t->has[c] || tp->ncols >= PROPS_NCOLS) {
+		props_err_at(tp->err, tp->fname, ln->lineno, col,
+			     "repeated table column: saw '%s', expected each column at most once",
+			     props_quote(&q, s, len));
+		return -EINVAL;
+	}
+	tp->t->has[c] = 1;
+	tp->cols[tp->ncols++] = (enum props_column)c;
+	return 0;
+}
+
+static int parse_header(struct table_parser *tp, const struct props_line *ln)
+{
+	const char *p, *end, *bar;
+	struct props_quote q;
+	int r;
+
+	if (ln->len < 2 || ln->s[0] != '[' || ln->s[ln->len - 1] != ']') {
+		props_err_at(tp->err, tp->fname, ln->lineno, 1,
+			     "missing table header: saw '%s', expected " EXPECTED_HEADER,
+			     props_quote(&q, ln->s, ln->len));
+		return -EINVAL;
+	}
+	p = ln->s + 1;
+	end = ln->s + ln->len - 1;
+	for (;;) {
+		bar = memchr(p, '|', (size_t)(end - p));
+		r = header_cell(tp, ln, p, (size_t)((bar ? bar : end) - p));
+		if (r < 0 || !bar)
+			return r;
+		p = bar + 1;
+	}
+}
+
+static size_t count_cells(const char *s, size_t len)
+{
+	const char *end = s + len, *bar;
+	size_t n = 1;
+
+	while ((bar = memchr(s, '|', (size_t)(end - s)))) {
+		n++;
+		s = bar + 1;
+	}
+	return n;
+}
+
+static int new_row(struct table_parser *tp, struct props_table_row **row)
+{
+	struct props_table *t = tp->t;
+	struct props_table_row *rows;
+	size_t ncap;
+
+	if (t->nrows == tp->cap) {
+		ncap = tp->cap ? tp->cap * 2 : 8;
+		if (ncap < tp->cap || ncap > SIZE_MAX / sizeof(*rows))
+			return -ENOMEM;
+		rows = realloc(t->rows, ncap * sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		t->rows = rows;
+		tp->cap = ncap;
+	}
+	*row = &t->rows[t->nrows++];
+	memset(*row, 0, sizeof(**row));
+	return 0;
+}
+
+static int fill_row(struct table_parser *tp, const struct props_line *ln,
+		    struct props_table_row *row)
+{
+	const char *p = ln->s, *end = ln->s + ln->len, *bar;
+	size_t k;
+
+	row->line = ln->lineno > UINT_MAX ? UINT_MAX : (unsigned)ln->lineno;
+	for (k = 0; k < tp->ncols; k++) {
+		bar = memchr(p, '|', (size_t)(end - p));
+		if (!bar)
+			bar = end;
+		row->cell[tp->cols[k]] = props_strndup(p, (size_t)(bar - p));
+		if (!row->cell[tp->cols[k]])
+			return -ENOMEM;
+		p = bar + 1;
+	}
+	return 0;
+}
+
+static int parse_row(struct table_parser *tp, const struct props_line *ln)
+{
+	size_t n = count_cells(ln->s, ln->len);
+	struct props_table_row *row;
+	struct props_quote q;
+	int r;
+
+	if (n != tp->ncols) {
+		props_err_at(tp->err, tp->fname, ln->lineno, 1,
+			     "wrong number of cells in table row: saw '%s' (got %zu cells), expected %zu cells, one per header column",
+			     props_quote(&q, ln->s, ln->len), n, tp->ncols);
+		return -EINVAL;
+	}
+	r = new_row(tp, &row);
+	if (r < 0)
+		return r;
+	return fill_row(tp, ln, row);
+}
+
+void props_table_fini(struct props_table *t)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->nrows; i++)
+		for (c = 0; c < PROPS_NCOLS; c++)
+			free(t->rows[i].cell[c]);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+static int parse_lines(struct table_parser *tp, struct props_lines *it)
+{
+	struct props_line ln;
+	struct props_quote q;
+	int r;
+
+	r = props_lines_next(it, &ln, tp->err);
+	if (r == 0) {
+		props_err_at(tp->err, tp->fname, it->lineno ? it->lineno : 1, 1,
+			     "missing table header: saw '%s', expected " EXPECTED_HEADER,
+			     props_quote(&q, "", 0));
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	r = parse_header(tp, &ln);
+	while (r >= 0 && (r = props_lines_next(it, &ln, tp->err)) > 0)
+		r = parse_row(tp, &ln);
+	return r;
+}
+
+int props_table_parse(const char *text, size_t len, const char *fname,
+		      struct props_table *out, struct props_error *err)
+{
+	struct props_table t;
+	struct table_parser tp = { .fname = fname, .t = &t, .err = err };
+	struct props_lines it;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	memset(&t, 0, sizeof(t));
+	props_lines_init(&it, text, len, fname);
+	r = parse_lines(&tp, &it);
+	if (r == -ENOMEM)
+		props_errf(err, "%s: out of memory", props_fname(fname));
+	if (r < 0) {
+		props_table_fini(&t);
+		return r;
+	}
+	*out = t;
+	return 0;
+}
+
+int props_table_read_file(const char *path, struct props_table *out,
+			  struct props_error *err)
+{
+	size_t len = 0;
+	char *text = NULL;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = props_slurp(path, &text, &len, err);
+	if (r < 0)
+		return r;
+	r = props_table_parse(text, len, path, out, err);
+	free(text);
+	return r;
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+/* The .props reader and writer: canonical text, errors, random round trips. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "testutil.h"
+
+static const char canonical[] =
+	"[SYCL/specialization constants]\n"
+	"9d329ad59055e972____ZL12StructSpecId=2|gBAAAAAAAAAAAAAAAAAAAgAAAAA\n"
+	"[SYCL/devicelib req mask]\n"
+	"DeviceLibReqMask=1|0\n"
+	"max=1|4294967295\n"
+	"[Empty]\n"
+	"[SYCL/misc properties]\n"
+	"optLevel=1|2\n"
+	"name=3|a=b|c with spaces [x]\n"
+	"empty=3|\n"
+	"eight=2|IAAAAAAAAAQA\n"
+	"zero=2|AAAAAAAAAAA\n"
+	"[Empty]\n";
+
+static char *write_props(const struct props *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(props_write(p, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+static struct props *parse_ok(const char *text, size_t len)
+{
+	struct props_error err = { "" };
+	struct props *p = NULL;
+	int r = props_parse(text, len, "t.props", &p, &err);
+
+	ck_assert_msg(r == 0, "parse failed (%d): %s", r, err.msg);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+START_TEST(test_parse_canonical_model)
+{
+	struct props *p = parse_ok(TEXT(canonical));
+	const struct props_set *s;
+	const struct props_prop *pr;
+
+	ck_assert_uint_eq(p->nsets, 5);
+	ck_assert_str_eq(p->sets[2].name, "Empty");
+	ck_assert_uint_eq(p->sets[2].nprops, 0);
+	ck_assert_str_eq(p->sets[4].name, "Empty");
+	s = props_find_set(p, "SYCL/devicelib req mask");
+	ck_assert_uint_eq(props_set_find(s, "max")->u32, 4294967295u);
+	s = props_find_set(p, "SYCL/misc properties");
+	pr = props_set_find(s, "name");
+	ck_assert_int_eq(pr->type, PROPS_STRING);
+	ck_assert_str_eq((const char *)pr->data, "a=b|c with spaces [x]");
+	ck_assert_uint_eq(pr->size, 21);
+	pr = props_set_find(s, "empty");
+	ck_assert_uint_eq(pr->size, 0);
+	ck_assert_str_eq((const char *)pr->data, "");
+	pr = props_set_find(s, "eight");
+	ck_assert_int_eq(pr->type, PROPS_BYTE_ARRAY);
+	ck_assert_uint_eq(pr->size, 9);
+	ck_assert_mem_eq(pr->data, "\x08\0\0\0\0\0\0\0\x01", 9);
+	pr = props_set_find(s, "zero");
+	ck_assert_uint_eq(pr->size, 8);
+	props_free(p);
+}
+END_TEST
+
+START_TEST(test_write_reproduces_canonical_text)
+{
+	struct props *p = parse_ok(TEXT(canonical));
+	size_t len = 0;
+	char *out = write_props(p, &len);
+
+	ck_assert_uint_eq(len, sizeof(canonical) - 1);
+	ck_assert_mem_eq(out, canonical, len);
+	free(out);
+	props_free(p);
+}
+END_TEST
+
+START_TEST(test_crlf_empty_lines_and_no_final_newline)
+{
+	static const char crlf[] =
+		"\r\n[A]\r\n\r\nx=1|5\r\n\n\ns=3|v\r\n[B]\r\nb=2|IAAAAAAAAAQA";
+	static const char lf[] = "[A]\nx=1|5\ns=3|v\n[B]\nb=2|IAAAAAAAAAQA\n";
+	struct props *a = parse_ok(TEXT(crlf)), *b = parse_ok(TEXT(lf));
+	size_t len = 0;
+	char *out;
+
+	ck_assert_int_eq(props_equal(a, b), 1);
+	out = write_props(a, &len);
+	ck_assert_uint_eq(len, sizeof(lf) - 1);
+	ck_assert_mem_eq(out, lf, len);
+	free(out);
+	props_free(a);
+	props_free(b);
+}
+END_TEST
+
+START_TEST(test_string_ending_in_cr_round_trips)
+{
+	static const char text[] = "[S]\ns=3|cr\r\r\nt=3|x\r\n";
+	struct props *p = parse_ok(TEXT(text)), *q;
+	size_t len = 0;
+	char *out;
+
+	ck_assert_str_eq((const char *)p->sets[0].props[0].data, "cr\r");
+	ck_assert_str_eq((const char *)p->sets[0].props[1].data, "x");
+	out = write_props(p, &len);
+	ck_assert_str_eq(out, "[S]\ns=3|cr\r\r\nt=3|x\n");
+	q = parse_ok(out, len);
+	ck_assert_int_eq(props_equal(p, q), 1);
+	free(out);
+	props_free(p);
+	props_free(q);
+}
+END_TEST
+
+START_TEST(test_empty_input_is_no_sets)
+{
+	struct props *p = parse_ok("", 0);
+
+	ck_assert_uint_eq(p->nsets, 0);
+	props_free(p);
+	p = parse_ok(TEXT("\n\r\n\n"));
+	ck_assert_uint_eq(p->nsets, 0);
+	props_free(p);
+}
+END_TEST
+
+START_TEST(test_leading_zeros_and_limits)
+{
+	struct props *p = parse_ok(TEXT("[S]\na=1|007\nb=1|0\nc=1|0004294967295\n"));
+
+	ck_assert_uint_eq(p->sets[0].props[0].u32, 7);
+	ck_assert_uint_eq(p->sets[0].props[1].u32, 0);
+	ck_assert_uint_eq(p->sets[0].props[2].u32, 4294967295u);
+	props_free(p);
+}
+END_TEST
+
+struct bad_case {
+	const char *text;
+	int ret;
+	const char *msg[3];
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "a=1|2\n", -EINVAL,
+	  { "t.props:1:1: property outside a set: saw 'a=1|2', expected a '[Set name]' line" } },
+	{ "\n\nx=3|s\n[S]\n", -EINVAL, { "t.props:3:1: property outside a set" } },
+	{ "[S]\nabc\n", -EINVAL,
+	  { "t.props:2:1: missing '=' in property: saw 'abc', expected Name=Type|Value" } },
+	{ "[S]\nab=1\n", -EINVAL,
+	  { "t.props:2:4: missing '|' after the property type: saw '1', expected Type|Value" } },
+	{ "[S]\nab=4|1\n", -EINVAL,
+	  { "t.props:2:4: bad property type: saw '4', expected 1 (UINT32), 2 (BYTE_ARRAY) or 3 (STRING)" } },
+	{ "[S]\nab=12|1\n", -EINVAL, { "t.props:2:4: bad property type: saw '12'" } },
+	{ "[S]\nab=|1\n", -EINVAL, { "t.props:2:4: bad property type: saw ''" } },
+	{ "[S]\nab=0|1\n", -EINVAL, { "t.props:2:4: bad property type: saw '0'" } },
+	{ "[S]\nab=1|12x\n", -EINVAL,
+	  { "t.props:2:8: bad decimal number: saw '12x', expected digits 0-9 only" } },
+	{ "[S]\nab=1|-1\n", -EINVAL, { "t.props:2:6: bad decimal number: saw '-1'" } },
+	{ "[S]\nab=1|+1\n", -EINVAL, { "t.props:2:6: bad decimal number: saw '+1'" } },
+	{ "[S]\nab=1| 1\n", -EINVAL, { "t.props:2:6: bad decimal number: saw ' 1'" } },
+	{ "[S]\nab=1|\n", -EINVAL, { "t.props:2:6: bad decimal number: saw ''" } },
+	{ "[S]\nab=1|4294967296\n", -ERANGE,
+	  { "t.props:2:6: number out of range: saw '4294967296', expected at most 4294967295" } },
+	{ "[S]\nab=1|99999999999999999999999\n", -ERANGE,
+	  { "t.props:2:6: number out of range: saw '99999999999999999999999'" } },
+	{ "[S]\r\nab=2|IAAA*AAAAAQA\r\n", -EINVAL,
+	  { "t.props:2:10: bad base64 character: saw '*', expected A-Z, a-z, 0-9, '+' or '/'" } },
+	{ "[S]\nab=2|IAAAAAAAAAQA==\n", -EINVAL, { "t.props:2:18: bad base64 character: saw '='" } },
+	{ "[S]\nab=2|IAAAAAAAAAQAA\n", -EINVAL,
+	  { "t.props:2:6: truncated base64: saw 'IAAAAAAAAAQAA' (13 characters)" } },
+	/* 9 bits claimed, one payload byte */
+	{ "[S]\nab=2|JAAAAAAAAAQA\n", -EINVAL,
+	  { "t.props:2:6: header bit count larger than the payload",
+	    "saw 9 bits for 1 payload bytes, expected at most 8 bits" } },
+	/* 0 bits claimed, one payload byte */
+	{ "[S]\nab=2|AAAAAAAAAAQA\n", -EINVAL,
+	  { "t.props:2:6: header bit count smaller than the payload" } },
+	{ "[S]\nab=2|AAAA\n", -EINVAL,
+	  { "t.props:2:6: byte array shorter than its bit-count header: saw 3 bytes, expected at least 8" } },
+	{ "[S]\nab=2|\n", -EINVAL, { "t.props:2:6: byte array shorter than its bit-count header: saw 0 bytes" } },
+	{ "[S\n", -EINVAL,
+	  { "t.props:1:3: unterminated set name: saw '[S', expected ']' at the end of the line" } },
+	{ "[]\n", -EINVAL, { "t.props:1:2: empty set name" } },
+	{ "[S]\n=1|2\n", -EINVAL, { "t.props:2:1: empty property name: saw '=1|2'" } },
+	{ "[S]\nlong", -EINVAL, { "t.props:2:1: missing '='" } },
+};
+
+START_TEST(test_malformed_input)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	struct props_error err = { "" };
+	struct props *p = (struct props *)&err;
+	int i;
+
+	ck_assert_int_eq(props_parse(c->text, strlen(c->text), "t.props", &p, &err),
+			 c->ret);
+	ck_assert_ptr_null(p);
+	for (i = 0; i < 3 && c->msg[i]; i++)
+		ck_assert_err_has(err, c->msg[i]);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+}
+END_TEST
+
+START_TEST(test_nul_byte_is_rejected)
+{
+	static const char text[] = "[S]\na=3|x\0y\n";
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	ck_assert_int_eq(props_parse(text, sizeof(text) - 1, "t.props", &p, &err),
+			 -EINVAL);
+	ck_assert_err_has(err, "t.props:2:6: NUL byte in text");
+}
+END_TEST
+
+START_TEST(test_long_text_is_cut_in_messages)
+{
+	char text[300];
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	memcpy(text, "[S]\n", 4);
+	memset(text + 4, 'x', sizeof(text) - 4);
+	ck_assert_int_eq(props_parse(text, sizeof(text), NULL, &p, &err), -EINVAL);
+	ck_assert_err_has(err, "<input>:2:1: missing '='");
+	ck_assert_err_has(err, "xxx...'");
+	ck_assert_uint_lt(strlen(err.msg), sizeof(err.msg) - 1);
+}
+END_TEST
+
+START_TEST(test_unprintable_text_is_escaped)
+{
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	ck_assert_int_eq(props_parse(TEXT("[S]\na=\x01'\xff|1\n"), "t", &p, &err), -EINVAL);
+	ck_assert_err_has(err, "saw '\\x01\\'\\xff'");
+}
+END_TEST
+
+START_TEST(test_write_refuses_what_cannot_be_read_back)
+{
+	struct props *p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const char *const bad_names[] = { "a=b", "a\nb", "[x", "" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		p = props_new();
+		props_add_u32(props_add_set(p, "S"), bad_names[i], 1);
+		ck_assert_int_eq(props_write(p, f), -EINVAL);
+		props_free(p);
+	}
+	p = props_new();
+	props_add_string(props_add_set(p, "S"), "s", "two\nlines");
+	ck_assert_int_eq(props_write(p, f), -EINVAL);
+	props_free(p);
+	p = props_new();
+	props_add_set(p, "a\nb");
+	ck_assert_int_eq(props_write(p, f), -EINVAL);
+	props_free(p);
+	p = props_new();
+	props_add_bytes(props_add_set(p, "S"), "b", "\1", 8);
+	p->sets[0].props[0].size = 8;	/* header says 8 bits, no payload */
+	ck_assert_int_eq(props_write(p, f), -EINVAL);
+	props_free(p);
+	fclose(f);
+	ck_assert_uint_eq(len, 0);
+	free(buf);
+}
+END_TEST
+
+/* xorshift64*: a fixed seed makes every run see the same models. */
+static uint64_t rng_state;
+
+static uint32_t rng(uint32_t bound)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 0x2545f4914f6cdd1dull) >> 32) % bound;
+}
+
+static void random_name(char *out, size_t max, int first_may_bracket)
+{
+	static const char chars[] =
+		"abcXYZ019_/.:- []|{}\"'\\\t\x7f\xc3\xa9";
+	size_t len = 1 + rng((uint32_t)max - 1), i;
+
+	for (i = 0; i < len; i++)
+		out[i] = chars[rng(sizeof(chars) - 1)];
+	if (!first_may_bracket && out[0] == '[')
+		out[0] = '_';
+	out[len] = '\0';
+}
+
+static void random_value(struct props_set *s, const char *name)
+{
+	unsigned char bytes[64];
+	char str[48];
+	uint64_t nbits;
+	uint32_t i;
+
+	switch (rng(3)) {
+	case 0:
+		ck_assert_int_eq(props_add_u32(s, name, rng(4) ? rng(1000) :
+					       (uint32_t)-1 - rng(3)), 0);
+		break;
+	case 1:
+		nbits = rng(8 * sizeof(bytes) + 1);
+		for (i = 0; i < sizeof(bytes); i++)
+			bytes[i] = (unsigned char)rng(256);
+		ck_assert_int_eq(props_add_bytes(s, name, bytes, nbits), 0);
+		break;
+	default:
+		random_name(str, sizeof(str), 1);
+		if (rng(2))
+			str[rng((uint32_t)strlen(str))] = rng(2) ? '=' : '|';
+		if (!rng(8))
+			str[0] = '\0';
+		else if (!rng(8))
+			str[strlen(str) - 1] = '\r';
+		ck_assert_int_eq(props_add_string(s, name, str), 0);
+		break;
+	}
+}
+
+static struct props *random_props(void)
+{
+	struct props *p = props_new();
+	struct props_set *s;
+	uint32_t nsets = rng(6), nprops, i, j;
+	char name[24];
+
+	for (i = 0; i < nsets; i++) {
+		random_name(name, sizeof(name), 1);
+		s = props_add_set(p, name);
+		ck_assert_ptr_nonnull(s);
+		nprops = rng(9);
+		for (j = 0; j < nprops; j++) {
+			random_name(name, sizeof(name), 0);
+			random_value(s, name);
+		}
+	}
+	return p;
+}
+
+START_TEST(test_random_round_trip)
+{
+	struct props *p, *q;
+	size_t len1 = 0, len2 = 0;
+	char *t1, *t2;
+	int iter;
+
+	rng_state = 0x5eed0f5eed5ull;
+	for (iter = 0; iter < 500; iter++) {
+		p = random_props();
+		t1 = write_props(p, &len1);
+		q = parse_ok(t1, len1);
+		ck_assert_msg(props_equal(p, q), "iteration %d differs", iter);
+		t2 = write_props(q, &len2);
+		ck_assert_uint_eq(len1, len2);
+		ck_assert_mem_eq(t1, t2, len1);
+		free(t1);
+		free(t2);
+		props_free(p);
+		props_free(q);
+	}
+}
+END_TEST
+
+START_TEST(test_read_file)
+{
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	ck_assert_int_eq(props_read_file(PROPS_FIXTURES "/spec-example.props", &p,
+					 &err), 0);
+	ck_assert_uint_eq(p->nsets, 2);
+	ck_assert_str_eq(p->sets[1].name, PROPS_SET_SPEC_DEFAULTS);
+	ck_assert_uint_eq(props_set_find(&p->sets[1], PROPS_SPEC_DEFAULTS_PROP)->size, 17);
+	props_free(p);
+}
+END_TEST
+
+START_TEST(test_read_missing_file)
+{
+	struct props_error err = { "" };
+	struct props *p = (struct props *)&err;
+	char want[256];
+
+	ck_assert_int_eq(props_read_file("/nonexistent/dir/x.props", &p, &err),
+			 -ENOENT);
+	ck_assert_ptr_null(p);
+	snprintf(want, sizeof(want), "/nonexistent/dir/x.props: cannot open: %s",
+		 strerror(ENOENT));
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+START_TEST(test_read_directory_fails)
+{
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	ck_assert_int_eq(props_read_file(PROPS_FIXTURES, &p, &err), -EISDIR);
+	ck_assert_err_has(err, PROPS_FIXTURES ": cannot read: ");
+	ck_assert_err_has(err, strerror(EISDIR));
+}
+END_TEST
+
+START_TEST(test_error_location_names_file_read)
+{
+	struct props_error err = { "" };
+	struct props *p = NULL;
+
+	/* the .sym fixture is not .props text: its first line lacks '=' */
+	ck_assert_int_eq(props_read_file(PROPS_FIXTURES "/kernels.sym", &p, &err),
+			 -EINVAL);
+	ck_assert_err_has(err, PROPS_FIXTURES "/kernels.sym:1:1: property outside a set");
+}
+END_TEST
+
+static Suite *text_suite(void)
+{
+	Suite *s = suite_create("props-text");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, test_parse_canonical_model);
+	tcase_add_test(tc, test_write_reproduces_canonical_text);
+	tcase_add_test(tc, test_crlf_empty_lines_and_no_final_newline);
+	tcase_add_test(tc, test_string_ending_in_cr_round_trips);
+	tcase_add_test(tc, test_empty_input_is_no_sets);
+	tcase_add_test(tc, test_leading_zeros_and_limits);
+	tcase_add_loop_test(tc, test_malformed_input, 0,
+			    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	tcase_add_test(tc, test_nul_byte_is_rejected);
+	tcase_add_test(tc, test_long_text_is_cut_in_messages);
+	tcase_add_test(tc, test_unprintable_text_is_escaped);
+	tcase_add_test(tc, test_write_refuses_what_cannot_be_read_back);
+	tcase_add_test(tc, test_random_round_trip);
+	tcase_add_test(tc, test_read_file);
+	tcase_add_test(tc, test_read_missing_file);
+	tcase_add_test(tc, test_read_directory_fails);
+	tcase_add_test(tc, test_error_location_names_file_read);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(text_suite());
+}
