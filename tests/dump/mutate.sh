@@ -1,0 +1,19 @@
+#!/bin/sh
+# The in-memory reader survives every truncation and single-byte corruption
+# of a wrapped object and of an executable: it reads a model that can be
+# walked whole, or it fails with one line naming the file (run it under
+# ASan/UBSan to see reads out of bounds).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dump/fixture.sh"
+
+mutate=$top_builddir/tests/dump/reader-mutate
+[ -x "$mutate" ] || skip "reader-mutate is not built"
+fixture_obj a
+fixture_obj b
+fixture_main
+cd "$scratch"
+$CC -fPIE -pie main.c a.o b.o -o app || skip "cannot link a PIE"
+"$mutate" a.o || fail "a.o"
+"$mutate" b.o || fail "b.o"
+"$mutate" app 3 || fail "app"
+exit 0

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Property sets reach the runtime as DPC++ lays them out: the FORMATS.md
+# specialization-constant example decoded by hand (a composite with a
+# padding leaf too), uint32 values inline, strings NUL-terminated with the
+# NUL counted in size, byte arrays with their 8-byte bit count, empty sets
+# as NULL ranges, and sets and properties in file order.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/wrap/lib-wrap.sh"
+
+build_registrar
+cd "$scratch"
+
+spirv_file a.spv 100
+sym_file a.sym _ZTS4Kern
+# StructSpecId: 96 bits {0, 0, 8}; BoolSpecId: 96 bits {1, 0, 1};
+# Composite: 288 bits {2, 0, 4} {0xffffffff, 4, 4} {3, 8, 8}.
+cat >a.props <<'EOF'
+[SYCL/specialization constants]
+9d329ad59055e972____ZL12StructSpecId=2|gBAAAAAAAAAAAAAAAAAAAgAAAAA
+9d329ad59055e972____ZL10BoolSpecId=2|gBAAAAAAAAQAAAAAAAAAAEAAAAA
+Composite=2|gEAAAAAAAAgAAAAAAAAAAQAAAAw/////EAAAAQAAAAwAAAAAIAAAAgAAAAA
+[SYCL/specialization constants default values]
+all=2|IBAAAAAAAAAFAAAAjBAAAEA
+[Empty]
+[SYCL/misc properties]
+optLevel=1|2
+max=1|4294967295
+note=3|hello world
+empty=3|
+bits=2|IAAAAAAAAAQA
+[Empty too]
+EOF
+cat >a.pjson <<'EOF'
+[
+ {"name": "SYCL/specialization constants", "properties": [
+  {"name": "9d329ad59055e972____ZL12StructSpecId", "type": "byte_array",
+   "bits": 96, "value": "000000000000000008000000",
+   "descriptors": [{"id": 0, "offset": 0, "size": 8}]},
+  {"name": "9d329ad59055e972____ZL10BoolSpecId", "type": "byte_array",
+   "bits": 96, "value": "010000000000000001000000",
+   "descriptors": [{"id": 1, "offset": 0, "size": 1}]},
+  {"name": "Composite", "type": "byte_array", "bits": 288,
+   "value": "020000000000000004000000ffffffff0400000004000000030000000800000008000000",
+   "descriptors": [{"id": 2, "offset": 0, "size": 4},
+                   {"id": 4294967295, "offset": 4, "size": 4},
+                   {"id": 3, "offset": 8, "size": 8}]}]},
+ {"name": "SYCL/specialization constants default values", "properties": [
+  {"name": "all", "type": "byte_array", "bits": 72,
+   "value": "140000006300000001"}]},
+ {"name": "Empty", "properties": []},
+ {"name": "SYCL/misc properties", "properties": [
+  {"name": "optLevel", "type": "uint32", "value": 2},
+  {"name": "max", "type": "uint32", "value": 4294967295},
+  {"name": "note", "type": "string", "value": "hello world"},
+  {"name": "empty", "type": "string", "value": ""},
+  {"name": "bits", "type": "byte_array", "bits": 8, "value": "01"}]},
+ {"name": "Empty too", "properties": []}
+]
+EOF
+# An empty .props file: no sets at all.
+: >none.props
+
+"$WRAP" -o w.o -kind=sycl -target=spir64 -format=spirv -entries=a.sym \
+	-properties=a.props a.spv -properties=none.props a.spv ||
+	fail "devimg-wrap failed"
+elflint w.o
+expect_reset
+expect 0 a.spv spirv spir64 "" "" a.sym a.pjson -
+expect 1 a.spv spirv spir64 "" "" a.sym - -
+run_linked props "-no-pie" w.o
+
+r=run.props/ranges.0
+grep -q '^image 0 manifest null entries 1 propsets 5 \[SYCL/specialization constants 3\] \[SYCL/specialization constants default values 1\] \[Empty null\] \[SYCL/misc properties 5\] \[Empty too null\]$' "$r" ||
+	fail "ranges of image 0: $(cat "$r")"
+grep -q '^image 1 manifest null entries 1 propsets null$' "$r" ||
+	fail "an empty .props file does not give NULL property sets: $(cat "$r")"
+# DPC++'s runtime asserts a non-zero size for strings: the NUL counts.
+grep -q '^string 0 SYCL/misc properties/note size 12$' "$r" ||
+	fail "string size: $(cat "$r")"
+grep -q '^string 0 SYCL/misc properties/empty size 1$' "$r" ||
+	fail "empty string size: $(cat "$r")"
+echo PASS

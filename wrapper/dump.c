@@ -1,0 +1,704 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * devimg-dump: show the device images that a binary carries, without
+ * running it; write them out; decode .props files. See man/devimg-dump.1
+ * and docs/dump-json.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devimg/descriptor.h"
+#include "json.h"
+#include "props.h"
+#include "reader.h"
+
+#define PROG "devimg-dump"
+#define ERRLEN 1024
+
+enum mode {
+	MODE_TEXT,
+	MODE_JSON,
+	MODE_EXTRACT,
+};
+
+struct opts {
+	enum mode mode;
+	int props;		/* operands are .props files */
+	const char *dir;	/* --extract */
+};
+
+/* ---- names ---- */
+
+static const char *kind_name(unsigned kind)
+{
+	static const char *const names[] = {
+		"unknown", "host", "openmp", "hip", "sycl",
+	};
+
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
+static const char *format_name(unsigned format)
+{
+	static const char *const names[] = {
+		"none", "native", "spirv", "llvmbc",
+	};
+
+	return format < sizeof(names) / sizeof(names[0]) ? names[format] : NULL;
+}
+
+static const char *type_name(uint32_t type)
+{
+	switch (type) {
+	case DEVIMG_PROPERTY_UINT32:
+		return "uint32";
+	case DEVIMG_PROPERTY_BYTE_ARRAY:
+		return "byte_array";
+	case DEVIMG_PROPERTY_STRING:
+		return "string";
+	default:
+		return "unknown";
+	}
+}
+
+static size_t payload_len(const struct devimg_prop *p)
+{
+	return (size_t)(p->nbits / 8 + (p->nbits % 8 != 0));
+}
+
+/* ---- text ---- */
+
+static char short_escape(unsigned char c)
+{
+	switch (c) {
+	case '"':
+		return '"';
+	case '\\':
+		return '\\';
+	case '\n':
+		return 'n';
+	case '\t':
+		return 't';
+	case '\r':
+		return 'r';
+	default:
+		return 0;
+	}
+}
+
+/* Control characters and bytes that are not UTF-8 as C escapes. */
+static void put_escaped(FILE *f, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, len;
+	char e;
+
+	while (i < n) {
+		len = json_utf8_len(s + i, n - i);
+		e = short_escape(s[i]);
+		if (e)
+			fprintf(f, "\\%c", e);
+		else if (s[i] < 0x20 || s[i] == 0x7f || len == 0)
+			fprintf(f, "\\x%02x", (unsigned)s[i]);
+		else
+			fwrite(s + i, 1, len, f);
+		i += e || len == 0 ? 1 : len;
+	}
+}
+
+static void put_quoted(FILE *f, const char *s, size_t n)
+{
+	fputc('"', f);
+	put_escaped(f, s, n);
+	fputc('"', f);
+}
+
+static void put_hex(FILE *f, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i && i % 8 == 0)
+			fputc(' ', f);
+		fprintf(f, "%02x", (unsigned)p[i]);
+	}
+}
+
+static void text_spec(FILE *f, const struct props_spec_const *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndescs; i++) {
+		const struct props_spec_desc *d = &c->descs[i];
+
+		fputs(i ? ", {" : "{", f);
+		if (d->id == PROPS_SPEC_PADDING_ID)
+			fputs("pad", f);
+		else
+			fprintf(f, "id %" PRIu32, d->id);
+		fprintf(f, ", offset %" PRIu32 ", size %" PRIu32 "}",
+			d->offset, d->size);
+	}
+}
+
+static void text_prop(FILE *f, const struct devimg_prop *p)
+{
+	fputs("      ", f);
+	put_escaped(f, p->name, strlen(p->name));
+	fputs(" = ", f);
+	switch (p->type) {
+	case DEVIMG_PROPERTY_UINT32:
+		fprintf(f, "%" PRIu64, p->size);
+		break;
+	case DEVIMG_PROPERTY_STRING:
+		put_quoted(f, (const char *)p->value,
+			   strlen((const char *)p->value));
+		break;
+	case DEVIMG_PROPERTY_BYTE_ARRAY:
+		if (p->spec) {
+			text_spec(f, p->spec);
+			break;
+		}
+		put_hex(f, p->payload, payload_len(p));
+		fprintf(f, "%s(%" PRIu64 " bits)", p->nbits ? " " : "",
+			p->nbits);
+		break;
+	default:
+		fprintf(f, "(type %" PRIu32 ", size %" PRIu64 ")", p->type,
+			p->size);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void text_propsets(FILE *f, const struct devimg_propset *sets,
+			  size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		fputs("    [", f);
+		put_escaped(f, sets[i].name, strlen(sets[i].name));
+		fputs("]\n", f);
+		for (j = 0; j < sets[i].nprops; j++)
+			text_prop(f, &sets[i].props[j]);
+	}
+}
+
+static void text_enum(FILE *f, const char *label, const char *name,
+		      unsigned v)
+{
+	if (name)
+		fprintf(f, "  %-16s %s\n", label, name);
+	else
+		fprintf(f, "  %-16s %u\n", label, v);
+}
+
+static void text_string(FILE *f, const char *label, const char *s)
+{
+	fprintf(f, "  %-16s ", label);
+	put_quoted(f, s, strlen(s));
+	fputc('\n', f);
+}
+
+static void text_image(FILE *f, const struct devimg_image *img)
+{
+	size_t i;
+
+	fprintf(f, "image %u:\n", img->index);
+	text_enum(f, "kind:", kind_name(img->kind), img->kind);
+	text_enum(f, "format:", format_name(img->format), img->format);
+	fprintf(f, "  %-16s %u\n", "version:", (unsigned)img->version);
+	text_string(f, "target:", img->target);
+	text_string(f, "compile options:", img->compile_opts);
+	text_string(f, "link options:", img->link_opts);
+	fprintf(f, "  %-16s ", "manifest:");
+	if (img->manifest)
+		put_quoted(f, img->manifest, img->manifest_size);
+	else
+		fputs("none", f);
+	fprintf(f, "\n  %-16s %" PRIu64 " bytes at file offset 0x%" PRIx64
+		"\n", "size:", img->bin_size, img->bin_offset);
+	fprintf(f, "  %-16s %zu\n", "entries:", img->nentries);
+	for (i = 0; i < img->nentries; i++) {
+		fputs("    ", f);
+		put_escaped(f, img->entries[i], strlen(img->entries[i]));
+		fputc('\n', f);
+	}
+	fprintf(f, "  %-16s %zu\n", "property sets:", img->npropsets);
+	text_propsets(f, img->propsets, img->npropsets);
+}
+
+static void text_file(FILE *f, const struct devimg_file *df)
+{
+	size_t i;
+
+	put_escaped(f, df->fname, strlen(df->fname));
+	if (!df->nimages) {
+		fputs(": no device images\n", f);
+		return;
+	}
+	fprintf(f, ": %zu device image%s\n", df->nimages,
+		df->nimages == 1 ? "" : "s");
+	for (i = 0; i < df->nimages; i++)
+		text_image(f, &df->images[i]);
+}
+
+/* ---- JSON (docs/dump-json.md) ---- */
+
+static void json_enum(struct json_writer *w, const char *key,
+		      const char *name, unsigned v)
+{
+	json_key(w, key);
+	if (name)
+		json_string(w, name);
+	else
+		json_uint(w, v);
+}
+
+static void json_spec(struct json_writer *w, const struct props_spec_const *c)
+{
+	size_t i;
+
+	json_key(w, "descriptors");
+	json_array_begin(w);
+	for (i = 0; i < c->ndescs; i++) {
+		json_object_begin(w);
+		json_key(w, "id");
+		json_uint(w, c->descs[i].id);
+		json_key(w, "offset");
+		json_uint(w, c->descs[i].offset);
+		json_key(w, "size");
+		json_uint(w, c->descs[i].size);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+static void json_prop(struct json_writer *w, const struct devimg_prop *p)
+{
+	json_object_begin(w);
+	json_key(w, "name");
+	json_string(w, p->name);
+	json_key(w, "type");
+	json_string(w, type_name(p->type));
+	json_key(w, "value");
+	switch (p->type) {
+	case DEVIMG_PROPERTY_UINT32:
+		json_uint(w, p->size);
+		break;
+	case DEVIMG_PROPERTY_STRING:
+		json_string(w, (const char *)p->value);
+		break;
+	case DEVIMG_PROPERTY_BYTE_ARRAY:
+		json_hex(w, p->payload, payload_len(p));
+		json_key(w, "bits");
+		json_uint(w, p->nbits);
+		if (p->spec)
+			json_spec(w, p->spec);
+		break;
+	default:
+		json_null(w);
+		json_key(w, "size");
+		json_uint(w, p->size);
+		break;
+	}
+	json_object_end(w);
+}
+
+static void json_propsets(struct json_writer *w,
+			  const struct devimg_propset *sets, size_t n)
+{
+	size_t i, j;
+
+	json_key(w, "property_sets");
+	json_array_begin(w);
+	for (i = 0; i < n; i++) {
+		json_object_begin(w);
+		json_key(w, "name");
+		json_string(w, sets[i].name);
+		json_key(w, "properties");
+		json_array_begin(w);
+		for (j = 0; j < sets[i].nprops; j++)
+			json_prop(w, &sets[i].props[j]);
+		json_array_end(w);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+static void json_image(struct json_writer *w, const struct devimg_image *img)
+{
+	size_t i;
+
+	json_object_begin(w);
+	json_key(w, "index");
+	json_uint(w, img->index);
+	json_key(w, "version");
+	json_uint(w, img->version);
+	json_enum(w, "kind", kind_name(img->kind), img->kind);
+	json_enum(w, "format", format_name(img->format), img->format);
+	json_key(w, "target");
+	json_string(w, img->target);
+	json_key(w, "compile_options");
+	json_string(w, img->compile_opts);
+	json_key(w, "link_options");
+	json_string(w, img->link_opts);
+	json_key(w, "manifest");
+	if (img->manifest)
+		json_string_n(w, img->manifest, img->manifest_size);
+	else
+		json_null(w);
+	json_key(w, "size");
+	json_uint(w, img->bin_size);
+	json_key(w, "entries");
+	json_array_begin(w);
+	for (i = 0; i < img->nentries; i++)
+		json_string(w, img->entries[i]);
+	json_array_end(w);
+	json_propsets(w, img->propsets, img->npropsets);
+	json_object_end(w);
+}
+
+static void json_file(struct json_writer *w, const struct devimg_file *df)
+{
+	size_t i;
+
+	json_object_begin(w);
+	json_key(w, "file");
+	json_string(w, df->fname);
+	json_key(w, "images");
+	json_array_begin(w);
+	for (i = 0; i < df->nimages; i++)
+		json_image(w, &df->images[i]);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+/* ---- --extract ---- */
+
+static int has_prefix(const unsigned char *p, size_t n, const char *s)
+{
+	size_t len = strlen(s);
+
+	return n >= len && !memcmp(p, s, len);
+}
+
+static const char *image_ext(const struct devimg_image *img)
+{
+	static const unsigned char spirv_le[] = { 0x03, 0x02, 0x23, 0x07 };
+	static const unsigned char spirv_be[] = { 0x07, 0x23, 0x02, 0x03 };
+	static const unsigned char bc[] = { 'B', 'C', 0xc0, 0xde };
+	static const unsigned char bc_wrap[] = { 0xde, 0xc0, 0x17, 0x0b };
+	const unsigned char *p = img->bin;
+	size_t i, n = (size_t)img->bin_size;
+
+	if (img->format == DEVIMG_FORMAT_SPIRV)
+		return "spv";
+	if (img->format == DEVIMG_FORMAT_LLVMBC)
+		return "bc";
+	if (n >= 4 && (!memcmp(p, spirv_le, 4) || !memcmp(p, spirv_be, 4)))
+		return "spv";
+	if (n >= 4 && (!memcmp(p, bc, 4) || !memcmp(p, bc_wrap, 4)))
+		return "bc";
+	for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
+			      p[i] == '\r'); i++)
+		;
+	if (has_prefix(p + i, n - i, "//") ||
+	    has_prefix(p + i, n - i, ".version"))
+		return "ptx";
+	return "bin";
+}
+
+/* The target as one safe path component. */
+static void safe_target(const char *target, char *out, size_t len)
+{
+	size_t i;
+
+	if (!*target)
+		target = "none";
+	for (i = 0; target[i] && i + 1 < len; i++) {
+		char c = target[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.')
+			out[i] = c;
+		else
+			out[i] = '_';
+	}
+	out[i] = '\0';
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int extract_image(const struct devimg_file *df,
+			 const struct devimg_image *img, const char *dir,
+			 mode_t mode)
+{
+	const char *base = strrchr(df->fname, '/');
+	char target[128], path[4096], tmp[4096];
+	int fd, ret;
+
+	base = base ? base + 1 : df->fname;
+	safe_target(img->target, target, sizeof(target));
+	ret = snprintf(path, sizeof(path), "%s/%s.%u.%s.%s", dir, base,
+		       img->index, target, image_ext(img));
+	if (ret < 0 || (size_t)ret >= sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
+		    (int)sizeof(tmp)) {
+		fprintf(stderr, PROG ": %s: image %u: --extract: path too long\n",
+			df->fname, img->index);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		fprintf(stderr, PROG ": %s: image %u: %s: %s\n", df->fname,
+			img->index, tmp, strerror(-ret));
+		return ret;
+	}
+	ret = write_all(fd, img->bin, (size_t)img->bin_size);
+	if (!ret && fchmod(fd, mode) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s: image %u: %s: %s\n", df->fname,
+			img->index, path, strerror(-ret));
+		unlink(tmp);
+		return ret;
+	}
+	printf("%s\n", path);
+	return 0;
+}
+
+static int extract_file(const struct devimg_file *df, const char *dir)
+{
+	mode_t mask = umask(0);
+	size_t i;
+	int ret;
+
+	umask(mask);
+	for (i = 0; i < df->nimages; i++) {
+		ret = extract_image(df, &df->images[i], dir, 0666 & ~mask);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- files ---- */
+
+static int dump_elf(const char *path, const struct opts *o,
+		    struct json_writer *w)
+{
+	struct devimg_file *df = NULL;
+	char err[ERRLEN];
+	int ret;
+
+	ret = devimg_reader_open(path, &df, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return ret;
+	}
+	switch (o->mode) {
+	case MODE_TEXT:
+		text_file(stdout, df);
+		break;
+	case MODE_JSON:
+		json_file(w, df);
+		break;
+	case MODE_EXTRACT:
+		ret = extract_file(df, o->dir);
+		break;
+	}
+	devimg_reader_close(df);
+	return ret;
+}
+
+static int dump_props(const char *path, const struct opts *o,
+		      struct json_writer *w)
+{
+	struct devimg_propset *sets = NULL;
+	struct props_error perr = { { 0 } };
+	struct props *p = NULL;
+	char err[ERRLEN];
+	size_t n = 0;
+	int ret;
+
+	ret = props_read_file(path, &p, &perr);
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s\n", perr.msg);
+		return ret;
+	}
+	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		goto out;
+	}
+	if (o->mode == MODE_JSON) {
+		json_object_begin(w);
+		json_key(w, "file");
+		json_string(w, path);
+		json_propsets(w, sets, n);
+		json_object_end(w);
+	} else {
+		put_escaped(stdout, path, strlen(path));
+		printf(": %zu property set%s\n", n, n == 1 ? "" : "s");
+		text_propsets(stdout, sets, n);
+	}
+	devimg_propsets_free(sets, n);
+out:
+	props_free(p);
+	return ret;
+}
+
+/* ---- command line ---- */
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " PROG " [--json | --extract DIR] FILE...\n"
+	      "       " PROG " --props [--json] FILE.props...\n"
+	      "Show the device images that ELF objects, executables and shared\n"
+	      "libraries carry (written by devimg-wrap), without running them.\n"
+	      "\n"
+	      "  -j, --json         print JSON (docs/dump-json.md)\n"
+	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT\n"
+	      "  -p, --props        the FILEs are .props files: decode them\n"
+	      "  -h, --help         print this help and exit\n"
+	      "  -V, --version      print the version and exit\n"
+	      "\n"
+	      "Exit status: 0 when every FILE was read, 1 when one could not\n"
+	      "be, 2 on a usage error.\n", f);
+}
+
+static int check_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0) {
+		fprintf(stderr, PROG ": %s: --extract: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, PROG ": %s: --extract: %s\n", dir,
+			strerror(ENOTDIR));
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns -1 to exit 2, 1 to exit 0 (help, version), 0 to go on. */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "extract", required_argument, NULL, 'x' },
+		{ "props", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, json = 0;
+
+	while ((c = getopt_long(argc, argv, "jx:phV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'x':
+			o->dir = optarg;
+			break;
+		case 'p':
+			o->props = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION);
+			return 1;
+		default:
+			fputs("Try '" PROG " --help'.\n", stderr);
+			return -1;
+		}
+	}
+	if (optind == argc) {
+		fputs(PROG ": no FILE given; try '" PROG " --help'.\n", stderr);
+		return -1;
+	}
+	if (o->dir && (json || o->props)) {
+		fputs(PROG ": --extract cannot be combined with --json or --props\n",
+		      stderr);
+		return -1;
+	}
+	o->mode = o->dir ? MODE_EXTRACT : json ? MODE_JSON : MODE_TEXT;
+	return 0;
+}
+
+static int run(char **files, int n, const struct opts *o)
+{
+	struct json_writer w;
+	int i, status = 0;
+
+	json_init(&w, stdout);
+	if (o->mode == MODE_JSON && n > 1) {
+		json_object_begin(&w);
+		json_key(&w, "files");
+		json_array_begin(&w);
+	}
+	for (i = 0; i < n; i++) {
+		if (o->props ? dump_props(files[i], o, &w) < 0 :
+			       dump_elf(files[i], o, &w) < 0)
+			status = 1;
+	}
+	if (o->mode == MODE_JSON && n > 1) {
+		json_array_end(&w);
+		json_object_end(&w);
+	}
+	/* Print the closing newline unless nothing at all was written. */
+	if (o->mode == MODE_JSON && (n > 1 || !status) && json_finish(&w) < 0)
+		status = 1;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, PROG ": standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 2 : 0;
+	if (o.mode == MODE_EXTRACT && check_dir(o.dir) < 0)
+		return 1;
+	return run(argv + optind, argc - optind, &o);
+}

@@ -1,0 +1,35 @@
+# devimg-dump: reads device images back from any ELF64 file (wrapper/reader.c),
+# prints them as text or JSON, extracts them, decodes .props files.
+bin_PROGRAMS += devimg-dump
+devimg_dump_SOURCES = \
+	wrapper/dump.c \
+	wrapper/reader.c wrapper/reader.h \
+	wrapper/json.c wrapper/json.h \
+	wrapper/index.h
+devimg_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include $(LIBELF_CFLAGS)
+devimg_dump_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+
+dist_man_MANS += man/devimg-dump.1
+EXTRA_DIST += docs/dump-json.md
+
+# The reader on its own, fed truncated and corrupted files.
+check_PROGRAMS += tests/dump/reader-mutate
+tests_dump_reader_mutate_SOURCES = tests/dump/reader-mutate.c \
+	wrapper/reader.c wrapper/reader.h wrapper/index.h
+tests_dump_reader_mutate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/wrapper $(LIBELF_CFLAGS)
+tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+
+# Shell tests; they source tests/lib.sh and tests/dump/fixture.sh, which
+# assembles the hand-written wrapped objects fixture-a.s and fixture-b.s.
+dump_tests = \
+	tests/dump/elf-kinds.sh \
+	tests/dump/extract.sh \
+	tests/dump/malformed.sh \
+	tests/dump/props.sh \
+	tests/dump/mutate.sh \
+	tests/dump/wrap-roundtrip.sh
+TESTS += $(dump_tests)
+dist_check_SCRIPTS += $(dump_tests)
+EXTRA_DIST += tests/dump/fixture.sh tests/dump/fixture-a.s \
+	tests/dump/fixture-b.s tests/dump/fixture-ab.json

@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: MIT
+/*
+ * devimg-wrap: device images, entry lists and property sets in, an ELF
+ * relocatable object that registers them with __sycl_register_lib() out.
+ *
+ * The command line follows DPC++'s clang-offload-wrapper: per-image options
+ * (-kind, -target, -format, -compile-opts, -link-opts, -entries,
+ * -properties) set a value that holds for every image after it until it is
+ * given again; an image file may be followed by one manifest file; in batch
+ * mode the only input is a file table whose rows name each image's files,
+ * and the per-image options before the table apply to every row.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devimg/descriptor.h"
+#include "props.h"
+#include "writer.h"
+
+#define PROG "devimg-wrap"
+
+enum opt_id {
+	OPT_INPUT,
+	OPT_OUTPUT,
+	OPT_KIND,
+	OPT_TARGET,
+	OPT_FORMAT,
+	OPT_COMPILE_OPTS,
+	OPT_LINK_OPTS,
+	OPT_ENTRIES,
+	OPT_PROPERTIES,
+	OPT_HOST,
+	OPT_BATCH,
+	OPT_VERBOSE,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+enum arg_kind {
+	ARG_NONE,	/* -v */
+	ARG_REQUIRED,	/* -target=x or -target x */
+	ARG_OPTIONAL,	/* -batch or -batch=table */
+};
+
+static const struct option_spec {
+	const char *name;
+	enum opt_id id;
+	enum arg_kind arg;
+	int per_image;	/* closes the image group before it */
+} option_specs[] = {
+	{ "o", OPT_OUTPUT, ARG_REQUIRED, 0 },
+	{ "kind", OPT_KIND, ARG_REQUIRED, 1 },
+	{ "target", OPT_TARGET, ARG_REQUIRED, 1 },
+	{ "format", OPT_FORMAT, ARG_REQUIRED, 1 },
+	{ "compile-opts", OPT_COMPILE_OPTS, ARG_REQUIRED, 1 },
+	{ "link-opts", OPT_LINK_OPTS, ARG_REQUIRED, 1 },
+	{ "entries", OPT_ENTRIES, ARG_REQUIRED, 1 },
+	{ "properties", OPT_PROPERTIES, ARG_REQUIRED, 1 },
+	{ "host", OPT_HOST, ARG_REQUIRED, 0 },
+	{ "batch", OPT_BATCH, ARG_OPTIONAL, 0 },
+	{ "v", OPT_VERBOSE, ARG_NONE, 0 },
+	{ "verbose", OPT_VERBOSE, ARG_NONE, 0 },
+	{ "help", OPT_HELP, ARG_NONE, 0 },
+	{ "h", OPT_HELP, ARG_NONE, 0 },
+	{ "version", OPT_VERSION, ARG_NONE, 0 },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One command-line item, in order. */
+struct event {
+	enum opt_id id;
+	const char *text;	/* the argument as given, for messages */
+	const char *value;
+	int per_image;
+};
+
+/* Values that hold for every image after them, until given again. */
+struct image_opts {
+	int kind;	/* -1: not given */
+	int format;
+	const char *target;
+	const char *compile_opts;
+	const char *link_opts;
+	const char *entries;
+	const char *props;
+};
+
+struct cli {
+	struct event *events;
+	size_t nevents;
+	const char *output;
+	const char *host;
+	int verbose;
+	int batch;
+	size_t ninputs;
+	struct image_opts cur;
+	const char *group[2];	/* image [manifest] waiting for its options */
+	size_t ngroup;
+	struct wrap_set set;
+};
+
+/*
+ * The temporary output, for the signal handler to remove: the one piece of
+ * process-wide state, because a handler can reach nothing else.
+ */
+static volatile sig_atomic_t have_temp;
+static char temp_path[4096];
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* A props library message names its place; add the file only if not. */
+static int fail_props(const char *fname, const struct props_error *err,
+		      const char *where)
+{
+	size_t n = strlen(fname);
+
+	if (!strncmp(err->msg, fname, n) && err->msg[n] == ':')
+		return fail("%s%s", err->msg, where);
+	return fail("%s: %s%s", fname, err->msg, where);
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " PROG " -o <file> [-host=<triple>] [-v] -kind=sycl\n"
+	      "         [per-image options] <image> [<manifest>] ...\n"
+	      "       " PROG " -o <file> [-host=<triple>] -kind=sycl [per-image options]\n"
+	      "         -batch <table>\n"
+	      "\n"
+	      "Wrap device images into an ELF relocatable object that registers them\n"
+	      "with __sycl_register_lib() when the program or library is loaded.\n"
+	      "\n"
+	      "Per-image options hold for every image after them, until given again:\n"
+	      "  -kind=sycl              offload kind (required)\n"
+	      "  -target=<spec>          device target, e.g. spir64, nvptx64 (default: \"\")\n"
+	      "  -format=<f>             none, native, spirv or llvmbc (default: none)\n"
+	      "  -compile-opts=<s>       options for the runtime's program build\n"
+	      "  -link-opts=<s>          options for the runtime's program link\n"
+	      "  -entries=<file>         kernel names, one a line (\"\": none)\n"
+	      "  -properties=<file>      property sets (.props text; \"\": none)\n"
+	      "An image file may be followed by its manifest file.\n"
+	      "\n"
+	      "Other options:\n"
+	      "  -o <file>               the object to write\n"
+	      "  -host=<triple>          x86_64-linux-gnu (default) or aarch64-linux-gnu\n"
+	      "  -batch                  the only input is a file table\n"
+	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
+	      "                          names it directly\n"
+	      "  -v                      say what is written\n"
+	      "  --help, --version\n", f);
+}
+
+/* ---- files ---- */
+
+/* Read all of fd into a NUL-terminated buffer; 0 or -errno. */
+static int read_all(int fd, char **text, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap), *p;
+	ssize_t r;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (n + 1 == cap) {
+			p = realloc(buf, cap * 2);
+			if (!p) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = p;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			free(buf);
+			return r;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* Read a whole small file (entries, properties, table, manifest). */
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else
+		r = read_all(fd, text, len);
+	close(fd);
+	if (r == -EISDIR)
+		return fail("%s: is a directory", path);
+	if (r)
+		return fail("%s: %s", path, strerror(-r));
+	return 0;
+}
+
+/* An image must be a readable regular file; only its size is read now. */
+static int check_image(const char *path, uint64_t *size, const char *where)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	/* O_NONBLOCK: a FIFO must not hang us before we refuse it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return fail("%s: %s%s", path, strerror(errno), where);
+	if (fstat(fd, &st) < 0)
+		r = fail("%s: %s%s", path, strerror(errno), where);
+	else if (S_ISDIR(st.st_mode))
+		r = fail("%s: is a directory%s", path, where);
+	else if (!S_ISREG(st.st_mode))
+		r = fail("%s: not a regular file%s", path, where);
+	else
+		*size = st.st_size;
+	close(fd);
+	return r;
+}
+
+/* ---- one image ---- */
+
+static int load_manifest(struct wrap_image *img, const char *path)
+{
+	char *text;
+	size_t len;
+
+	if (read_whole(path, &text, &len))
+		return -1;
+	img->has_manifest = 1;
+	img->manifest = (unsigned char *)text;
+	img->manifest_size = len;
+	return 0;
+}
+
+static int load_entries(struct wrap_image *img, const char *path,
+			const char *where)
+{
+	struct props_error err = { "" };
+	char *text;
+	size_t len;
+	int r;
+
+	if (read_whole(path, &text, &len))
+		return -1;
+	r = props_sym_parse(text, len, path, &img->entries, &err);
+	free(text);
+	if (r)
+		return fail_props(path, &err, where);
+	img->has_entries = 1;
+	return 0;
+}
+
+static int load_props(struct wrap_image *img, const char *path,
+		      const char *where)
+{
+	struct props_error err = { "" };
+	char *text;
+	size_t len;
+	int r;
+
+	if (read_whole(path, &text, &len))
+		return -1;
+	r = props_parse(text, len, path, &img->props, &err);
+	free(text);
+	if (r)
+		return fail_props(path, &err, where);
+	return 0;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/*
+ * Add one image. entries, props and manifest: NULL or "" for none. where
+ * says which table row it comes from ("" on the command line).
+ */
+static int add_image(struct cli *c, const struct image_opts *o,
+		     const char *path, const char *manifest,
+		     const char *entries, const char *props, const char *where)
+{
+	struct wrap_image *img;
+
+	if (c->set.nimages >= WRAP_MAX_IMAGES)
+		return fail("%s: too many images (at most %u)%s", path,
+			    WRAP_MAX_IMAGES, where);
+	img = wrap_set_add(&c->set);
+	if (!img)
+		return fail("%s: %s", path, strerror(ENOMEM));
+	img->kind = o->kind;
+	img->format = o->format;
+	img->path = strdup(path);
+	img->target = dup_or_empty(o->target);
+	img->compile_opts = dup_or_empty(o->compile_opts);
+	img->link_opts = dup_or_empty(o->link_opts);
+	if (!img->path || !img->target || !img->compile_opts ||
+	    !img->link_opts)
+		return fail("%s: %s", path, strerror(ENOMEM));
+	if (check_image(path, &img->size, where))
+		return -1;
+	if (manifest && *manifest && load_manifest(img, manifest))
+		return -1;
+	if (entries && *entries && load_entries(img, entries, where))
+		return -1;
+	if (props && *props && load_props(img, props, where))
+		return -1;
+	return 0;
+}
+
+/* ---- batch tables ---- */
+
+static int add_row(struct cli *c, const char *table,
+		   const struct props_table_row *row)
+{
+	char where[64 + 4096];
+	const char *code = row->cell[PROPS_COL_CODE];
+
+	snprintf(where, sizeof(where), " (%s:%u)", table, row->line);
+	if (!code || !*code)
+		return fail("%s:%u: image file name missing", table,
+			    row->line);
+	return add_image(c, &c->cur, code, row->cell[PROPS_COL_MANIFEST],
+			 row->cell[PROPS_COL_SYMBOLS],
+			 row->cell[PROPS_COL_PROPERTIES], where);
+}
+
+static int add_table(struct cli *c, const char *table)
+{
+	struct props_table t = { 0 };
+	struct props_error err = { "" };
+	char *text;
+	size_t len, i;
+	int r;
+
+	if (read_whole(table, &text, &len))
+		return -1;
+	r = props_table_parse(text, len, table, &t, &err);
+	free(text);
+	if (r)
+		return fail_props(table, &err, "");
+	if (!t.has[PROPS_COL_CODE])
+		r = fail("%s:1: the table has no Code column", table);
+	else if (!t.nrows)
+		r = fail("%s: the table lists no images", table);
+	for (i = 0; !r && i < t.nrows; i++)
+		r = add_row(c, table, &t.rows[i]);
+	props_table_fini(&t);
+	return r;
+}
+
+/* ---- the command line ---- */
+
+static int parse_kind(const char *text, const char *v, int *kind)
+{
+	static const char *const unsupported[] = { "unknown", "host", "openmp",
+						   "hip" };
+	size_t i;
+
+	if (!strcmp(v, "sycl")) {
+		*kind = DEVIMG_KIND_SYCL;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(unsupported); i++)
+		if (!strcmp(v, unsupported[i]))
+			return fail("%s: offload kind '%s' is not supported (only sycl)",
+				    text, v);
+	return fail("%s: unknown offload kind '%s' (expected sycl)", text, v);
+}
+
+static int parse_format(const char *text, const char *v, int *format)
+{
+	static const char *const names[] = {
+		[DEVIMG_FORMAT_NONE] = "none",
+		[DEVIMG_FORMAT_NATIVE] = "native",
+		[DEVIMG_FORMAT_SPIRV] = "spirv",
+		[DEVIMG_FORMAT_LLVMBC] = "llvmbc",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(v, names[i])) {
+			*format = i;
+			return 0;
+		}
+	}
+	return fail("%s: unknown image format '%s' (expected none, native, spirv or llvmbc)",
+		    text, v);
+}
+
+static const struct option_spec *find_option(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(option_specs); i++)
+		if (strlen(option_specs[i].name) == len &&
+		    !strncmp(option_specs[i].name, name, len))
+			return &option_specs[i];
+	return NULL;
+}
+
+/* Split "-name[=value]" (one or two dashes); *i advances past a value. */
+static int parse_option(char **argv, int argc, int *i, struct event *ev)
+{
+	const char *arg = argv[*i];
+	const char *name = arg + (arg[1] == '-' ? 2 : 1);
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_spec *o = find_option(name, len);
+
+	ev->text = arg;
+	if (!o)
+		return fail("%s: unknown option (see --help)", arg);
+	ev->id = o->id;
+	ev->per_image = o->per_image;
+	ev->value = eq ? eq + 1 : NULL;
+	if (o->arg == ARG_NONE && eq)
+		return fail("%s: option takes no value", arg);
+	if (o->arg == ARG_REQUIRED && !eq) {
+		if (*i + 1 >= argc)
+			return fail("%s: missing value", arg);
+		ev->value = argv[++*i];
+	}
+	return 0;
+}
+
+static int collect_events(struct cli *c, int argc, char **argv)
+{
+	int i, only_inputs = 0;
+
+	c->events = calloc(argc, sizeof(*c->events));
+	if (!c->events)
+		return fail("%s", strerror(ENOMEM));
+	for (i = 1; i < argc; i++) {
+		struct event *ev = &c->events[c->nevents];
+		const char *a = argv[i];
+
+		if (!only_inputs && !strcmp(a, "--")) {
+			only_inputs = 1;
+			continue;
+		}
+		if (only_inputs || a[0] != '-' || a[1] == '\0') {
+			*ev = (struct event){ OPT_INPUT, a, a, 0 };
+		} else if (parse_option(argv, argc, &i, ev)) {
+			return -1;
+		}
+		c->nevents++;
+	}
+	return 0;
+}
+
+/* Options that are not about images; the first pass settles them. */
+static int global_options(struct cli *c, int *exit_now)
+{
+	size_t i;
+
+	for (i = 0; i < c->nevents; i++) {
+		const struct event *ev = &c->events[i];
+
+		switch (ev->id) {
+		case OPT_HELP:
+			usage(stdout);
+			*exit_now = 1;
+			return 0;
+		case OPT_VERSION:
+			printf("%s (%s) %s\n", PROG, PACKAGE_NAME,
+			       PACKAGE_VERSION);
+			*exit_now = 1;
+			return 0;
+		case OPT_OUTPUT:
+			c->output = ev->value;
+			break;
+		case OPT_HOST:
+			c->host = ev->value;
+			break;
+		case OPT_VERBOSE:
+			c->verbose = 1;
+			break;
+		case OPT_BATCH:
+			c->batch = 1;
+			if (ev->value)
+				c->ninputs++;
+			break;
+		case OPT_INPUT:
+			c->ninputs++;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int flush_group(struct cli *c)
+{
+	const char *image = c->group[0];
+	int r;
+
+	if (!c->ngroup)
+		return 0;
+	c->ngroup = 0;
+	if (c->cur.kind < 0)
+		return fail("%s: no offload kind given before it (-kind=sycl)",
+			    image);
+	if (c->batch)
+		return add_table(c, image);
+	r = add_image(c, &c->cur, image, c->group[1], c->cur.entries,
+		      c->cur.props, "");
+	c->group[1] = NULL;
+	return r;
+}
+
+static int add_input(struct cli *c, const char *path)
+{
+	if (!strcmp(path, "-"))
+		return fail("-: reading from standard input is not supported");
+	if (c->ngroup == 2)
+		return fail("%s: too many inputs for one image: an image takes at most one manifest file (give a per-image option such as -target= between images)",
+			    path);
+	c->group[c->ngroup++] = path;
+	return 0;
+}
+
+static int image_option(struct cli *c, const struct event *ev)
+{
+	struct image_opts *o = &c->cur;
+
+	switch (ev->id) {
+	case OPT_KIND:
+		return parse_kind(ev->text, ev->value, &o->kind);
+	case OPT_FORMAT:
+		return parse_format(ev->text, ev->value, &o->format);
+	case OPT_TARGET:
+		o->target = ev->value;
+		break;
+	case OPT_COMPILE_OPTS:
+		o->compile_opts = ev->value;
+		break;
+	case OPT_LINK_OPTS:
+		o->link_opts = ev->value;
+		break;
+	case OPT_ENTRIES:
+		o->entries = ev->value;
+		break;
+	case OPT_PROPERTIES:
+		o->props = ev->value;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The second pass: images in order, each with the options before it. */
+static int sequence_images(struct cli *c)
+{
+	size_t i;
+
+	c->cur.kind = -1;
+	for (i = 0; i < c->nevents; i++) {
+		const struct event *ev = &c->events[i];
+
+		if (ev->id == OPT_INPUT ||
+		    (ev->id == OPT_BATCH && ev->value)) {
+			if (add_input(c, ev->value))
+				return -1;
+			continue;
+		}
+		if (ev->per_image && (flush_group(c) || image_option(c, ev)))
+			return -1;
+	}
+	return flush_group(c);
+}
+
+static int check_command(struct cli *c)
+{
+	if (!c->output)
+		return fail("no output file given (-o <file>)");
+	if (!strcmp(c->output, "-"))
+		return fail("-o -: writing the object to standard output is not supported");
+	if (c->batch && c->ninputs != 1)
+		return fail("-batch: the file table must be the only input (%zu inputs given)",
+			    c->ninputs);
+	if (!c->ninputs)
+		return fail("no input images given (see --help)");
+	if (c->host) {
+		c->set.mach = wrap_machine_from_triple(c->host);
+		if (!c->set.mach)
+			return fail("-host=%s: unsupported host (x86_64 or aarch64 Linux)",
+				    c->host);
+	} else {
+		c->set.mach = wrap_machine_default();
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void remove_temp_on_signal(int sig)
+{
+	if (have_temp)
+		unlink(temp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], remove_temp_on_signal);
+}
+
+/* A temporary file beside the output, so that rename() replaces it. */
+static int open_temp(const char *output)
+{
+	const char *slash = strrchr(output, '/');
+	int dirlen = slash ? (int)(slash - output) + 1 : 0;
+	mode_t mask;
+	int fd, n;
+
+	n = snprintf(temp_path, sizeof(temp_path), "%.*s.%s.XXXXXX", dirlen,
+		     output, slash ? slash + 1 : output);
+	if (n < 0 || (size_t)n >= sizeof(temp_path))
+		return fail("%s: %s", output, strerror(ENAMETOOLONG));
+	fd = mkstemp(temp_path);
+	if (fd < 0)
+		return fail("%s: cannot create a temporary file beside it: %s",
+			    output, strerror(errno));
+	have_temp = 1;
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		fail("%s: %s", temp_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void drop_temp(void)
+{
+	if (have_temp)
+		unlink(temp_path);
+	have_temp = 0;
+}
+
+static int write_output(struct cli *c)
+{
+	struct wrap_error err = { "" };
+	int fd, r;
+
+	catch_signals();
+	fd = open_temp(c->output);
+	if (fd < 0) {
+		drop_temp();
+		return -1;
+	}
+	r = wrap_write_object(&c->set, fd, c->output,
+			      c->verbose ? stderr : NULL, &err);
+	if (r)
+		fail("%s", err.msg);
+	if (close(fd) < 0 && !r)
+		r = fail("%s: %s", c->output, strerror(errno));
+	if (!r && rename(temp_path, c->output) < 0)
+		r = fail("%s: %s", c->output, strerror(errno));
+	if (r)
+		drop_temp();
+	have_temp = 0;
+	return r;
+}
+
+static void print_plan(const struct cli *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->set.nimages; i++) {
+		const struct wrap_image *img = &c->set.images[i];
+
+		fprintf(stderr, PROG ": image %zu: %s, %llu bytes, target '%s', compile options '%s', link options '%s'\n",
+			i, img->path, (unsigned long long)img->size,
+			img->target, img->compile_opts, img->link_opts);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { 0 };
+	int exit_now = 0, r;
+
+	r = collect_events(&c, argc, argv);
+	if (!r)
+		r = global_options(&c, &exit_now);
+	if (!r && exit_now)
+		goto out;
+	if (!r)
+		r = check_command(&c);
+	if (!r)
+		r = sequence_images(&c);
+	if (!r && c.verbose)
+		print_plan(&c);
+	if (!r)
+		r = write_output(&c);
+out:
+	wrap_set_fini(&c.set);
+	free(c.events);
+	if (fflush(stdout) != 0 && !r)
+		r = fail("standard output: %s", strerror(errno));
+	return r ? 1 : 0;
+}

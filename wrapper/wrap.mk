@@ -1,0 +1,23 @@
+# devimg-wrap: device images, entries and property sets -> ELF object.
+bin_PROGRAMS += devimg-wrap
+devimg_wrap_SOURCES = \
+	wrapper/wrap.c \
+	wrapper/writer.c wrapper/writer.h \
+	wrapper/machine.c wrapper/machine.h \
+	wrapper/index.h
+devimg_wrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+devimg_wrap_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+devimg_wrap_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+
+dist_man_MANS += man/devimg-wrap.1
+
+wrap_tests = \
+	tests/wrap/wrap-register.sh \
+	tests/wrap/wrap-props.sh \
+	tests/wrap/wrap-many.sh \
+	tests/wrap/wrap-cli.sh \
+	tests/wrap/wrap-errors.sh \
+	tests/wrap/wrap-layout.sh
+TESTS += $(wrap_tests)
+dist_check_SCRIPTS += $(wrap_tests)
+EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ELF object writer of devimg-wrap.
+ *
+ * The caller describes the images (file names and sizes, not their bytes;
+ * target, options, entries, property sets, manifest) and a machine; the
+ * writer lays out an ELF64 relocatable object as wrapper/index.h describes,
+ * writes everything but the image bytes with libelf, then copies each image
+ * file into the range reserved for it. Memory use does not depend on the
+ * size of the images.
+ */
+#ifndef DEVIMG_WRAPPER_WRITER_H
+#define DEVIMG_WRAPPER_WRITER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "machine.h"
+#include "props.h"
+
+struct wrap_image {
+	char *path;		/* the image file */
+	uint64_t size;		/* its size when it was checked */
+	uint8_t kind;		/* enum devimg_offload_kind */
+	uint8_t format;		/* enum devimg_image_format */
+	char *target;		/* never NULL; "" when not given */
+	char *compile_opts;
+	char *link_opts;
+	int has_manifest;
+	unsigned char *manifest;
+	size_t manifest_size;
+	int has_entries;	/* 0: no -entries file (NULL range) */
+	struct props_names entries;
+	struct props *props;	/* NULL: no -properties file */
+};
+
+struct wrap_set {
+	const struct wrap_machine *mach;
+	struct wrap_image *images;
+	size_t nimages;
+	size_t cap;
+};
+
+/* The most images one object can hold (section indices stay below 0xff00). */
+#define WRAP_MAX_IMAGES 65000u
+
+struct wrap_error {
+	char msg[1024];	/* "<file>: <reason>", without program name */
+};
+
+/* Append a zeroed image; NULL on ENOMEM. */
+struct wrap_image *wrap_set_add(struct wrap_set *set);
+/* Free every image and its contents; the set itself is the caller's. */
+void wrap_set_fini(struct wrap_set *set);
+
+/*
+ * Write the object to fd (an empty regular file opened for reading and
+ * writing); out_name only names it in messages. When verbose is non-NULL,
+ * a summary of what was written goes there. Returns 0, or -1 with err
+ * filled: a libelf failure (with elf_errmsg), an image file that cannot be
+ * read or changed size since it was checked, a write failure, or metadata
+ * too large for the index's 32-bit offsets.
+ */
+int wrap_write_object(const struct wrap_set *set, int fd,
+		      const char *out_name, FILE *verbose,
+		      struct wrap_error *err);
+
+#endif
