@@ -1,0 +1,1 @@
+# plugins: filled in by the plugin issue
