@@ -1,1 +1,83 @@
-# plugins: filled in by the plugin issue
+# plugins: the plugin interface, the backend plugins, and the loader's
+# plugin discovery and device selector (a convenience library that
+# loader/local.mk links into libdevimg).
+
+# --- loader side: discovery, binding, traced calls, device selector ---
+
+noinst_LTLIBRARIES += loader/libdevimg-plugins.la
+loader_libdevimg_plugins_la_SOURCES = \
+	plugins/devimg_plugin.h \
+	loader/plugins.c loader/plugins.h \
+	loader/selector.c loader/selector.h
+loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
+
+# --- backend plugins: loadable modules in $(plugindir) ---
+
+# Modules export their entry point and nothing else.
+PLUGIN_LDFLAGS = -module -avoid-version -shared -no-undefined \
+	-export-symbols-regex '^devimg_plugin_init$$'
+
+plugin_LTLIBRARIES =
+
+if HAVE_OPENCL
+plugin_LTLIBRARIES += plugins/devimg-opencl.la
+plugins_devimg_opencl_la_SOURCES = \
+	plugins/opencl/opencl.h \
+	plugins/opencl/opencl.c \
+	plugins/opencl/devices.c \
+	plugins/opencl/program.c \
+	plugins/opencl/errors.c
+plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+	$(OPENCL_CFLAGS)
+plugins_devimg_opencl_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
+	$(PTHREAD_CFLAGS)
+plugins_devimg_opencl_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
+plugins_devimg_opencl_la_LIBADD = $(OPENCL_LIBS) $(PTHREAD_LIBS)
+endif
+
+# --- tests ---
+
+PLUGIN_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+	-I$(top_srcdir)/loader
+
+# Selector grammar: Check unit tests.
+check_PROGRAMS += tests/plugins/selector-test
+TESTS += tests/plugins/selector-test
+tests_plugins_selector_test_SOURCES = tests/plugins/selector-test.c
+tests_plugins_selector_test_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
+tests_plugins_selector_test_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_plugins_selector_test_LDADD = loader/libdevimg-plugins.la $(CHECK_LIBS)
+
+# Lists bound plugins and their devices through the traced calls.
+check_PROGRAMS += tests/plugins/plugin-list
+tests_plugins_plugin_list_SOURCES = tests/plugins/plugin-list.c
+tests_plugins_plugin_list_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
+tests_plugins_plugin_list_LDADD = loader/libdevimg-plugins.la
+
+# Runs kernels on an OpenCL device through the OpenCL plugin.
+check_PROGRAMS += tests/plugins/opencl-run
+tests_plugins_opencl_run_SOURCES = tests/plugins/opencl-run.c
+tests_plugins_opencl_run_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
+tests_plugins_opencl_run_LDADD = loader/libdevimg-plugins.la
+
+# The SPIR-V path and native spec constants, where a device takes SPIR-V.
+check_PROGRAMS += tests/plugins/opencl-spirv
+tests_plugins_opencl_spirv_SOURCES = tests/plugins/opencl-spirv.c
+tests_plugins_opencl_spirv_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
+tests_plugins_opencl_spirv_LDADD = loader/libdevimg-plugins.la
+
+# A plugin that fails to bind in the way DEVIMG_TEST_FAKE says.
+check_LTLIBRARIES += tests/plugins/devimg-fake.la
+tests_plugins_devimg_fake_la_SOURCES = tests/plugins/fake-plugin.c
+tests_plugins_devimg_fake_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_plugins_devimg_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
+tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS) \
+	-rpath /nowhere
+
+plugin_shell_tests = tests/plugins/discovery.sh \
+	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh
+dist_check_SCRIPTS += $(plugin_shell_tests)
+TESTS += $(plugin_shell_tests)
+EXTRA_DIST += tests/plugins/kernels.cl tests/plugins/broken.cl \
+	tests/plugins/fill.spvasm tests/plugins/lsan.supp

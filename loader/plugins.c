@@ -1,0 +1,858 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Plugin discovery and binding, and the traced calls into plugins.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugins.h"
+
+struct devimg_plugin {
+	char *file;
+	void *handle;
+	int trace;
+	struct devimg_plugin_ops ops;
+};
+
+struct devimg_plugins {
+	unsigned count;
+	unsigned capacity;
+	struct devimg_plugin **list;
+	/* File names seen so far, to let earlier folders shadow later ones. */
+	unsigned nseen;
+	char **seen;
+	int trace;
+};
+
+/* Every function pointer of the table, to check a plugin filled them all. */
+#define DEVIMG_PLUGIN_OP_NAMES(X)                                             \
+	X(last_error) X(fini) X(platform_list) X(platform_info)                \
+	X(device_list) X(device_info) X(context_create) X(context_release)     \
+	X(queue_create) X(queue_finish) X(queue_release) X(mem_create)         \
+	X(mem_write) X(mem_read) X(mem_release) X(program_create_il)           \
+	X(program_create_binary) X(program_set_spec_const) X(program_build)   \
+	X(program_build_log) X(program_binary) X(program_release)              \
+	X(kernel_create) X(kernel_arg_count) X(kernel_set_arg_value)           \
+	X(kernel_set_arg_mem) X(kernel_set_arg_local) X(kernel_release)        \
+	X(launch)
+
+#define COUNT_OP(name) + 1
+_Static_assert(offsetof(struct devimg_plugin_ops, last_error) +
+		       (0 DEVIMG_PLUGIN_OP_NAMES(COUNT_OP)) *
+			       sizeof(void (*)(void)) ==
+		       sizeof(struct devimg_plugin_ops),
+	       "DEVIMG_PLUGIN_OP_NAMES must list every operation");
+#undef COUNT_OP
+
+static void trace(int level, int wanted, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void trace(int level, int wanted, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level < wanted)
+		return;
+	va_start(ap, fmt);
+	fputs("devimg: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int devimg_trace_level(const char *value)
+{
+	char *end;
+	long level;
+
+	if (!value || !value[0])
+		return 0;
+	errno = 0;
+	level = strtol(value, &end, 10);
+	if (*end || errno)
+		return 1;
+	if (level < 0 || level > 2)
+		return 2;
+	return (int)level;
+}
+
+void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
+{
+	cfg->search_path = secure_getenv("DEVIMG_PLUGIN_PATH");
+	cfg->plugindir = PLUGINDIR;
+	cfg->trace = devimg_trace_level(getenv("DEVIMG_TRACE"));
+}
+
+static const char *missing_op(const struct devimg_plugin_ops *ops)
+{
+#define CHECK_OP(name)      \
+	if (!ops->name)     \
+		return #name;
+	DEVIMG_PLUGIN_OP_NAMES(CHECK_OP)
+#undef CHECK_OP
+	return NULL;
+}
+
+static bool seen_before(struct devimg_plugins *ps, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ps->nseen; i++)
+		if (!strcmp(ps->seen[i], name))
+			return true;
+	return false;
+}
+
+static int remember(struct devimg_plugins *ps, const char *name)
+{
+	char **seen = realloc(ps->seen, (ps->nseen + 1) * sizeof(*seen));
+
+	if (!seen)
+		return -ENOMEM;
+	ps->seen = seen;
+	seen[ps->nseen] = strdup(name);
+	if (!seen[ps->nseen])
+		return -ENOMEM;
+	ps->nseen++;
+	return 0;
+}
+
+static int add(struct devimg_plugins *ps, struct devimg_plugin *p)
+{
+	if (ps->count == ps->capacity) {
+		unsigned cap = ps->capacity ? 2 * ps->capacity : 4;
+		struct devimg_plugin **list;
+
+		list = realloc(ps->list, cap * sizeof(*list));
+		if (!list)
+			return -ENOMEM;
+		ps->list = list;
+		ps->capacity = cap;
+	}
+	ps->list[ps->count++] = p;
+	return 0;
+}
+
+static void plugin_free(struct devimg_plugin *p, bool initialised)
+{
+	if (initialised)
+		p->ops.fini();
+	if (p->handle)
+		dlclose(p->handle);
+	free(p->file);
+	free(p);
+}
+
+static const char *type_name(enum devimg_plugin_device_type type)
+{
+	switch (type) {
+	case DEVIMG_PLUGIN_DEVICE_CPU:
+		return "cpu";
+	case DEVIMG_PLUGIN_DEVICE_GPU:
+		return "gpu";
+	case DEVIMG_PLUGIN_DEVICE_ACCELERATOR:
+		return "accelerator";
+	default:
+		return "other";
+	}
+}
+
+static void trace_device(struct devimg_plugin *p, unsigned platform,
+			 unsigned index,
+			 const struct devimg_plugin_device_info *di)
+{
+	trace(p->trace, 1,
+	      "plugins: %s: platform %u device %u \"%s\" %s, formats:%s%s%s%s, native:%s%s",
+	      p->ops.backend, platform, index, di->name, type_name(di->type),
+	      di->formats & DEVIMG_PLUGIN_FORMAT_SPIRV ? " spirv" : "",
+	      di->formats & DEVIMG_PLUGIN_FORMAT_SPIR ? " spir" : "",
+	      di->formats & DEVIMG_PLUGIN_FORMAT_PTX ? " ptx" : "",
+	      di->formats & DEVIMG_PLUGIN_FORMAT_NATIVE ? " native" : "",
+	      di->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET ? " global-offset" : "",
+	      di->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS ? " spec-constants" : "");
+}
+
+/* Level 1: what a freshly bound plugin offers. */
+static void trace_devices(struct devimg_plugin *p)
+{
+	struct devimg_plugin_platform *pl[16];
+	struct devimg_plugin_device *dev[64];
+	unsigned npl = 0, ndev, i, j;
+
+	if (p->trace < 1 || p->ops.platform_list(16, pl, &npl) < 0)
+		return;
+	trace(p->trace, 1, "plugins: %s: %u platform(s)", p->ops.backend, npl);
+	for (i = 0; i < npl && i < 16; i++) {
+		const struct devimg_plugin_platform_info *pi =
+			p->ops.platform_info(pl[i]);
+
+		trace(p->trace, 1, "plugins: %s: platform %u \"%s\" (%s)",
+		      p->ops.backend, i, pi->name, pi->version);
+		if (p->ops.device_list(pl[i], 64, dev, &ndev) < 0)
+			continue;
+		for (j = 0; j < ndev && j < 64; j++)
+			trace_device(p, i, j, p->ops.device_info(dev[j]));
+	}
+}
+
+/* Whether a table that init filled but we reject still has a usable fini. */
+static bool can_fini(const struct devimg_plugin_ops *ops)
+{
+	return ops->abi_version == DEVIMG_PLUGIN_ABI_VERSION &&
+	       ops->size >= offsetof(struct devimg_plugin_ops, fini) +
+				    sizeof(ops->fini) &&
+	       ops->fini;
+}
+
+/* Check what init filled; a reason to skip the plugin, or NULL. */
+static const char *check_ops(struct devimg_plugins *ps,
+			     const struct devimg_plugin_ops *ops, char *why,
+			     size_t size)
+{
+	const char *missing;
+	unsigned i;
+
+	if (ops->abi_version != DEVIMG_PLUGIN_ABI_VERSION) {
+		snprintf(why, size, "ABI version %u, the loader speaks %u",
+			 ops->abi_version, DEVIMG_PLUGIN_ABI_VERSION);
+		return why;
+	}
+	if (ops->size < sizeof(*ops)) {
+		snprintf(why, size, "operation table of %zu bytes, %zu expected",
+			 ops->size, sizeof(*ops));
+		return why;
+	}
+	missing = missing_op(ops);
+	if (missing || !ops->backend || !ops->backend[0]) {
+		snprintf(why, size, "no %s in its operation table",
+			 missing ? missing : "backend name");
+		return why;
+	}
+	for (i = 0; i < ps->count; i++) {
+		if (!strcmp(ps->list[i]->ops.backend, ops->backend)) {
+			snprintf(why, size, "backend %s already bound from %s",
+				 ops->backend, ps->list[i]->file);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static const char *init_failure(struct devimg_plugin *p, int rc, char *why,
+				size_t size)
+{
+	const char *msg = "";
+
+	if (rc != -EPROTO && p->ops.last_error)
+		msg = p->ops.last_error();
+	snprintf(why, size, "%s failed: %s (%d)%s%s", DEVIMG_PLUGIN_ENTRY,
+		 strerror(-rc), rc, msg && msg[0] ? ": " : "", msg ? msg : "");
+	return why;
+}
+
+/*
+ * A bound plugin stays mapped until exit, fini() or not: vendor libraries
+ * (ICD loaders and the drivers they open, CUDA) start threads and register
+ * exit handlers that do not survive being unmapped.
+ */
+static void keep_mapped(const char *file)
+{
+	void *handle = dlopen(file, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (handle)
+		dlclose(handle);
+}
+
+/*
+ * Open and bind one file. Returns 0 whether it was bound or skipped,
+ * -ENOMEM only.
+ */
+static int bind_file(struct devimg_plugins *ps, const char *file)
+{
+	struct devimg_plugin *p;
+	devimg_plugin_init_fn init;
+	const char *skip;
+	char why[1024];
+	int rc;
+
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->file = strdup(file))) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->trace = ps->trace;
+	p->handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->handle) {
+		trace(ps->trace, 1, "plugins: skipping %s: cannot load: %s",
+		      file, dlerror());
+		goto skip;
+	}
+	init = (devimg_plugin_init_fn)dlsym(p->handle, DEVIMG_PLUGIN_ENTRY);
+	if (!init) {
+		trace(ps->trace, 1, "plugins: skipping %s: no %s: %s", file,
+		      DEVIMG_PLUGIN_ENTRY, dlerror());
+		goto skip;
+	}
+	p->ops.abi_version = DEVIMG_PLUGIN_ABI_VERSION;
+	p->ops.size = sizeof(p->ops);
+	rc = init(DEVIMG_PLUGIN_ABI_VERSION, &p->ops);
+	skip = rc < 0 ? init_failure(p, rc, why, sizeof(why)) :
+			check_ops(ps, &p->ops, why, sizeof(why));
+	if (skip) {
+		trace(ps->trace, 1, "plugins: skipping %s: %s", file, skip);
+		plugin_free(p, rc == 0 && can_fini(&p->ops));
+		return 0;
+	}
+	if (add(ps, p) < 0) {
+		plugin_free(p, true);
+		return -ENOMEM;
+	}
+	keep_mapped(file);
+	trace(ps->trace, 1, "plugins: bound %s from %s (ABI %u)",
+	      p->ops.backend, file, p->ops.abi_version);
+	trace_devices(p);
+	return 0;
+skip:
+	plugin_free(p, false);
+	return 0;
+}
+
+static int is_plugin_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	size_t pre = strlen(DEVIMG_PLUGIN_PREFIX);
+	size_t suf = strlen(DEVIMG_PLUGIN_SUFFIX);
+
+	return n > pre + suf &&
+	       !strncmp(d->d_name, DEVIMG_PLUGIN_PREFIX, pre) &&
+	       !strcmp(d->d_name + n - suf, DEVIMG_PLUGIN_SUFFIX);
+}
+
+static int bind_entry(struct devimg_plugins *ps, const char *dir,
+		      const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *file;
+	int rc;
+
+	file = malloc(n);
+	if (!file)
+		return -ENOMEM;
+	snprintf(file, n, "%s/%s", dir, name);
+	if (seen_before(ps, name)) {
+		trace(ps->trace, 1, "plugins: skipping %s: shadowed by a %s found earlier",
+		      file, name);
+		free(file);
+		return 0;
+	}
+	rc = remember(ps, name);
+	if (rc == 0)
+		rc = bind_file(ps, file);
+	free(file);
+	return rc;
+}
+
+static int search_dir(struct devimg_plugins *ps, const char *dir)
+{
+	struct dirent **names;
+	int i, n, rc = 0;
+
+	n = scandir(dir, &names, is_plugin_name, alphasort);
+	if (n < 0) {
+		trace(ps->trace, 1, "plugins: cannot search %s: %s", dir,
+		      strerror(errno));
+		return errno == ENOMEM ? -ENOMEM : 0;
+	}
+	trace(ps->trace, 1, "plugins: searching %s: %d candidate(s)", dir, n);
+	for (i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = bind_entry(ps, dir, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int search_path(struct devimg_plugins *ps, const char *path)
+{
+	char *copy, *dir, *save = NULL;
+	int rc = 0;
+
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	for (dir = strtok_r(copy, ":", &save); dir && rc == 0;
+	     dir = strtok_r(NULL, ":", &save))
+		rc = search_dir(ps, dir);
+	free(copy);
+	return rc;
+}
+
+int devimg_plugins_load(const struct devimg_plugins_config *cfg,
+			struct devimg_plugins **out)
+{
+	struct devimg_plugins *ps;
+	int rc = 0;
+
+	ps = calloc(1, sizeof(*ps));
+	if (!ps)
+		return -ENOMEM;
+	ps->trace = cfg->trace;
+	if (cfg->search_path && cfg->search_path[0])
+		rc = search_path(ps, cfg->search_path);
+	if (rc == 0 && cfg->plugindir && cfg->plugindir[0])
+		rc = search_dir(ps, cfg->plugindir);
+	if (rc < 0) {
+		devimg_plugins_free(ps);
+		return rc;
+	}
+	trace(ps->trace, 1, "plugins: %u bound", ps->count);
+	*out = ps;
+	return 0;
+}
+
+void devimg_plugins_free(struct devimg_plugins *ps)
+{
+	unsigned i;
+
+	if (!ps)
+		return;
+	for (i = ps->count; i-- > 0;)
+		plugin_free(ps->list[i], true);
+	for (i = 0; i < ps->nseen; i++)
+		free(ps->seen[i]);
+	free(ps->seen);
+	free(ps->list);
+	free(ps);
+}
+
+unsigned devimg_plugins_count(const struct devimg_plugins *ps)
+{
+	return ps ? ps->count : 0;
+}
+
+struct devimg_plugin *devimg_plugins_get(const struct devimg_plugins *ps,
+					 unsigned i)
+{
+	return ps && i < ps->count ? ps->list[i] : NULL;
+}
+
+struct devimg_plugin *devimg_plugins_find(const struct devimg_plugins *ps,
+					  const char *backend)
+{
+	unsigned i;
+
+	for (i = 0; ps && i < ps->count; i++)
+		if (!strcmp(ps->list[i]->ops.backend, backend))
+			return ps->list[i];
+	return NULL;
+}
+
+const char *devimg_plugin_backend(const struct devimg_plugin *p)
+{
+	return p->ops.backend;
+}
+
+const char *devimg_plugin_file(const struct devimg_plugin *p)
+{
+	return p->file;
+}
+
+const char *devimg_plugin_last_error(const struct devimg_plugin *p)
+{
+	return p->ops.last_error();
+}
+
+/* ---- level 2: one line per call ---- */
+
+#define TRACING(p) ((p)->trace >= 2)
+/* An out-parameter handle, printable once the call succeeded. */
+#define OUT(rc, out) ((rc) == 0 && (out) ? (const void *)*(out) : NULL)
+
+static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "devimg: %s: ", p->ops.backend);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		fprintf(stderr, " = %d (%s): %s\n", rc, strerror(-rc),
+			p->ops.last_error());
+	else
+		fprintf(stderr, " = %d\n", rc);
+}
+
+static void trace_void(struct devimg_plugin *p, const char *op,
+		       const void *handle)
+{
+	if (TRACING(p))
+		fprintf(stderr, "devimg: %s: %s(%p)\n", p->ops.backend, op,
+			handle);
+}
+
+int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
+				struct devimg_plugin_platform **platforms,
+				unsigned *count)
+{
+	int rc = p->ops.platform_list(capacity, platforms, count);
+
+	if (TRACING(p))
+		trace_call(p, rc, "platform_list(capacity=%u) -> count=%u",
+			   capacity, rc == 0 && count ? *count : 0);
+	return rc;
+}
+
+const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
+	struct devimg_plugin *p, struct devimg_plugin_platform *platform)
+{
+	const struct devimg_plugin_platform_info *info;
+
+	info = p->ops.platform_info(platform);
+	if (TRACING(p))
+		fprintf(stderr, "devimg: %s: platform_info(%p) -> \"%s\"\n",
+			p->ops.backend, (void *)platform,
+			info ? info->name : "(null)");
+	return info;
+}
+
+int devimg_plugin_device_list(struct devimg_plugin *p,
+			      struct devimg_plugin_platform *platform,
+			      unsigned capacity,
+			      struct devimg_plugin_device **devices,
+			      unsigned *count)
+{
+	int rc = p->ops.device_list(platform, capacity, devices, count);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "device_list(platform=%p, capacity=%u) -> count=%u",
+			   (void *)platform, capacity,
+			   rc == 0 && count ? *count : 0);
+	return rc;
+}
+
+const struct devimg_plugin_device_info *devimg_plugin_device_info(
+	struct devimg_plugin *p, struct devimg_plugin_device *device)
+{
+	const struct devimg_plugin_device_info *info;
+
+	info = p->ops.device_info(device);
+	if (TRACING(p))
+		fprintf(stderr, "devimg: %s: device_info(%p) -> \"%s\"\n",
+			p->ops.backend, (void *)device,
+			info ? info->name : "(null)");
+	return info;
+}
+
+int devimg_plugin_context_create(struct devimg_plugin *p, unsigned n,
+				 struct devimg_plugin_device *const *devices,
+				 struct devimg_plugin_context **out)
+{
+	int rc = p->ops.context_create(n, devices, out);
+
+	if (TRACING(p))
+		trace_call(p, rc, "context_create(n=%u, devices[0]=%p) -> %p",
+			   n, devices && n ? (void *)devices[0] : NULL,
+			   OUT(rc, out));
+	return rc;
+}
+
+void devimg_plugin_context_release(struct devimg_plugin *p,
+				   struct devimg_plugin_context *ctx)
+{
+	trace_void(p, "context_release", ctx);
+	p->ops.context_release(ctx);
+}
+
+int devimg_plugin_queue_create(struct devimg_plugin *p,
+			       struct devimg_plugin_context *ctx,
+			       struct devimg_plugin_device *device,
+			       struct devimg_plugin_queue **out)
+{
+	int rc = p->ops.queue_create(ctx, device, out);
+
+	if (TRACING(p))
+		trace_call(p, rc, "queue_create(ctx=%p, device=%p) -> %p",
+			   (void *)ctx, (void *)device, OUT(rc, out));
+	return rc;
+}
+
+int devimg_plugin_queue_finish(struct devimg_plugin *p,
+			       struct devimg_plugin_queue *q)
+{
+	int rc = p->ops.queue_finish(q);
+
+	if (TRACING(p))
+		trace_call(p, rc, "queue_finish(%p)", (void *)q);
+	return rc;
+}
+
+void devimg_plugin_queue_release(struct devimg_plugin *p,
+				 struct devimg_plugin_queue *q)
+{
+	trace_void(p, "queue_release", q);
+	p->ops.queue_release(q);
+}
+
+int devimg_plugin_mem_create(struct devimg_plugin *p,
+			     struct devimg_plugin_context *ctx, unsigned flags,
+			     size_t size, struct devimg_plugin_mem **out)
+{
+	int rc = p->ops.mem_create(ctx, flags, size, out);
+
+	if (TRACING(p))
+		trace_call(p, rc, "mem_create(ctx=%p, flags=%#x, size=%zu) -> %p",
+			   (void *)ctx, flags, size, OUT(rc, out));
+	return rc;
+}
+
+int devimg_plugin_mem_write(struct devimg_plugin *p,
+			    struct devimg_plugin_queue *q,
+			    struct devimg_plugin_mem *mem, int blocking,
+			    size_t offset, size_t n, const void *src)
+{
+	int rc = p->ops.mem_write(q, mem, blocking, offset, n, src);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "mem_write(q=%p, mem=%p, blocking=%d, offset=%zu, n=%zu, src=%p)",
+			   (void *)q, (void *)mem, blocking, offset, n, src);
+	return rc;
+}
+
+int devimg_plugin_mem_read(struct devimg_plugin *p,
+			   struct devimg_plugin_queue *q,
+			   struct devimg_plugin_mem *mem, int blocking,
+			   size_t offset, size_t n, void *dst)
+{
+	int rc = p->ops.mem_read(q, mem, blocking, offset, n, dst);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "mem_read(q=%p, mem=%p, blocking=%d, offset=%zu, n=%zu, dst=%p)",
+			   (void *)q, (void *)mem, blocking, offset, n, dst);
+	return rc;
+}
+
+void devimg_plugin_mem_release(struct devimg_plugin *p,
+			       struct devimg_plugin_mem *mem)
+{
+	trace_void(p, "mem_release", mem);
+	p->ops.mem_release(mem);
+}
+
+int devimg_plugin_program_create_il(struct devimg_plugin *p,
+				    struct devimg_plugin_context *ctx,
+				    struct devimg_plugin_device *device,
+				    const void *il, size_t size,
+				    struct devimg_plugin_program **out)
+{
+	int rc = p->ops.program_create_il(ctx, device, il, size, out);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_create_il(ctx=%p, device=%p, size=%zu) -> %p",
+			   (void *)ctx, (void *)device, size, OUT(rc, out));
+	return rc;
+}
+
+int devimg_plugin_program_create_binary(struct devimg_plugin *p,
+					struct devimg_plugin_context *ctx,
+					struct devimg_plugin_device *device,
+					enum devimg_plugin_binary_kind kind,
+					const void *binary, size_t size,
+					struct devimg_plugin_program **out)
+{
+	int rc = p->ops.program_create_binary(ctx, device, kind, binary, size,
+					      out);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_create_binary(ctx=%p, device=%p, kind=%s, size=%zu) -> %p",
+			   (void *)ctx, (void *)device,
+			   kind == DEVIMG_PLUGIN_BINARY_SPIR ? "spir" : "native",
+			   size, OUT(rc, out));
+	return rc;
+}
+
+int devimg_plugin_program_set_spec_const(struct devimg_plugin *p,
+					 struct devimg_plugin_program *prog,
+					 uint32_t id, size_t size,
+					 const void *value)
+{
+	int rc = p->ops.program_set_spec_const(prog, id, size, value);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_set_spec_const(prog=%p, id=%" PRIu32 ", size=%zu)",
+			   (void *)prog, id, size);
+	return rc;
+}
+
+int devimg_plugin_program_build(struct devimg_plugin *p,
+				struct devimg_plugin_program *prog,
+				const char *options)
+{
+	int rc = p->ops.program_build(prog, options);
+
+	if (TRACING(p))
+		trace_call(p, rc, "program_build(prog=%p, options=\"%s\")",
+			   (void *)prog, options ? options : "");
+	return rc;
+}
+
+int devimg_plugin_program_build_log(struct devimg_plugin *p,
+				    struct devimg_plugin_program *prog,
+				    char *buf, size_t capacity, size_t *len)
+{
+	int rc = p->ops.program_build_log(prog, buf, capacity, len);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_build_log(prog=%p, capacity=%zu) -> len=%zu",
+			   (void *)prog, capacity, rc == 0 && len ? *len : 0);
+	return rc;
+}
+
+int devimg_plugin_program_binary(struct devimg_plugin *p,
+				 struct devimg_plugin_program *prog, void *buf,
+				 size_t capacity, size_t *len)
+{
+	int rc = p->ops.program_binary(prog, buf, capacity, len);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_binary(prog=%p, capacity=%zu) -> len=%zu",
+			   (void *)prog, capacity, rc == 0 && len ? *len : 0);
+	return rc;
+}
+
+void devimg_plugin_program_release(struct devimg_plugin *p,
+				   struct devimg_plugin_program *prog)
+{
+	trace_void(p, "program_release", prog);
+	p->ops.program_release(prog);
+}
+
+int devimg_plugin_kernel_create(struct devimg_plugin *p,
+				struct devimg_plugin_program *prog,
+				const char *name,
+				struct devimg_plugin_kernel **out)
+{
+	int rc = p->ops.kernel_create(prog, name, out);
+
+	if (TRACING(p))
+		trace_call(p, rc, "kernel_create(prog=%p, name=\"%s\") -> %p",
+			   (void *)prog, name ? name : "(null)", OUT(rc, out));
+	return rc;
+}
+
+int devimg_plugin_kernel_arg_count(struct devimg_plugin *p,
+				   struct devimg_plugin_kernel *k,
+				   unsigned *count)
+{
+	int rc = p->ops.kernel_arg_count(k, count);
+
+	if (TRACING(p))
+		trace_call(p, rc, "kernel_arg_count(%p) -> %u", (void *)k,
+			   rc == 0 && count ? *count : 0);
+	return rc;
+}
+
+int devimg_plugin_kernel_set_arg_value(struct devimg_plugin *p,
+				       struct devimg_plugin_kernel *k,
+				       unsigned index, size_t size,
+				       const void *value)
+{
+	int rc = p->ops.kernel_set_arg_value(k, index, size, value);
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "kernel_set_arg_value(%p, index=%u, size=%zu, value=%p)",
+			   (void *)k, index, size, value);
+	return rc;
+}
+
+int devimg_plugin_kernel_set_arg_mem(struct devimg_plugin *p,
+				     struct devimg_plugin_kernel *k,
+				     unsigned index,
+				     struct devimg_plugin_mem *mem)
+{
+	int rc = p->ops.kernel_set_arg_mem(k, index, mem);
+
+	if (TRACING(p))
+		trace_call(p, rc, "kernel_set_arg_mem(%p, index=%u, mem=%p)",
+			   (void *)k, index, (void *)mem);
+	return rc;
+}
+
+int devimg_plugin_kernel_set_arg_local(struct devimg_plugin *p,
+				       struct devimg_plugin_kernel *k,
+				       unsigned index, size_t size)
+{
+	int rc = p->ops.kernel_set_arg_local(k, index, size);
+
+	if (TRACING(p))
+		trace_call(p, rc, "kernel_set_arg_local(%p, index=%u, size=%zu)",
+			   (void *)k, index, size);
+	return rc;
+}
+
+void devimg_plugin_kernel_release(struct devimg_plugin *p,
+				  struct devimg_plugin_kernel *k)
+{
+	trace_void(p, "kernel_release", k);
+	p->ops.kernel_release(k);
+}
+
+static void format_range(char *buf, size_t size, unsigned dims,
+			 const size_t *v)
+{
+	size_t used = 0;
+	unsigned i;
+
+	if (!v) {
+		snprintf(buf, size, "NULL");
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < dims && i < 3 && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%zu",
+					 i ? "," : "{", v[i]);
+	if (used < size)
+		snprintf(buf + used, size - used, "}");
+}
+
+int devimg_plugin_launch(struct devimg_plugin *p,
+			 struct devimg_plugin_queue *q,
+			 struct devimg_plugin_kernel *k, unsigned dims,
+			 const size_t *global_offset,
+			 const size_t *global_size,
+			 const size_t *local_size)
+{
+	char off[80], glob[80], loc[80];
+	int rc = p->ops.launch(q, k, dims, global_offset, global_size,
+			       local_size);
+
+	if (!TRACING(p))
+		return rc;
+	format_range(off, sizeof(off), dims, global_offset);
+	format_range(glob, sizeof(glob), dims, global_size);
+	format_range(loc, sizeof(loc), dims, local_size);
+	trace_call(p, rc,
+		   "launch(q=%p, kernel=%p, dims=%u, offset=%s, global=%s, local=%s)",
+		   (void *)q, (void *)k, dims, off, glob, loc);
+	return rc;
+}

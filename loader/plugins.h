@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Plugin discovery and binding, and the loader's way of calling plugins.
+ *
+ * devimg_plugins_load() looks in each folder of a colon-separated search
+ * path (DEVIMG_PLUGIN_PATH), then in the installed plugin folder
+ * (PLUGINDIR), for files named devimg-*.so, in name order within a folder.
+ * Each is opened with dlopen(RTLD_NOW | RTLD_LOCAL) and bound through its
+ * devimg_plugin_init(). A file that cannot be opened (its vendor library is
+ * missing, say), has no entry point, speaks another ABI, fails to
+ * initialise, or brings a backend already bound is skipped, never an
+ * error; with tracing on, a line on stderr says which file and why. A file
+ * name seen in an earlier folder shadows the same name in later ones.
+ * Bound plugins stay mapped until the process exits (their vendor
+ * libraries are not safe to unload); devimg_plugins_free() calls fini().
+ *
+ * Tracing (DEVIMG_TRACE): level 1 prints discovery and binding, level 2
+ * also every plugin call made through the devimg_plugin_<op>() functions
+ * below with its arguments and result (and the plugin's message when it
+ * fails). Lines start with "devimg: " and go to stderr.
+ *
+ * The loader calls plugins only through devimg_plugin_<op>(p, ...), one per
+ * operation of struct devimg_plugin_ops and with the same contract (see
+ * devimg_plugin.h); they add the level-2 trace, so plugins never trace.
+ */
+#ifndef DEVIMG_LOADER_PLUGINS_H
+#define DEVIMG_LOADER_PLUGINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devimg_plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One bound plugin. */
+struct devimg_plugin;
+/* The plugins bound by one devimg_plugins_load(), in discovery order. */
+struct devimg_plugins;
+
+struct devimg_plugins_config {
+	/* Colon-separated folders searched first; NULL or "" for none. */
+	const char *search_path;
+	/* The installed plugin folder, searched last; NULL for none. */
+	const char *plugindir;
+	/* 0: quiet; 1: discovery and binding; 2: and every plugin call. */
+	int trace;
+};
+
+/*
+ * The trace level a DEVIMG_TRACE value asks for: 0 for NULL or "", the
+ * number for "1" or "2" (higher numbers and -1 mean everything), 1 for any
+ * other text.
+ */
+int devimg_trace_level(const char *value);
+
+/*
+ * Fill cfg from the environment: DEVIMG_PLUGIN_PATH (ignored in setuid
+ * programs), the PLUGINDIR the build was configured with, DEVIMG_TRACE.
+ * The strings belong to the environment.
+ */
+void devimg_plugins_config_env(struct devimg_plugins_config *cfg);
+
+/*
+ * Find and bind plugins as cfg says. Returns 0 and a set in *out, possibly
+ * empty; -ENOMEM is the only failure, with nothing allocated.
+ */
+int devimg_plugins_load(const struct devimg_plugins_config *cfg,
+			struct devimg_plugins **out);
+
+/* Call every plugin's fini() and free ps. NULL is ignored. */
+void devimg_plugins_free(struct devimg_plugins *ps);
+
+unsigned devimg_plugins_count(const struct devimg_plugins *ps);
+/* The i-th plugin (borrowed), NULL when i is out of range. */
+struct devimg_plugin *devimg_plugins_get(const struct devimg_plugins *ps,
+					 unsigned i);
+/* The plugin of a backend ("opencl"), NULL when none is bound. */
+struct devimg_plugin *devimg_plugins_find(const struct devimg_plugins *ps,
+					  const char *backend);
+
+/* The backend name the plugin gave: "opencl". */
+const char *devimg_plugin_backend(const struct devimg_plugin *p);
+/* The file the plugin was loaded from. */
+const char *devimg_plugin_file(const struct devimg_plugin *p);
+/* The plugin's message about the calling thread's last failed call. */
+const char *devimg_plugin_last_error(const struct devimg_plugin *p);
+
+/* The operations, traced; see struct devimg_plugin_ops for each. */
+int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
+				struct devimg_plugin_platform **platforms,
+				unsigned *count);
+const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
+	struct devimg_plugin *p, struct devimg_plugin_platform *platform);
+int devimg_plugin_device_list(struct devimg_plugin *p,
+			      struct devimg_plugin_platform *platform,
+			      unsigned capacity,
+			      struct devimg_plugin_device **devices,
+			      unsigned *count);
+const struct devimg_plugin_device_info *devimg_plugin_device_info(
+	struct devimg_plugin *p, struct devimg_plugin_device *device);
+int devimg_plugin_context_create(struct devimg_plugin *p, unsigned n,
+				 struct devimg_plugin_device *const *devices,
+				 struct devimg_plugin_context **out);
+void devimg_plugin_context_release(struct devimg_plugin *p,
+				   struct devimg_plugin_context *ctx);
+int devimg_plugin_queue_create(struct devimg_plugin *p,
+			       struct devimg_plugin_context *ctx,
+			       struct devimg_plugin_device *device,
+			       struct devimg_plugin_queue **out);
+int devimg_plugin_queue_finish(struct devimg_plugin *p,
+			       struct devimg_plugin_queue *q);
+void devimg_plugin_queue_release(struct devimg_plugin *p,
+				 struct devimg_plugin_queue *q);
+int devimg_plugin_mem_create(struct devimg_plugin *p,
+			     struct devimg_plugin_context *ctx, unsigned flags,
+			     size_t size, struct devimg_plugin_mem **out);
+int devimg_plugin_mem_write(struct devimg_plugin *p,
+			    struct devimg_plugin_queue *q,
+			    struct devimg_plugin_mem *mem, int blocking,
+			    size_t offset, size_t n, const void *src);
+int devimg_plugin_mem_read(struct devimg_plugin *p,
+			   struct devimg_plugin_queue *q,
+			   struct devimg_plugin_mem *mem, int blocking,
+			   size_t offset, size_t n, void *dst);
+void devimg_plugin_mem_release(struct devimg_plugin *p,
+			       struct devimg_plugin_mem *mem);
+int devimg_plugin_program_create_il(struct devimg_plugin *p,
+				    struct devimg_plugin_context *ctx,
+				    struct devimg_plugin_device *device,
+				    const void *il, size_t size,
+				    struct devimg_plugin_program **out);
+int devimg_plugin_program_create_binary(struct devimg_plugin *p,
+					struct devimg_plugin_context *ctx,
+					struct devimg_plugin_device *device,
+					enum devimg_plugin_binary_kind kind,
+					const void *binary, size_t size,
+					struct devimg_plugin_program **out);
+int devimg_plugin_program_set_spec_const(struct devimg_plugin *p,
+					 struct devimg_plugin_program *prog,
+					 uint32_t id, size_t size,
+					 const void *value);
+int devimg_plugin_program_build(struct devimg_plugin *p,
+				struct devimg_plugin_program *prog,
+				const char *options);
+int devimg_plugin_program_build_log(struct devimg_plugin *p,
+				    struct devimg_plugin_program *prog,
+				    char *buf, size_t capacity, size_t *len);
+int devimg_plugin_program_binary(struct devimg_plugin *p,
+				 struct devimg_plugin_program *prog, void *buf,
+				 size_t capacity, size_t *len);
+void devimg_plugin_program_release(struct devimg_plugin *p,
+				   struct devimg_plugin_program *prog);
+int devimg_plugin_kernel_create(struct devimg_plugin *p,
+				struct devimg_plugin_program *prog,
+				const char *name,
+				struct devimg_plugin_kernel **out);
+int devimg_plugin_kernel_arg_count(struct devimg_plugin *p,
+				   struct devimg_plugin_kernel *k,
+				   unsigned *count);
+int devimg_plugin_kernel_set_arg_value(struct devimg_plugin *p,
+				       struct devimg_plugin_kernel *k,
+				       unsigned index, size_t size,
+				       const void *value);
+int devimg_plugin_kernel_set_arg_mem(struct devimg_plugin *p,
+				     struct devimg_plugin_kernel *k,
+				     unsigned index,
+				     struct devimg_plugin_mem *mem);
+int devimg_plugin_kernel_set_arg_local(struct devimg_plugin *p,
+				       struct devimg_plugin_kernel *k,
+				       unsigned index, size_t size);
+void devimg_plugin_kernel_release(struct devimg_plugin *p,
+				  struct devimg_plugin_kernel *k);
+int devimg_plugin_launch(struct devimg_plugin *p,
+			 struct devimg_plugin_queue *q,
+			 struct devimg_plugin_kernel *k, unsigned dims,
+			 const size_t *global_offset,
+			 const size_t *global_size,
+			 const size_t *local_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

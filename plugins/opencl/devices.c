@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Platforms and devices of every OpenCL implementation the ICD loader
+ * knows, enumerated once at init together with what devimg needs to know
+ * about them: which image formats they accept, which entry points newer
+ * than OpenCL 1.2 they have.
+ */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opencl.h"
+
+static struct devimg_plugin_platform *platforms;
+static unsigned nplatforms;
+
+unsigned ocl_parse_version(const char *version)
+{
+	unsigned major, minor;
+
+	if (!version || sscanf(version, "OpenCL %u.%u", &major, &minor) != 2 ||
+	    minor > 9)
+		return 0;
+	return major * 100 + minor * 10;
+}
+
+static int platform_string(cl_platform_id id, cl_platform_info what,
+			   const char *label, char **out)
+{
+	size_t size;
+	cl_int err;
+	char *s;
+
+	err = clGetPlatformInfo(id, what, 0, NULL, &size);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetPlatformInfo(%s)", label);
+	s = malloc(size + 1);
+	if (!s)
+		return ocl_error(-ENOMEM, "out of memory for the platform %s",
+				 label);
+	err = clGetPlatformInfo(id, what, size, s, NULL);
+	if (err != CL_SUCCESS) {
+		free(s);
+		return ocl_fail(err, "clGetPlatformInfo(%s)", label);
+	}
+	s[size] = '\0';
+	*out = s;
+	return 0;
+}
+
+static int device_string(cl_device_id id, cl_device_info what,
+			 const char *label, char **out)
+{
+	size_t size;
+	cl_int err;
+	char *s;
+
+	err = clGetDeviceInfo(id, what, 0, NULL, &size);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetDeviceInfo(%s)", label);
+	s = malloc(size + 1);
+	if (!s)
+		return ocl_error(-ENOMEM, "out of memory for the device %s",
+				 label);
+	err = clGetDeviceInfo(id, what, size, s, NULL);
+	if (err != CL_SUCCESS) {
+		free(s);
+		return ocl_fail(err, "clGetDeviceInfo(%s)", label);
+	}
+	s[size] = '\0';
+	*out = s;
+	return 0;
+}
+
+static int device_value(cl_device_id id, cl_device_info what,
+			const char *label, void *value, size_t size)
+{
+	cl_int err = clGetDeviceInfo(id, what, size, value, NULL);
+
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetDeviceInfo(%s)", label);
+	return 0;
+}
+
+/* Whether a space-separated extension list names ext exactly. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word))) {
+		bool start = p == list || p[-1] == ' ';
+		bool end = p[n] == '\0' || p[n] == ' ';
+
+		if (start && end)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * Entry points the ICD loader exports but OpenCL 1.2 does not declare:
+ * looked up in the loader this plugin is linked with. Call them only for
+ * platforms whose version promises them, since an older driver's dispatch
+ * table has no slot for them.
+ */
+static void *icd_loader_symbol(const char *name)
+{
+	void *handle, *sym = NULL;
+	Dl_info info;
+
+	if (!dladdr((void *)(uintptr_t)clGetPlatformIDs, &info) ||
+	    !info.dli_fname)
+		return NULL;
+	handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	if (!handle)
+		return NULL;
+	sym = dlsym(handle, name);
+	dlclose(handle);
+	return sym;
+}
+
+/* A core entry point of version min_version of platform, or NULL. */
+static void *core_function(cl_platform_id platform, unsigned version,
+			   unsigned min_version, const char *name)
+{
+	void *fn;
+
+	if (version < min_version)
+		return NULL;
+	fn = clGetExtensionFunctionAddressForPlatform(platform, name);
+	return fn ? fn : icd_loader_symbol(name);
+}
+
+static bool il_is_spirv(cl_device_id id, cl_device_info what)
+{
+	char *il = NULL;
+	bool spirv;
+
+	if (device_string(id, what, "IL_VERSION", &il) < 0)
+		return false;
+	spirv = strstr(il, "SPIR-V") != NULL;
+	free(il);
+	return spirv;
+}
+
+/* SPIR-V: core in 2.1 (CL_DEVICE_IL_VERSION), else cl_khr_il_program. */
+static void find_il_support(struct devimg_plugin_device *dev,
+			    cl_platform_id platform, unsigned version,
+			    const char *extensions)
+{
+	void *fn = NULL;
+
+	if (version >= 210 && il_is_spirv(dev->id, CL_DEVICE_IL_VERSION))
+		fn = core_function(platform, version, 210,
+				   "clCreateProgramWithIL");
+	if (!fn && has_word(extensions, "cl_khr_il_program") &&
+	    il_is_spirv(dev->id, CL_DEVICE_IL_VERSION_KHR))
+		fn = clGetExtensionFunctionAddressForPlatform(
+			platform, "clCreateProgramWithILKHR");
+	dev->create_with_il = (ocl_create_with_il_fn)(uintptr_t)fn;
+	if (fn)
+		dev->set_spec_const = (ocl_set_spec_const_fn)(uintptr_t)
+			core_function(platform, version, 220,
+				      "clSetProgramSpecializationConstant");
+}
+
+static enum devimg_plugin_device_type device_type(cl_device_type type)
+{
+	if (type & CL_DEVICE_TYPE_GPU)
+		return DEVIMG_PLUGIN_DEVICE_GPU;
+	if (type & CL_DEVICE_TYPE_CPU)
+		return DEVIMG_PLUGIN_DEVICE_CPU;
+	if (type & CL_DEVICE_TYPE_ACCELERATOR)
+		return DEVIMG_PLUGIN_DEVICE_ACCELERATOR;
+	return DEVIMG_PLUGIN_DEVICE_OTHER;
+}
+
+/* Scalar properties, read straight into the device's info. */
+static const struct {
+	cl_device_info what;
+	const char *label;
+	size_t offset;
+	size_t size;
+} device_numbers[] = {
+#define NUMBER(what, field) \
+	{ CL_DEVICE_##what, #what, \
+	  offsetof(struct devimg_plugin_device_info, field), \
+	  sizeof(((struct devimg_plugin_device_info *)0)->field) }
+	NUMBER(MAX_COMPUTE_UNITS, max_compute_units),
+	NUMBER(MAX_WORK_GROUP_SIZE, max_work_group_size),
+	NUMBER(LOCAL_MEM_SIZE, local_mem_size),
+	NUMBER(GLOBAL_MEM_SIZE, global_mem_size),
+	NUMBER(ADDRESS_BITS, address_bits),
+#undef NUMBER
+};
+
+/* Strings, each a copy the device owns. */
+static const struct {
+	cl_device_info what;
+	const char *label;
+	size_t offset;
+} device_strings[] = {
+	{ CL_DEVICE_NAME, "NAME", offsetof(struct devimg_plugin_device, name) },
+	{ CL_DEVICE_VENDOR, "VENDOR",
+	  offsetof(struct devimg_plugin_device, vendor) },
+	{ CL_DEVICE_VERSION, "VERSION",
+	  offsetof(struct devimg_plugin_device, version) },
+	{ CL_DRIVER_VERSION, "DRIVER_VERSION",
+	  offsetof(struct devimg_plugin_device, driver_version) },
+};
+
+static int device_work_item_sizes(struct devimg_plugin_device *dev)
+{
+	size_t *all;
+	cl_uint dims;
+	int rc;
+
+	rc = device_value(dev->id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+			  "MAX_WORK_ITEM_DIMENSIONS", &dims, sizeof(dims));
+	if (rc < 0 || dims == 0)
+		return rc;
+	all = calloc(dims, sizeof(*all));
+	if (!all)
+		return ocl_error(-ENOMEM, "out of memory for work-item sizes");
+	rc = device_value(dev->id, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+			  "MAX_WORK_ITEM_SIZES", all, dims * sizeof(*all));
+	if (rc == 0)
+		memcpy(dev->info.max_work_item_sizes, all,
+		       (dims < 3 ? dims : 3) * sizeof(*all));
+	free(all);
+	return rc;
+}
+
+static int device_query(struct devimg_plugin_device *dev)
+{
+	cl_device_type type;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(device_strings) / sizeof(device_strings[0]);
+	     i++) {
+		rc = device_string(dev->id, device_strings[i].what,
+				   device_strings[i].label,
+				   (char **)((char *)dev +
+					     device_strings[i].offset));
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < sizeof(device_numbers) / sizeof(device_numbers[0]);
+	     i++) {
+		rc = device_value(dev->id, device_numbers[i].what,
+				  device_numbers[i].label,
+				  (char *)&dev->info + device_numbers[i].offset,
+				  device_numbers[i].size);
+		if (rc < 0)
+			return rc;
+	}
+	rc = device_value(dev->id, CL_DEVICE_TYPE, "TYPE", &type, sizeof(type));
+	if (rc < 0)
+		return rc;
+	dev->info.type = device_type(type);
+	return device_work_item_sizes(dev);
+}
+
+static int device_init(struct devimg_plugin_device *dev,
+		       struct devimg_plugin_platform *pl)
+{
+	struct devimg_plugin_device_info *info = &dev->info;
+	char *extensions = NULL;
+	unsigned version;
+	int rc;
+
+	rc = device_query(dev);
+	if (rc == 0)
+		rc = device_string(dev->id, CL_DEVICE_EXTENSIONS, "EXTENSIONS",
+				   &extensions);
+	if (rc < 0)
+		return rc;
+
+	version = ocl_parse_version(dev->version);
+	find_il_support(dev, pl->id, version, extensions);
+	info->size = sizeof(*info);
+	info->name = dev->name;
+	info->vendor = dev->vendor;
+	info->version = dev->version;
+	info->driver_version = dev->driver_version;
+	info->backend = "opencl";
+	info->platform = pl;
+	info->formats = DEVIMG_PLUGIN_FORMAT_NATIVE;
+	if (has_word(extensions, "cl_khr_spir"))
+		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIR;
+	if (dev->create_with_il)
+		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIRV;
+	if (version >= 110)
+		info->caps |= DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
+	if (dev->set_spec_const)
+		info->caps |= DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS;
+	free(extensions);
+	return 0;
+}
+
+static void device_fini(struct devimg_plugin_device *dev)
+{
+	free(dev->name);
+	free(dev->vendor);
+	free(dev->version);
+	free(dev->driver_version);
+}
+
+static int platform_devices(struct devimg_plugin_platform *pl)
+{
+	cl_device_id *ids = NULL;
+	cl_uint n = 0, i;
+	cl_int err;
+	int rc = 0;
+
+	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
+	if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && n == 0))
+		return 0;
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetDeviceIDs(platform \"%s\")",
+				pl->name);
+	ids = calloc(n, sizeof(*ids));
+	pl->devices = calloc(n, sizeof(*pl->devices));
+	if (!ids || !pl->devices) {
+		rc = ocl_error(-ENOMEM, "out of memory for %u devices", n);
+		goto out;
+	}
+	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, n, ids, NULL);
+	if (err != CL_SUCCESS) {
+		rc = ocl_fail(err, "clGetDeviceIDs(platform \"%s\")", pl->name);
+		goto out;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		pl->devices[i].id = ids[i];
+		pl->ndevices = i + 1;
+		rc = device_init(&pl->devices[i], pl);
+	}
+out:
+	free(ids);
+	return rc;
+}
+
+static int platform_init(struct devimg_plugin_platform *pl)
+{
+	int rc;
+
+	rc = platform_string(pl->id, CL_PLATFORM_NAME, "NAME", &pl->name);
+	if (rc == 0)
+		rc = platform_string(pl->id, CL_PLATFORM_VENDOR, "VENDOR",
+				     &pl->vendor);
+	if (rc == 0)
+		rc = platform_string(pl->id, CL_PLATFORM_VERSION, "VERSION",
+				     &pl->version);
+	if (rc < 0)
+		return rc;
+	pl->info.size = sizeof(pl->info);
+	pl->info.name = pl->name;
+	pl->info.vendor = pl->vendor;
+	pl->info.version = pl->version;
+	return platform_devices(pl);
+}
+
+static void platform_fini(struct devimg_plugin_platform *pl)
+{
+	unsigned i;
+
+	for (i = 0; i < pl->ndevices; i++)
+		device_fini(&pl->devices[i]);
+	free(pl->devices);
+	free(pl->name);
+	free(pl->vendor);
+	free(pl->version);
+}
+
+void ocl_platforms_fini(void)
+{
+	unsigned i;
+
+	for (i = 0; i < nplatforms; i++)
+		platform_fini(&platforms[i]);
+	free(platforms);
+	platforms = NULL;
+	nplatforms = 0;
+}
+
+int ocl_platforms_init(void)
+{
+	cl_platform_id *ids = NULL;
+	cl_uint n = 0, i;
+	cl_int err;
+	int rc = 0;
+
+	err = clGetPlatformIDs(0, NULL, &n);
+	if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && n == 0))
+		return 0;
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetPlatformIDs");
+	ids = calloc(n, sizeof(*ids));
+	platforms = calloc(n, sizeof(*platforms));
+	if (!ids || !platforms) {
+		rc = ocl_error(-ENOMEM, "out of memory for %u platforms", n);
+		goto out;
+	}
+	err = clGetPlatformIDs(n, ids, NULL);
+	if (err != CL_SUCCESS) {
+		rc = ocl_fail(err, "clGetPlatformIDs");
+		goto out;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		platforms[i].id = ids[i];
+		nplatforms = i + 1;
+		rc = platform_init(&platforms[i]);
+	}
+out:
+	free(ids);
+	if (rc < 0)
+		ocl_platforms_fini();
+	return rc;
+}
+
+int ocl_platform_list(unsigned capacity,
+		      struct devimg_plugin_platform **out, unsigned *count)
+{
+	unsigned i;
+
+	if (!count || (capacity && !out))
+		return ocl_error(-EINVAL, "platform_list: NULL output");
+	for (i = 0; i < nplatforms && i < capacity; i++)
+		out[i] = &platforms[i];
+	*count = nplatforms;
+	return 0;
+}
+
+const struct devimg_plugin_platform_info *ocl_platform_info(
+	struct devimg_plugin_platform *platform)
+{
+	return &platform->info;
+}
+
+int ocl_device_list(struct devimg_plugin_platform *platform,
+		    unsigned capacity, struct devimg_plugin_device **out,
+		    unsigned *count)
+{
+	unsigned i;
+
+	if (!platform || !count || (capacity && !out))
+		return ocl_error(-EINVAL, "device_list: NULL platform or output");
+	for (i = 0; i < platform->ndevices && i < capacity; i++)
+		out[i] = &platform->devices[i];
+	*count = platform->ndevices;
+	return 0;
+}
+
+const struct devimg_plugin_device_info *ocl_device_info(
+	struct devimg_plugin_device *device)
+{
+	return &device->info;
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The devimg OpenCL plugin: the entry point, its operation table, and the
+ * operations that map one to one onto OpenCL calls (contexts, queues,
+ * buffers, kernels, launches). Programs are in program.c, platforms and
+ * devices in devices.c.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opencl.h"
+
+/* Several loaders in one process share this module; count them. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned init_count;
+
+static int context_create(unsigned n,
+			  struct devimg_plugin_device *const *devices,
+			  struct devimg_plugin_context **out)
+{
+	cl_context_properties props[3] = { CL_CONTEXT_PLATFORM, 0, 0 };
+	struct devimg_plugin_platform *pl;
+	cl_device_id *ids;
+	cl_context ctx;
+	cl_int err;
+	unsigned i;
+
+	if (!n || !devices || !devices[0] || !out)
+		return ocl_error(-EINVAL, "context_create: no devices");
+	pl = devices[0]->info.platform;
+	ids = calloc(n, sizeof(*ids));
+	if (!ids)
+		return ocl_error(-ENOMEM, "out of memory for a context");
+	for (i = 0; i < n; i++) {
+		if (!devices[i] || devices[i]->info.platform != pl) {
+			free(ids);
+			return ocl_error(-EINVAL,
+					 "context_create: device %u is not of platform \"%s\"",
+					 i, pl->name);
+		}
+		ids[i] = devices[i]->id;
+	}
+	props[1] = (cl_context_properties)pl->id;
+	ctx = clCreateContext(props, n, ids, NULL, NULL, &err);
+	free(ids);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clCreateContext(%u devices of \"%s\")", n,
+				pl->name);
+	*out = (struct devimg_plugin_context *)ctx;
+	return 0;
+}
+
+static void context_release(struct devimg_plugin_context *ctx)
+{
+	if (ctx)
+		clReleaseContext((cl_context)ctx);
+}
+
+static int queue_create(struct devimg_plugin_context *ctx,
+			struct devimg_plugin_device *device,
+			struct devimg_plugin_queue **out)
+{
+	cl_command_queue q;
+	cl_int err;
+
+	if (!ctx || !device || !out)
+		return ocl_error(-EINVAL, "queue_create: NULL argument");
+	q = clCreateCommandQueue((cl_context)ctx, device->id, 0, &err);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clCreateCommandQueue(\"%s\")",
+				device->name);
+	*out = (struct devimg_plugin_queue *)q;
+	return 0;
+}
+
+static int queue_finish(struct devimg_plugin_queue *q)
+{
+	cl_int err = clFinish((cl_command_queue)q);
+
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clFinish");
+	return 0;
+}
+
+static void queue_release(struct devimg_plugin_queue *q)
+{
+	if (q)
+		clReleaseCommandQueue((cl_command_queue)q);
+}
+
+static int mem_create(struct devimg_plugin_context *ctx, unsigned flags,
+		      size_t size, struct devimg_plugin_mem **out)
+{
+	cl_mem_flags cl_flags = CL_MEM_READ_WRITE;
+	cl_int err;
+	cl_mem mem;
+
+	if (!ctx || !size || !out ||
+	    flags & ~(DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY) ||
+	    flags == (DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY))
+		return ocl_error(-EINVAL,
+				 "mem_create: bad arguments (size %zu, flags %#x)",
+				 size, flags);
+	if (flags & DEVIMG_PLUGIN_MEM_READ_ONLY)
+		cl_flags = CL_MEM_READ_ONLY;
+	else if (flags & DEVIMG_PLUGIN_MEM_WRITE_ONLY)
+		cl_flags = CL_MEM_WRITE_ONLY;
+	mem = clCreateBuffer((cl_context)ctx, cl_flags, size, NULL, &err);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clCreateBuffer(%zu bytes)", size);
+	*out = (struct devimg_plugin_mem *)mem;
+	return 0;
+}
+
+static int mem_write(struct devimg_plugin_queue *q,
+		     struct devimg_plugin_mem *mem, int blocking,
+		     size_t offset, size_t n, const void *src)
+{
+	cl_int err;
+
+	if (!q || !mem || (n && !src))
+		return ocl_error(-EINVAL, "mem_write: NULL argument");
+	err = clEnqueueWriteBuffer((cl_command_queue)q, (cl_mem)mem,
+				   blocking ? CL_TRUE : CL_FALSE, offset, n,
+				   src, 0, NULL, NULL);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clEnqueueWriteBuffer(offset %zu, %zu bytes)",
+				offset, n);
+	return 0;
+}
+
+static int mem_read(struct devimg_plugin_queue *q,
+		    struct devimg_plugin_mem *mem, int blocking,
+		    size_t offset, size_t n, void *dst)
+{
+	cl_int err;
+
+	if (!q || !mem || (n && !dst))
+		return ocl_error(-EINVAL, "mem_read: NULL argument");
+	err = clEnqueueReadBuffer((cl_command_queue)q, (cl_mem)mem,
+				  blocking ? CL_TRUE : CL_FALSE, offset, n, dst,
+				  0, NULL, NULL);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clEnqueueReadBuffer(offset %zu, %zu bytes)",
+				offset, n);
+	return 0;
+}
+
+static void mem_release(struct devimg_plugin_mem *mem)
+{
+	if (mem)
+		clReleaseMemObject((cl_mem)mem);
+}
+
+static int kernel_create(struct devimg_plugin_program *prog,
+			 const char *name, struct devimg_plugin_kernel **out)
+{
+	cl_kernel k;
+	cl_int err;
+
+	if (!prog || !name || !out)
+		return ocl_error(-EINVAL, "kernel_create: NULL argument");
+	k = clCreateKernel(prog->id, name, &err);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clCreateKernel(\"%s\") on \"%s\"", name,
+				prog->device->name);
+	*out = (struct devimg_plugin_kernel *)k;
+	return 0;
+}
+
+static int kernel_arg_count(struct devimg_plugin_kernel *k, unsigned *count)
+{
+	cl_uint n;
+	cl_int err;
+
+	if (!k || !count)
+		return ocl_error(-EINVAL, "kernel_arg_count: NULL argument");
+	err = clGetKernelInfo((cl_kernel)k, CL_KERNEL_NUM_ARGS, sizeof(n), &n,
+			      NULL);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetKernelInfo(NUM_ARGS)");
+	*count = n;
+	return 0;
+}
+
+/* The kernel's name for messages; "?" when OpenCL cannot say. */
+static const char *kernel_name(cl_kernel k, char *buf, size_t size)
+{
+	if (clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, size, buf, NULL) !=
+	    CL_SUCCESS)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+static int set_arg(struct devimg_plugin_kernel *k, unsigned index,
+		   size_t size, const void *value, const char *what)
+{
+	char name[128];
+	cl_int err;
+
+	if (!k)
+		return ocl_error(-EINVAL, "kernel_set_arg: NULL kernel");
+	err = clSetKernelArg((cl_kernel)k, index, size, value);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clSetKernelArg(%s, argument %u, %s of %zu bytes)",
+				kernel_name((cl_kernel)k, name, sizeof(name)),
+				index, what, size);
+	return 0;
+}
+
+static int kernel_set_arg_value(struct devimg_plugin_kernel *k,
+				unsigned index, size_t size, const void *value)
+{
+	return set_arg(k, index, size, value, "value");
+}
+
+static int kernel_set_arg_mem(struct devimg_plugin_kernel *k, unsigned index,
+			      struct devimg_plugin_mem *mem)
+{
+	cl_mem m = (cl_mem)mem;
+
+	return set_arg(k, index, sizeof(m), &m, "buffer");
+}
+
+static int kernel_set_arg_local(struct devimg_plugin_kernel *k,
+				unsigned index, size_t size)
+{
+	return set_arg(k, index, size, NULL, "local memory");
+}
+
+static void kernel_release(struct devimg_plugin_kernel *k)
+{
+	if (k)
+		clReleaseKernel((cl_kernel)k);
+}
+
+static void format_range(char *buf, size_t size, unsigned dims,
+			 const size_t *v)
+{
+	size_t used = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	if (!v) {
+		snprintf(buf, size, "NULL");
+		return;
+	}
+	for (i = 0; i < dims && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%zu",
+					 i ? "x" : "", v[i]);
+}
+
+static int launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
+		  unsigned dims, const size_t *global_offset,
+		  const size_t *global_size, const size_t *local_size)
+{
+	char name[128], off[64], glob[64], loc[64];
+	cl_int err;
+
+	if (!q || !k || !global_size || dims < 1 || dims > 3)
+		return ocl_error(-EINVAL, "launch: NULL argument or %u dimensions",
+				 dims);
+	err = clEnqueueNDRangeKernel((cl_command_queue)q, (cl_kernel)k, dims,
+				     global_offset, global_size, local_size, 0,
+				     NULL, NULL);
+	if (err == CL_SUCCESS)
+		return 0;
+	format_range(off, sizeof(off), dims, global_offset);
+	format_range(glob, sizeof(glob), dims, global_size);
+	format_range(loc, sizeof(loc), dims, local_size);
+	return ocl_fail(err,
+			"clEnqueueNDRangeKernel(%s, offset %s, global %s, local %s)",
+			kernel_name((cl_kernel)k, name, sizeof(name)), off, glob,
+			loc);
+}
+
+static void fini(void)
+{
+	pthread_mutex_lock(&init_lock);
+	if (init_count && --init_count == 0)
+		ocl_platforms_fini();
+	pthread_mutex_unlock(&init_lock);
+}
+
+static const struct devimg_plugin_ops opencl_ops = {
+	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct devimg_plugin_ops),
+	.backend = "opencl",
+	.last_error = ocl_last_error,
+	.fini = fini,
+	.platform_list = ocl_platform_list,
+	.platform_info = ocl_platform_info,
+	.device_list = ocl_device_list,
+	.device_info = ocl_device_info,
+	.context_create = context_create,
+	.context_release = context_release,
+	.queue_create = queue_create,
+	.queue_finish = queue_finish,
+	.queue_release = queue_release,
+	.mem_create = mem_create,
+	.mem_write = mem_write,
+	.mem_read = mem_read,
+	.mem_release = mem_release,
+	.program_create_il = ocl_program_create_il,
+	.program_create_binary = ocl_program_create_binary,
+	.program_set_spec_const = ocl_program_set_spec_const,
+	.program_build = ocl_program_build,
+	.program_build_log = ocl_program_build_log,
+	.program_binary = ocl_program_binary,
+	.program_release = ocl_program_release,
+	.kernel_create = kernel_create,
+	.kernel_arg_count = kernel_arg_count,
+	.kernel_set_arg_value = kernel_set_arg_value,
+	.kernel_set_arg_mem = kernel_set_arg_mem,
+	.kernel_set_arg_local = kernel_set_arg_local,
+	.kernel_release = kernel_release,
+	.launch = launch,
+};
+
+DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
+					    struct devimg_plugin_ops *ops)
+{
+	size_t n;
+	int rc = 0;
+
+	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || !ops ||
+	    ops->size < offsetof(struct devimg_plugin_ops, fini))
+		return -EPROTO;
+	n = ops->size < sizeof(opencl_ops) ? ops->size : sizeof(opencl_ops);
+	memcpy(ops, &opencl_ops, n);
+	ops->size = n;
+
+	pthread_mutex_lock(&init_lock);
+	if (init_count == 0)
+		rc = ocl_platforms_init();
+	if (rc == 0)
+		init_count++;
+	pthread_mutex_unlock(&init_lock);
+	return rc;
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Programs: creation from SPIR-V, SPIR 1.2 bitcode or native binaries,
+ * specialization constants, build with its log, and the built binary.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opencl.h"
+
+/* What the cl_khr_spir extension asks for when building SPIR bitcode. */
+#define SPIR_BUILD_OPTIONS "-x spir -spir-std=1.2"
+
+static int program_new(cl_program id, struct devimg_plugin_device *device,
+		       bool spir, bool from_il,
+		       struct devimg_plugin_program **out)
+{
+	struct devimg_plugin_program *prog = calloc(1, sizeof(*prog));
+
+	if (!prog) {
+		clReleaseProgram(id);
+		return ocl_error(-ENOMEM, "out of memory for a program");
+	}
+	prog->id = id;
+	prog->device = device;
+	prog->spir = spir;
+	prog->from_il = from_il;
+	*out = prog;
+	return 0;
+}
+
+int ocl_program_create_il(struct devimg_plugin_context *ctx,
+			  struct devimg_plugin_device *device, const void *il,
+			  size_t size, struct devimg_plugin_program **out)
+{
+	cl_program id;
+	cl_int err;
+
+	if (!ctx || !device || !il || !size || !out)
+		return ocl_error(-EINVAL, "program_create_il: NULL or empty argument");
+	if (!device->create_with_il)
+		return ocl_error(-ENOTSUP,
+				 "device \"%s\" (%s) does not take SPIR-V: no OpenCL 2.1 IL version and no cl_khr_il_program",
+				 device->name, device->version);
+	id = device->create_with_il((cl_context)ctx, il, size, &err);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err,
+				"clCreateProgramWithIL(%zu bytes of SPIR-V) for \"%s\"",
+				size, device->name);
+	return program_new(id, device, false, true, out);
+}
+
+int ocl_program_create_binary(struct devimg_plugin_context *ctx,
+			      struct devimg_plugin_device *device,
+			      enum devimg_plugin_binary_kind kind,
+			      const void *binary, size_t size,
+			      struct devimg_plugin_program **out)
+{
+	const unsigned char *bytes = binary;
+	const char *what = kind == DEVIMG_PLUGIN_BINARY_SPIR ? "SPIR" : "native";
+	cl_int err, status = CL_SUCCESS;
+	cl_program id;
+
+	if (!ctx || !device || !binary || !size || !out)
+		return ocl_error(-EINVAL, "program_create_binary: NULL or empty argument");
+	if (kind != DEVIMG_PLUGIN_BINARY_NATIVE &&
+	    kind != DEVIMG_PLUGIN_BINARY_SPIR)
+		return ocl_error(-EINVAL, "program_create_binary: unknown kind %d",
+				 (int)kind);
+	if (kind == DEVIMG_PLUGIN_BINARY_SPIR &&
+	    !(device->info.formats & DEVIMG_PLUGIN_FORMAT_SPIR))
+		return ocl_error(-ENOTSUP,
+				 "device \"%s\" does not offer cl_khr_spir: no SPIR 1.2 bitcode",
+				 device->name);
+	id = clCreateProgramWithBinary((cl_context)ctx, 1, &device->id, &size,
+				       &bytes, &status, &err);
+	if (err == CL_SUCCESS && status != CL_SUCCESS)
+		err = status;
+	if (err != CL_SUCCESS) {
+		if (id)
+			clReleaseProgram(id);
+		return ocl_fail(err,
+				"clCreateProgramWithBinary(%zu bytes, %s) for \"%s\"",
+				size, what, device->name);
+	}
+	return program_new(id, device, kind == DEVIMG_PLUGIN_BINARY_SPIR, false,
+			   out);
+}
+
+int ocl_program_set_spec_const(struct devimg_plugin_program *prog,
+			       uint32_t id, size_t size, const void *value)
+{
+	cl_int err;
+
+	if (!prog || !size || !value)
+		return ocl_error(-EINVAL, "program_set_spec_const: NULL or empty argument");
+	if (!prog->from_il || !prog->device->set_spec_const)
+		return ocl_error(-ENOTSUP,
+				 "no native specialization constants for this program on \"%s\" (%s)",
+				 prog->device->name,
+				 prog->from_il ? "device below OpenCL 2.2" :
+						 "program not made from SPIR-V");
+	err = prog->device->set_spec_const(prog->id, id, size, value);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err,
+				"clSetProgramSpecializationConstant(SpecId %u, %zu bytes)",
+				(unsigned)id, size);
+	return 0;
+}
+
+static int build_log(struct devimg_plugin_program *prog, char **out)
+{
+	size_t size;
+	cl_int err;
+	char *log;
+
+	err = clGetProgramBuildInfo(prog->id, prog->device->id,
+				    CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetProgramBuildInfo(BUILD_LOG)");
+	log = malloc(size + 1);
+	if (!log)
+		return ocl_error(-ENOMEM, "out of memory for a build log");
+	err = clGetProgramBuildInfo(prog->id, prog->device->id,
+				    CL_PROGRAM_BUILD_LOG, size, log, NULL);
+	if (err != CL_SUCCESS) {
+		free(log);
+		return ocl_fail(err, "clGetProgramBuildInfo(BUILD_LOG)");
+	}
+	log[size] = '\0';
+	*out = log;
+	return 0;
+}
+
+static int build_failed(struct devimg_plugin_program *prog, cl_int err,
+			const char *options)
+{
+	char *log = NULL;
+	int rc;
+
+	build_log(prog, &log);
+	rc = ocl_fail(err, "clBuildProgram for \"%s\" with options \"%s\"",
+		      prog->device->name, options);
+	if (log && log[0]) {
+		ocl_error_append("\nbuild log:\n");
+		ocl_error_append(log);
+	}
+	free(log);
+	return rc;
+}
+
+int ocl_program_build(struct devimg_plugin_program *prog,
+		      const char *options)
+{
+	char *all = NULL;
+	cl_int err;
+	int rc = 0;
+
+	if (!prog)
+		return ocl_error(-EINVAL, "program_build: NULL program");
+	if (!options)
+		options = "";
+	if (prog->spir) {
+		size_t n = sizeof(SPIR_BUILD_OPTIONS) + 1 + strlen(options);
+
+		all = malloc(n);
+		if (!all)
+			return ocl_error(-ENOMEM, "out of memory for build options");
+		snprintf(all, n, "%s%s%s", SPIR_BUILD_OPTIONS,
+			 options[0] ? " " : "", options);
+		options = all;
+	}
+	err = clBuildProgram(prog->id, 1, &prog->device->id, options, NULL,
+			     NULL);
+	if (err != CL_SUCCESS)
+		rc = build_failed(prog, err, options);
+	free(all);
+	return rc;
+}
+
+int ocl_program_build_log(struct devimg_plugin_program *prog, char *buf,
+			  size_t capacity, size_t *len)
+{
+	char *log = NULL;
+	size_t n;
+	int rc;
+
+	if (!prog || !len || (capacity && !buf))
+		return ocl_error(-EINVAL, "program_build_log: NULL argument");
+	rc = build_log(prog, &log);
+	if (rc < 0)
+		return rc;
+	n = strlen(log) + 1;
+	if (capacity) {
+		size_t copy = n < capacity ? n : capacity;
+
+		memcpy(buf, log, copy);
+		buf[copy - 1] = '\0';
+	}
+	*len = n;
+	free(log);
+	return 0;
+}
+
+int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,
+		       size_t capacity, size_t *len)
+{
+	unsigned char *bytes = buf;
+	size_t size;
+	cl_int err;
+
+	if (!prog || !len || (capacity && !buf))
+		return ocl_error(-EINVAL, "program_binary: NULL argument");
+	err = clGetProgramInfo(prog->id, CL_PROGRAM_BINARY_SIZES, sizeof(size),
+			       &size, NULL);
+	if (err != CL_SUCCESS)
+		return ocl_fail(err, "clGetProgramInfo(BINARY_SIZES)");
+	if (size == 0)
+		return ocl_error(-ENOEXEC,
+				 "no binary for \"%s\": the program is not built",
+				 prog->device->name);
+	if (capacity >= size) {
+		err = clGetProgramInfo(prog->id, CL_PROGRAM_BINARIES,
+				       sizeof(bytes), &bytes, NULL);
+		if (err != CL_SUCCESS)
+			return ocl_fail(err, "clGetProgramInfo(BINARIES)");
+	}
+	*len = size;
+	return 0;
+}
+
+void ocl_program_release(struct devimg_plugin_program *prog)
+{
+	if (!prog)
+		return;
+	clReleaseProgram(prog->id);
+	free(prog);
+}

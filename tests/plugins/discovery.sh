@@ -1,0 +1,112 @@
+#!/bin/sh
+# Plugin discovery: plugins whose vendor library is missing, whose init
+# fails, that speak another ABI, lack operations, repeat a backend or are
+# shadowed are skipped with a trace line, never an error; level 2 traces
+# calls; DEVIMG_DEVICE_SELECTOR filters devices and reports bad terms.
+. "$top_srcdir/tests/lib.sh"
+
+fake=$top_builddir/tests/plugins/.libs/devimg-fake.so
+opencl=$top_builddir/plugins/.libs/devimg-opencl.so
+[ -f "$fake" ] || fail "$fake not built"
+list=$top_builddir/tests/plugins/plugin-list
+
+# A plugin linked against a vendor library that is gone at run time.
+mkdir -p "$scratch/vendor" "$scratch/plugins" "$scratch/shadow" "$scratch/dup"
+cat >"$scratch/vendor.c" <<'SRC'
+int devimg_test_vendor_call(void) { return 0; }
+SRC
+cat >"$scratch/vanished.c" <<'SRC'
+int devimg_test_vendor_call(void);
+int devimg_plugin_init(unsigned abi, void *ops) { (void)abi; (void)ops; return devimg_test_vendor_call(); }
+SRC
+${CC:-cc} -shared -fPIC -o "$scratch/vendor/libdevimg-test-vanished.so" "$scratch/vendor.c" ||
+	fail "cannot build the fake vendor library"
+${CC:-cc} -shared -fPIC -Wl,--no-as-needed -o "$scratch/plugins/devimg-vanished.so" \
+	"$scratch/vanished.c" -L"$scratch/vendor" -ldevimg-test-vanished ||
+	fail "cannot build the plugin of the vanished vendor"
+rm -f "$scratch/vendor/libdevimg-test-vanished.so"
+# Files that are not plugins by name are not even tried.
+cp "$scratch/plugins/devimg-vanished.so" "$scratch/plugins/libdevimg-other.so"
+
+# run MODE PATH: plugin-list with DEVIMG_TEST_FAKE=MODE, trace level 1.
+run() {
+	DEVIMG_TEST_FAKE=$1 DEVIMG_PLUGIN_PATH=$2 DEVIMG_TRACE=${3:-1} \
+		"$list" ${4:-} >"$scratch/out" 2>"$scratch/err" ||
+		fail "plugin-list failed: $(cat "$scratch/err")"
+}
+expect_trace() {
+	grep -q -- "$1" "$scratch/err" ||
+		fail "no trace line matching '$1' in: $(cat "$scratch/err")"
+}
+expect_bound() {
+	grep -q -- "$1" "$scratch/out" ||
+		fail "'$1' not bound: $(cat "$scratch/out") $(cat "$scratch/err")"
+}
+expect_not_bound() {
+	! grep -q -- "$1" "$scratch/out" ||
+		fail "'$1' bound: $(cat "$scratch/out")"
+}
+
+path=$scratch/plugins:$top_builddir/tests/plugins/.libs
+run fail "$path"
+expect_trace "^devimg: plugins: skipping $scratch/plugins/devimg-vanished.so: cannot load: libdevimg-test-vanished.so: cannot open shared object file"
+expect_trace "^devimg: plugins: skipping .*/devimg-fake.so: devimg_plugin_init failed: No such device (-19): fake vendor library reports no devices"
+! grep -q "libdevimg-other" "$scratch/err" || fail "a file not named devimg-*.so was tried"
+expect_not_bound fake
+expect_not_bound vanished
+
+run abi "$path"
+expect_trace "skipping .*/devimg-fake.so: ABI version 99, the loader speaks 1"
+run partial "$path"
+expect_trace "skipping .*/devimg-fake.so: no platform_list in its operation table"
+expect_not_bound fake
+
+# An earlier folder's file shadows the same name in a later folder.
+cp "$fake" "$scratch/shadow/devimg-fake.so"
+run fail "$scratch/shadow:$top_builddir/tests/plugins/.libs"
+expect_trace "skipping $top_builddir/tests/plugins/.libs/devimg-fake.so: shadowed by a devimg-fake.so found earlier"
+
+# Missing folders are traced, not fatal; nothing quiet without tracing.
+run fail "$scratch/nowhere" 0
+[ ! -s "$scratch/err" ] || fail "trace output at level 0: $(cat "$scratch/err")"
+run fail "$scratch/nowhere"
+expect_trace "cannot search $scratch/nowhere: No such file or directory"
+
+[ -f "$opencl" ] || skip "OpenCL plugin not built; the rest needs it"
+
+# The real plugin binds beside the skipped ones; a second file with the
+# same backend is skipped.
+mkdir -p "$scratch/pocl-cache"
+POCL_CACHE_DIR=$scratch/pocl-cache
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export POCL_CACHE_DIR LSAN_OPTIONS
+cp "$opencl" "$scratch/dup/devimg-opencl2.so"
+run fail "$path:$top_builddir/plugins/.libs:$scratch/dup"
+expect_bound "^opencl $top_builddir/plugins/.libs/devimg-opencl.so"
+expect_trace "bound opencl from $top_builddir/plugins/.libs/devimg-opencl.so (ABI 1)"
+expect_trace "skipping $scratch/dup/devimg-opencl2.so: backend opencl already bound"
+
+# Level 2: every call through the loader, with arguments and results.
+run fail "$top_builddir/plugins/.libs" 2 --devices
+expect_trace "^devimg: opencl: platform_list(capacity=8) -> count=[0-9]* = 0"
+if grep -q "platform_list.*count=0 = 0" "$scratch/err"; then
+	skip "no OpenCL platform for the device listing"
+fi
+expect_trace "^devimg: opencl: device_list(platform=0x[0-9a-f]*, capacity=32) -> count=[0-9]* = 0"
+
+# The selector filters what the listing shows, and names bad terms.
+grep -q "^opencl:[0-9]* cpu " "$scratch/out" || skip "no OpenCL CPU device"
+select_devices() {
+	DEVIMG_DEVICE_SELECTOR=$1
+	export DEVIMG_DEVICE_SELECTOR
+	run fail "$top_builddir/plugins/.libs" 0 --devices
+	unset DEVIMG_DEVICE_SELECTOR
+}
+select_devices 'opencl:*;!opencl:cpu'
+! grep -q "^opencl:[0-9]* cpu " "$scratch/out" || fail "!opencl:cpu kept a CPU: $(cat "$scratch/out")"
+select_devices 'cuda:*'
+! grep -q "^opencl:" "$scratch/out" || fail "cuda:* kept an OpenCL device"
+select_devices 'OPENCL:CPU'
+grep -q "^opencl:[0-9]* cpu " "$scratch/out" || fail "OPENCL:CPU lost the CPU"
+expect_fail "DEVIMG_DEVICE_SELECTOR: column 8: unknown device 'cpux'" \
+	env DEVIMG_DEVICE_SELECTOR='opencl:cpux' "$list"

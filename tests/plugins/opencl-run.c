@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/*
+ * opencl-run KERNELS.bc BROKEN.bc: through the plugin loader and the
+ * OpenCL plugin, on a CPU device that takes SPIR 1.2 bitcode (PoCL first):
+ * build kernels.cl's bitcode as SPIR, run a vector add at a non-zero
+ * global offset and a local-memory reduction, compare with the host; check
+ * that a failing build reports CL_BUILD_PROGRAM_FAILURE with its log, that
+ * errors carry OpenCL's names, and that the built native binary can be
+ * loaded back and run. Exit 77 when there is no such device.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugins.h"
+
+#define SKIP 77
+
+struct run {
+	struct devimg_plugins *plugins;
+	struct devimg_plugin *p;
+	struct devimg_plugin_device *dev;
+	struct devimg_plugin_context *ctx;
+	struct devimg_plugin_queue *q;
+};
+
+static int fail(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("FAIL: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (r->p)
+		printf("\n  plugin says: %s", devimg_plugin_last_error(r->p));
+	putchar('\n');
+	return -1;
+}
+
+static void ok(const char *what)
+{
+	printf("ok - %s\n", what);
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		*size = (size_t)n;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* A device for SPIR bitcode: a CPU of PoCL if there is one. */
+static int pick_device(struct run *r)
+{
+	struct devimg_plugin_platform *pl[8];
+	struct devimg_plugin_device *dev[32];
+	unsigned npl, ndev, i, j, total = 0;
+	int best = -1;
+
+	if (devimg_plugin_platform_list(r->p, 8, pl, &npl) < 0)
+		return fail(r, "platform_list");
+	if (npl == 0) {
+		printf("SKIP: no OpenCL platform\n");
+		return SKIP;
+	}
+	for (i = 0; i < npl && i < 8; i++) {
+		const char *name = devimg_plugin_platform_info(r->p, pl[i])->name;
+
+		if (devimg_plugin_device_list(r->p, pl[i], 32, dev, &ndev) < 0)
+			return fail(r, "device_list");
+		total += ndev;
+		for (j = 0; j < ndev && j < 32; j++) {
+			const struct devimg_plugin_device_info *di =
+				devimg_plugin_device_info(r->p, dev[j]);
+			int score = strstr(name, "Portable Computing Language") ? 2 : 0;
+
+			if (!(di->formats & DEVIMG_PLUGIN_FORMAT_SPIR))
+				continue;
+			score += di->type == DEVIMG_PLUGIN_DEVICE_CPU;
+			if (score > best) {
+				best = score;
+				r->dev = dev[j];
+			}
+		}
+	}
+	if (total == 0) {
+		/* PoCL hides its devices when it cannot create its cache. */
+		printf("SKIP: OpenCL platforms without devices (PoCL: is POCL_CACHE_DIR or $XDG_CACHE_HOME writable?)\n");
+		return SKIP;
+	}
+	if (!r->dev) {
+		printf("SKIP: no OpenCL device offers cl_khr_spir\n");
+		return SKIP;
+	}
+	printf("# device: %s (%s)\n", devimg_plugin_device_info(r->p, r->dev)->name,
+	       devimg_plugin_device_info(r->p, r->dev)->version);
+	return 0;
+}
+
+static int build(struct run *r, enum devimg_plugin_binary_kind kind,
+		 const void *bin, size_t size,
+		 struct devimg_plugin_program **prog)
+{
+	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev, kind, bin,
+						size, prog) < 0)
+		return fail(r, "program_create_binary");
+	if (devimg_plugin_program_build(r->p, *prog, "") < 0)
+		return fail(r, "program_build");
+	return 0;
+}
+
+static struct devimg_plugin_mem *buffer(struct run *r, size_t size,
+					const void *init)
+{
+	struct devimg_plugin_mem *mem = NULL;
+
+	if (devimg_plugin_mem_create(r->p, r->ctx, 0, size, &mem) < 0)
+		return NULL;
+	if (init && devimg_plugin_mem_write(r->p, r->q, mem, 1, 0, size,
+					    init) < 0) {
+		devimg_plugin_mem_release(r->p, mem);
+		return NULL;
+	}
+	return mem;
+}
+
+#define VADD_N 1024u
+
+/* c[i] = a[i] + b[i] for i in [offset, offset + count); -1 elsewhere. */
+static int vector_add(struct run *r, struct devimg_plugin_program *prog,
+		      size_t offset, size_t count)
+{
+	static float a[VADD_N], b[VADD_N], c[VADD_N];
+	struct devimg_plugin_mem *ma = NULL, *mb = NULL, *mc = NULL;
+	struct devimg_plugin_kernel *k = NULL;
+	unsigned nargs = 0, i;
+	int rc = -1;
+
+	for (i = 0; i < VADD_N; i++) {
+		a[i] = (float)i;
+		b[i] = 2.0f * (float)i + 1.0f;
+		c[i] = -1.0f;
+	}
+	if (devimg_plugin_kernel_create(r->p, prog, "vadd", &k) < 0)
+		return fail(r, "kernel_create(vadd)");
+	if (devimg_plugin_kernel_arg_count(r->p, k, &nargs) < 0 || nargs != 3) {
+		fail(r, "vadd has %u arguments, 3 expected", nargs);
+		goto out;
+	}
+	ma = buffer(r, sizeof(a), a);
+	mb = buffer(r, sizeof(b), b);
+	mc = buffer(r, sizeof(c), c);
+	if (!ma || !mb || !mc) {
+		fail(r, "buffers");
+		goto out;
+	}
+	if (devimg_plugin_kernel_set_arg_mem(r->p, k, 0, ma) < 0 ||
+	    devimg_plugin_kernel_set_arg_mem(r->p, k, 1, mb) < 0 ||
+	    devimg_plugin_kernel_set_arg_mem(r->p, k, 2, mc) < 0 ||
+	    devimg_plugin_launch(r->p, r->q, k, 1, &offset, &count, NULL) < 0 ||
+	    devimg_plugin_mem_read(r->p, r->q, mc, 1, 0, sizeof(c), c) < 0 ||
+	    devimg_plugin_queue_finish(r->p, r->q) < 0) {
+		fail(r, "vadd launch");
+		goto out;
+	}
+	for (i = 0; i < VADD_N; i++) {
+		bool inside = i >= offset && i < offset + count;
+		float want = inside ? a[i] + b[i] : -1.0f;
+
+		if (c[i] != want) {
+			fail(r, "vadd: c[%u] = %g, expected %g", i, (double)c[i],
+			     (double)want);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	devimg_plugin_mem_release(r->p, ma);
+	devimg_plugin_mem_release(r->p, mb);
+	devimg_plugin_mem_release(r->p, mc);
+	devimg_plugin_kernel_release(r->p, k);
+	return rc;
+}
+
+#define RED_N 4096u
+#define RED_LOCAL 64u
+
+static int reduction(struct run *r, struct devimg_plugin_program *prog)
+{
+	static int in[RED_N], out[RED_N / RED_LOCAL];
+	struct devimg_plugin_mem *min = NULL, *mout = NULL;
+	struct devimg_plugin_kernel *k = NULL;
+	size_t global = RED_N, local = RED_LOCAL;
+	unsigned i, g;
+	int rc = -1;
+
+	for (i = 0; i < RED_N; i++)
+		in[i] = (int)(i * 7919u % 1001u) - 500;
+	if (devimg_plugin_kernel_create(r->p, prog, "reduce", &k) < 0)
+		return fail(r, "kernel_create(reduce)");
+	min = buffer(r, sizeof(in), in);
+	mout = buffer(r, sizeof(out), NULL);
+	if (!min || !mout) {
+		fail(r, "buffers");
+		goto out;
+	}
+	if (devimg_plugin_kernel_set_arg_mem(r->p, k, 0, min) < 0 ||
+	    devimg_plugin_kernel_set_arg_mem(r->p, k, 1, mout) < 0 ||
+	    devimg_plugin_kernel_set_arg_local(r->p, k, 2,
+					       RED_LOCAL * sizeof(int)) < 0 ||
+	    devimg_plugin_launch(r->p, r->q, k, 1, NULL, &global, &local) < 0 ||
+	    devimg_plugin_mem_read(r->p, r->q, mout, 1, 0, sizeof(out), out) < 0) {
+		fail(r, "reduce launch");
+		goto out;
+	}
+	for (g = 0; g < RED_N / RED_LOCAL; g++) {
+		int want = 0;
+
+		for (i = 0; i < RED_LOCAL; i++)
+			want += in[g * RED_LOCAL + i];
+		if (out[g] != want) {
+			fail(r, "reduce: group %u gave %d, expected %d", g,
+			     out[g], want);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	devimg_plugin_mem_release(r->p, min);
+	devimg_plugin_mem_release(r->p, mout);
+	devimg_plugin_kernel_release(r->p, k);
+	return rc;
+}
+
+static int build_failure(struct run *r, const char *path)
+{
+	struct devimg_plugin_program *prog = NULL;
+	char log[4096];
+	size_t size, len = 0;
+	void *bc = read_file(path, &size);
+	const char *msg;
+	int rc = -1;
+
+	if (!bc)
+		return fail(r, "cannot read %s", path);
+	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+						DEVIMG_PLUGIN_BINARY_SPIR, bc,
+						size, &prog) < 0) {
+		fail(r, "program_create_binary(broken)");
+		goto out;
+	}
+	rc = devimg_plugin_program_build(r->p, prog, "-DDEVIMG_TEST");
+	msg = devimg_plugin_last_error(r->p);
+	if (rc != -ENOEXEC || !strstr(msg, "CL_BUILD_PROGRAM_FAILURE (-11)") ||
+	    !strstr(msg, "-x spir -spir-std=1.2 -DDEVIMG_TEST") ||
+	    !strstr(msg, "devimg_no_such_function")) {
+		rc = fail(r, "broken build: rc %d, message lacks the error name, options or log", rc);
+		goto out;
+	}
+	printf("# build failure message:\n#   %s\n", msg);
+	if (devimg_plugin_program_build_log(r->p, prog, log, sizeof(log),
+					    &len) < 0 ||
+	    !strstr(log, "devimg_no_such_function")) {
+		rc = fail(r, "build log lacks the missing symbol: %s", log);
+		goto out;
+	}
+	rc = 0;
+out:
+	devimg_plugin_program_release(r->p, prog);
+	free(bc);
+	return rc;
+}
+
+static int error_names(struct run *r, struct devimg_plugin_program *prog)
+{
+	struct devimg_plugin_kernel *k = NULL;
+	size_t global = 16;
+	int rc;
+
+	rc = devimg_plugin_kernel_create(r->p, prog, "no_such_kernel", &k);
+	if (rc != -ENOENT ||
+	    !strstr(devimg_plugin_last_error(r->p), "CL_INVALID_KERNEL_NAME"))
+		return fail(r, "kernel_create(no_such_kernel) = %d", rc);
+	if (devimg_plugin_kernel_create(r->p, prog, "vadd", &k) < 0)
+		return fail(r, "kernel_create(vadd)");
+	rc = devimg_plugin_launch(r->p, r->q, k, 1, NULL, &global, NULL);
+	devimg_plugin_kernel_release(r->p, k);
+	if (rc != -EINVAL ||
+	    !strstr(devimg_plugin_last_error(r->p), "CL_INVALID_KERNEL_ARGS") ||
+	    !strstr(devimg_plugin_last_error(r->p), "vadd"))
+		return fail(r, "launch without arguments = %d", rc);
+	return 0;
+}
+
+/* What a device without SPIR-V says, and spec constants on bitcode. */
+static int unsupported(struct run *r, struct devimg_plugin_program *prog)
+{
+	const struct devimg_plugin_device_info *di =
+		devimg_plugin_device_info(r->p, r->dev);
+	static const unsigned char spirv[] = { 0x03, 0x02, 0x23, 0x07 };
+	struct devimg_plugin_program *il = NULL;
+	int value = 1, rc;
+
+	if (!(di->formats & DEVIMG_PLUGIN_FORMAT_SPIRV)) {
+		rc = devimg_plugin_program_create_il(r->p, r->ctx, r->dev, spirv,
+						     sizeof(spirv), &il);
+		if (rc != -ENOTSUP)
+			return fail(r, "program_create_il without SPIR-V = %d",
+				    rc);
+		ok("SPIR-V refused with -ENOTSUP: device has no IL version");
+	}
+	rc = devimg_plugin_program_set_spec_const(r->p, prog, 0, sizeof(value),
+						  &value);
+	if (rc != -ENOTSUP)
+		return fail(r, "program_set_spec_const on bitcode = %d", rc);
+	return 0;
+}
+
+static int native_round_trip(struct run *r, struct devimg_plugin_program *prog)
+{
+	struct devimg_plugin_program *native = NULL;
+	size_t len = 0;
+	void *bin;
+	int rc = -1;
+
+	if (devimg_plugin_program_binary(r->p, prog, NULL, 0, &len) < 0 ||
+	    len == 0)
+		return fail(r, "program_binary size");
+	bin = malloc(len);
+	if (!bin)
+		return fail(r, "out of memory");
+	if (devimg_plugin_program_binary(r->p, prog, bin, len, &len) < 0) {
+		fail(r, "program_binary");
+		goto out;
+	}
+	printf("# native binary: %zu bytes\n", len);
+	if (build(r, DEVIMG_PLUGIN_BINARY_NATIVE, bin, len, &native) == 0)
+		rc = vector_add(r, native, 0, VADD_N);
+out:
+	devimg_plugin_program_release(r->p, native);
+	free(bin);
+	return rc;
+}
+
+static int run_all(struct run *r, const char *kernels, const char *broken)
+{
+	struct devimg_plugin_program *prog = NULL;
+	size_t size;
+	void *bc;
+	int rc = -1;
+
+	bc = read_file(kernels, &size);
+	if (!bc)
+		return fail(r, "cannot read %s", kernels);
+	if (build(r, DEVIMG_PLUGIN_BINARY_SPIR, bc, size, &prog) < 0)
+		goto out;
+	ok("SPIR 1.2 bitcode built (-x spir -spir-std=1.2)");
+	if (vector_add(r, prog, 256, 512) < 0)
+		goto out;
+	ok("vadd at global offset 256 matches the host");
+	if (reduction(r, prog) < 0)
+		goto out;
+	ok("local-memory reduction matches the host");
+	if (build_failure(r, broken) < 0)
+		goto out;
+	ok("failed build: -ENOEXEC, CL_BUILD_PROGRAM_FAILURE, options and log in the message");
+	if (error_names(r, prog) < 0)
+		goto out;
+	ok("errors carry CL_INVALID_KERNEL_NAME / CL_INVALID_KERNEL_ARGS");
+	if (unsupported(r, prog) < 0)
+		goto out;
+	ok("spec constants on a bitcode program: -ENOTSUP");
+	if (native_round_trip(r, prog) < 0)
+		goto out;
+	ok("native binary from the build loads back and runs");
+	rc = 0;
+out:
+	devimg_plugin_program_release(r->p, prog);
+	free(bc);
+	return rc;
+}
+
+static int setup(struct run *r)
+{
+	struct devimg_plugins_config cfg;
+	int rc;
+
+	devimg_plugins_config_env(&cfg);
+	if (devimg_plugins_load(&cfg, &r->plugins) < 0)
+		return fail(r, "devimg_plugins_load");
+	r->p = devimg_plugins_find(r->plugins, "opencl");
+	if (!r->p)
+		return fail(r, "the OpenCL plugin did not bind (run with DEVIMG_TRACE=1)");
+	rc = pick_device(r);
+	if (rc)
+		return rc;
+	if (devimg_plugin_context_create(r->p, 1, &r->dev, &r->ctx) < 0)
+		return fail(r, "context_create");
+	if (devimg_plugin_queue_create(r->p, r->ctx, r->dev, &r->q) < 0)
+		return fail(r, "queue_create");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .plugins = NULL };
+	int rc;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s KERNELS.bc BROKEN.bc\n", argv[0]);
+		return 2;
+	}
+	rc = setup(&r);
+	if (rc == 0)
+		rc = run_all(&r, argv[1], argv[2]);
+	if (r.q)
+		devimg_plugin_queue_release(r.p, r.q);
+	if (r.ctx)
+		devimg_plugin_context_release(r.p, r.ctx);
+	devimg_plugins_free(r.plugins);
+	if (rc == SKIP)
+		return SKIP;
+	return rc == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
