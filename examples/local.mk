@@ -1,5 +1,6 @@
 # The demo the README's first command runs: device code in OpenCL C, built
-# to SPIR bitcode by clang, wrapped by devimg-wrap, inspected by devimg-dump.
+# to SPIR bitcode by clang, wrapped by devimg-wrap, linked into a host
+# program with libdevimg, and run on the first device (PoCL on the CPU).
 EXTRA_DIST += examples/vadd.cl examples/vadd.sym examples/vadd.props
 
 examples/vadd.bc: $(top_srcdir)/examples/vadd.cl
@@ -12,8 +13,17 @@ examples/vadd-wrap.o: examples/vadd.bc devimg-wrap$(EXEEXT)
 		-entries=$(top_srcdir)/examples/vadd.sym \
 		-properties=$(top_srcdir)/examples/vadd.props examples/vadd.bc
 
-CLEANFILES += examples/vadd.bc examples/vadd-wrap.o
+EXTRA_PROGRAMS = examples/vadd
+examples_vadd_SOURCES = examples/vadd.c
+examples_vadd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+examples_vadd_LDADD = examples/vadd-wrap.o loader/libdevimg.la
+examples_vadd_DEPENDENCIES = examples/vadd-wrap.o loader/libdevimg.la
+
+CLEANFILES += examples/vadd.bc examples/vadd-wrap.o examples/vadd$(EXEEXT)
 
 .PHONY: demo
-demo: examples/vadd-wrap.o devimg-dump$(EXEEXT)
+demo: examples/vadd$(EXEEXT) devimg-dump$(EXEEXT) $(plugin_LTLIBRARIES)
 	./devimg-dump examples/vadd-wrap.o
+	@mkdir -p examples/pocl-cache
+	POCL_CACHE_DIR=$(abs_builddir)/examples/pocl-cache \
+	DEVIMG_PLUGIN_PATH=$(abs_builddir)/plugins/.libs ./examples/vadd

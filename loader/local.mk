@@ -1,1 +1,152 @@
-# loader: filled in by its issue
+# libdevimg: the registration ABI (__sycl_register_lib), the image registry,
+# image selection, spec constants and introspection.
+#
+# libtool version of the shared library, -version-info current:revision:age.
+# Update before each release, in this order:
+#  1. the library's code changed at all: revision++
+#  2. an interface was added, removed or changed: current++, revision = 0
+#  3. interfaces were only added: age++
+#  4. an interface was removed or changed: age = 0
+# Exported symbols are listed in loader/libdevimg.sym (append-only).
+LIBDEVIMG_CURRENT = 0
+LIBDEVIMG_REVISION = 0
+LIBDEVIMG_AGE = 0
+
+lib_LTLIBRARIES += loader/libdevimg.la
+pkginclude_HEADERS = include/devimg/devimg.h include/devimg/descriptor.h
+pkgconfig_DATA = libdevimg.pc
+
+libdevimg_sources = \
+	loader/libdevimg-internal.h \
+	loader/hash.c loader/hash.h \
+	loader/log.c loader/strerror.c \
+	loader/image.c loader/register.c loader/registry.c \
+	loader/introspect.c \
+	loader/select.c loader/select.h \
+	loader/specconst.c
+
+libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/loader
+libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS)
+libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl
+
+loader_libdevimg_la_SOURCES = $(libdevimg_sources)
+loader_libdevimg_la_CPPFLAGS = $(libdevimg_cppflags)
+loader_libdevimg_la_CFLAGS = $(libdevimg_cflags)
+loader_libdevimg_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
+	-version-info $(LIBDEVIMG_CURRENT):$(LIBDEVIMG_REVISION):$(LIBDEVIMG_AGE) \
+	-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym
+loader_libdevimg_la_LIBADD = $(libdevimg_libadd)
+EXTRA_loader_libdevimg_la_DEPENDENCIES = loader/libdevimg.sym
+
+# The same sources as a convenience library: tests link it statically and
+# reach internal functions (select_pick, hash_*, descriptor_validate).
+noinst_LTLIBRARIES += loader/libdevimg-internal.la
+loader_libdevimg_internal_la_SOURCES = $(libdevimg_sources)
+loader_libdevimg_internal_la_CPPFLAGS = $(libdevimg_cppflags)
+loader_libdevimg_internal_la_CFLAGS = $(libdevimg_cflags)
+loader_libdevimg_internal_la_LIBADD = $(libdevimg_libadd)
+
+EXTRA_DIST += loader/libdevimg.sym
+
+# ---- tests ----
+
+# Check unit tests over hand-built descriptors.
+loader_unit_tests = \
+	tests/loader/test-validate \
+	tests/loader/test-registry \
+	tests/loader/test-lazy \
+	tests/loader/test-select \
+	tests/loader/test-specconst \
+	tests/loader/test-hash
+check_PROGRAMS += $(loader_unit_tests)
+TESTS += $(loader_unit_tests)
+
+loader_test_cppflags = $(libdevimg_cppflags) -I$(top_srcdir)/tests/loader
+loader_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
+loader_test_ldadd = loader/libdevimg-internal.la $(CHECK_LIBS) $(PTHREAD_LIBS)
+loader_test_common = tests/loader/fixture.c tests/loader/fixture.h
+
+tests_loader_test_validate_SOURCES = tests/loader/test-validate.c $(loader_test_common)
+tests_loader_test_validate_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_validate_CFLAGS = $(loader_test_cflags)
+tests_loader_test_validate_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_registry_SOURCES = tests/loader/test-registry.c $(loader_test_common)
+tests_loader_test_registry_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_registry_CFLAGS = $(loader_test_cflags)
+tests_loader_test_registry_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_lazy_SOURCES = tests/loader/test-lazy.c $(loader_test_common)
+tests_loader_test_lazy_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_lazy_CFLAGS = $(loader_test_cflags)
+tests_loader_test_lazy_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_select_SOURCES = tests/loader/test-select.c $(loader_test_common)
+tests_loader_test_select_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_select_CFLAGS = $(loader_test_cflags)
+tests_loader_test_select_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_specconst_SOURCES = tests/loader/test-specconst.c $(loader_test_common)
+tests_loader_test_specconst_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_specconst_CFLAGS = $(loader_test_cflags)
+tests_loader_test_specconst_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_hash_SOURCES = tests/loader/test-hash.c
+tests_loader_test_hash_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_hash_CFLAGS = $(loader_test_cflags)
+tests_loader_test_hash_LDADD = $(loader_test_ldadd)
+
+# Integration tests with real wrapped objects (skip until devimg-wrap is
+# built): a program whose images register before main, three shared
+# libraries sharing kernel names opened and closed in every order, and
+# eight threads looking kernels up while the libraries come and go. They
+# compile their programs with the flags of this build, recorded here.
+loader_shell_tests = \
+	tests/loader/ctor.sh \
+	tests/loader/dlopen.sh \
+	tests/loader/threads.sh
+TESTS += $(loader_shell_tests)
+dist_check_SCRIPTS += $(loader_shell_tests)
+EXTRA_DIST += tests/loader/lib-loader.sh tests/loader/prog-ctor.c \
+	tests/loader/prog-dlopen.c tests/loader/prog-threads.c \
+	tests/loader/fixture-lib.c
+check_SCRIPTS += tests/loader/build-flags.sh
+CLEANFILES += tests/loader/build-flags.sh
+
+tests/loader/build-flags.sh: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests/loader && \
+	{ echo "LOADER_CFLAGS='$(CFLAGS) $(PTHREAD_CFLAGS)'"; \
+	  echo "LOADER_LDFLAGS='$(LDFLAGS) $(PTHREAD_LIBS)'"; \
+	  echo "LOADER_LIBDIR='$(abs_top_builddir)/loader/.libs'"; } >$@
+
+# make check-tsan: the threaded test again, with libdevimg and the test
+# program built by clang with -fsanitize=thread in loader/tsan/ (needs
+# $(CLANG) and devimg-wrap; a data race fails the test).
+loader_tsan_sources = \
+	$(addprefix $(top_srcdir)/,$(filter %.c,$(libdevimg_sources))) \
+	$(addprefix $(top_srcdir)/,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
+loader_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread
+
+.PHONY: check-tsan
+check-tsan: devimg-wrap$(EXEEXT)
+	$(AM_V_at)$(MKDIR_P) loader/tsan
+	$(AM_V_GEN)$(CLANG) $(loader_tsan_cflags) -fPIC -shared \
+		-fvisibility=hidden -include $(top_builddir)/config.h \
+		-I$(top_srcdir)/include -I$(top_srcdir)/props \
+		-I$(top_srcdir)/loader \
+		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
+		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \
+		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl
+	$(AM_V_at)ln -sf libdevimg.so loader/tsan/libdevimg.so.$(LIBDEVIMG_CURRENT)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+		top_builddir='$(abs_top_builddir)' CC='$(CLANG)' \
+		LOADER_CFLAGS='$(loader_tsan_cflags)' LOADER_LDFLAGS='' \
+		LOADER_LIBDIR='$(abs_top_builddir)/loader/tsan' \
+		TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
+		$(SHELL) $(top_srcdir)/tests/loader/threads.sh
+
+clean-local: clean-loader-tsan
+.PHONY: clean-loader-tsan
+clean-loader-tsan:
+	-rm -rf loader/tsan

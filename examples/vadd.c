@@ -1,0 +1,82 @@
+/*
+ * The demo's host program: its device code (vadd.cl, compiled to SPIR
+ * bitcode and wrapped by devimg-wrap) was registered before main() ran;
+ * this finds the kernel, runs it on the first device and checks the sums.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <devimg/devimg.h>
+
+#define N 1024
+
+static int fail(const char *what, int err)
+{
+	const char *detail = devimg_last_error();
+
+	fprintf(stderr, "vadd: %s: %s%s%s\n", what, devimg_strerror(err),
+		detail && *detail ? ": " : "", detail ? detail : "");
+	return EXIT_FAILURE;
+}
+
+static int run(struct devimg_device *dev, float *a, float *b, float *c)
+{
+	struct devimg_queue *q = NULL;
+	struct devimg_kernel *k = NULL;
+	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
+	size_t global = N, bytes = sizeof(float) * N;
+	int err;
+
+	if ((err = devimg_queue_new(dev, &q)) ||
+	    (err = devimg_kernel_new(dev, "vadd", &k)) ||
+	    (err = devimg_buf_new(dev, bytes, &ba)) ||
+	    (err = devimg_buf_new(dev, bytes, &bb)) ||
+	    (err = devimg_buf_new(dev, bytes, &bc)) ||
+	    (err = devimg_buf_write(q, ba, 0, bytes, a)) ||
+	    (err = devimg_buf_write(q, bb, 0, bytes, b)) ||
+	    (err = devimg_kernel_set_arg_buf(k, 0, ba)) ||
+	    (err = devimg_kernel_set_arg_buf(k, 1, bb)) ||
+	    (err = devimg_kernel_set_arg_buf(k, 2, bc)) ||
+	    (err = devimg_launch(q, k, 1, NULL, &global, NULL)) ||
+	    (err = devimg_buf_read(q, bc, 0, bytes, c)))
+		fail("running vadd", err);
+	devimg_buf_unref(bc);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(ba);
+	devimg_kernel_unref(k);
+	devimg_queue_unref(q);
+	return err;
+}
+
+int main(void)
+{
+	static float a[N], b[N], c[N];
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	int err, bad = 0;
+
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)i;
+		b[i] = 0.5f * (float)(N - i);
+	}
+	err = devimg_ctx_new(&ctx);
+	if (err)
+		return fail("creating the context", err);
+	if (devimg_device_count(ctx) == 0) {
+		fprintf(stderr, "vadd: no device (is pocl-opencl-icd installed?)\n");
+		devimg_ctx_unref(ctx);
+		return EXIT_FAILURE;
+	}
+	dev = devimg_device_get(ctx, 0);
+	printf("device: %s (%s)\n", devimg_device_name(dev),
+	       devimg_device_backend(dev));
+	err = run(dev, a, b, c);
+	devimg_ctx_unref(ctx);
+	if (err)
+		return EXIT_FAILURE;
+	for (int i = 0; i < N; i++)
+		bad += c[i] != a[i] + b[i];
+	printf("vadd of %d floats: c[0]=%g c[%d]=%g, %s\n", N, c[0], N - 1,
+	       c[N - 1], bad ? "WRONG" : "all correct");
+	return bad ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdevimg: the registry of device images embedded in loaded programs and
+ * libraries, image selection per device, specialization constants and (in a
+ * later version) kernel dispatch.
+ *
+ * Conventions (as in libkmod):
+ *  - Objects are opaque and reference counted: _new and the registry's
+ *    look-ups give a reference, _ref takes one more, _unref drops one and
+ *    returns NULL when the object was freed. _get functions borrow.
+ *  - A function that can fail returns 0 or a negative errno value and
+ *    passes results through out-parameters, which are left untouched on
+ *    failure. devimg_strerror() names every code. Errors with more context
+ *    than the code (which field, which value, what was expected) are also
+ *    logged through the log function (see "Logging").
+ *  - Strings returned by an image getter are owned by the image record and
+ *    stay valid while the caller holds a reference, also after the library
+ *    that carried the image was unloaded. The exceptions are the image and
+ *    manifest bytes, which stay in the loaded file: they are valid only
+ *    while the image is registered (devimg_image_is_registered()); use
+ *    devimg_image_bin_copy() to keep them.
+ *
+ * Thread safety: every function may be called from any thread, also while
+ * other threads load and unload libraries (which registers and unregisters
+ * their images). An image object, once obtained, is never mutated except
+ * for its registered flag and lazily built, then immutable, caches.
+ * devimg_spec_values objects are not locked: use one from one thread at a
+ * time.
+ */
+#ifndef DEVIMG_DEVIMG_H
+#define DEVIMG_DEVIMG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <devimg/descriptor.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The registration ABI. Wrapped objects call these from their constructor
+ * and destructor (DPC++'s names, so objects made by either toolchain work
+ * with either runtime). Neither can report an error to its caller: a
+ * descriptor that fails validation is rejected whole (none of its images is
+ * registered), the problem is logged at DEVIMG_LOG_ERR and kept for
+ * devimg_registry_status(). Registration reads the descriptor's own
+ * structures and copies the strings it needs; it neither reads the image
+ * bytes nor decodes property values. Registering a descriptor that is
+ * already registered is ignored (logged as a warning); unregistering one
+ * that is not registered (never, rejected, or already unregistered) is
+ * harmless.
+ */
+void __sycl_register_lib(struct devimg_device_binaries *desc);
+void __sycl_unregister_lib(struct devimg_device_binaries *desc);
+
+/* ---- errors ---- */
+
+/* A name for a 0 or negative errno value; never NULL. */
+const char *devimg_strerror(int err);
+
+/* ---- logging ---- */
+
+/* syslog priorities. */
+enum {
+	DEVIMG_LOG_ERR = 3,
+	DEVIMG_LOG_WARNING = 4,
+	DEVIMG_LOG_INFO = 6,
+	DEVIMG_LOG_DEBUG = 7,
+};
+
+/*
+ * A log function receives one message per call; format has no trailing
+ * newline. It may be called from any thread, but never with a lock of the
+ * library held, so it may call back into libdevimg.
+ */
+typedef void (*devimg_log_fn)(void *data, int priority, const char *file,
+			      int line, const char *fn, const char *format,
+			      va_list args);
+
+/*
+ * Replace the log function (NULL restores the default, which writes
+ * "libdevimg: <message>" lines to stderr). Process-wide.
+ */
+void devimg_set_log_fn(devimg_log_fn fn, void *data);
+/*
+ * Messages up to this priority are logged. The default comes from the
+ * environment: DEVIMG_TRACE unset or 0: DEVIMG_LOG_ERR; 1: DEVIMG_LOG_INFO;
+ * 2 or more: DEVIMG_LOG_DEBUG.
+ */
+int devimg_get_log_priority(void);
+void devimg_set_log_priority(int priority);
+
+/* ---- the registry ---- */
+
+/*
+ * 0 when every descriptor handed to __sycl_register_lib() so far was
+ * registered; otherwise the negative errno of the first rejection
+ * (-EINVAL: the descriptor failed validation; -ENOMEM).
+ */
+int devimg_registry_status(void);
+/* How many registration problems were seen (the first 16 are kept). */
+unsigned devimg_registry_problem_count(void);
+/*
+ * Problem i (0 = first): its errno in *err (may be NULL) and its message,
+ * truncated and NUL-terminated, in buf (may be NULL when size is 0).
+ * -ENOENT when i is not a kept problem.
+ */
+int devimg_registry_problem(unsigned i, int *err, char *buf, size_t size);
+
+struct devimg_image;
+
+/*
+ * The registered images, in registration order. Fills imgs with up to max
+ * references (each to be dropped with devimg_image_unref()) and sets *n to
+ * the number of registered images; when *n > max, the first max were given.
+ * imgs may be NULL when max is 0. Never fails except -EINVAL for NULL n.
+ */
+int devimg_registry_images(struct devimg_image **imgs, size_t max, size_t *n);
+
+/*
+ * The registered images that define the kernel (or symbol) name, in
+ * registration order: as devimg_registry_images(). -ENOENT (and *n = 0)
+ * when no registered image defines it; -EINVAL for NULL name or n.
+ * Lookup cost does not depend on the number of registered names.
+ */
+int devimg_registry_find_kernel(const char *name, struct devimg_image **imgs,
+				size_t max, size_t *n);
+
+/* ---- images ---- */
+
+struct devimg_image *devimg_image_ref(struct devimg_image *img);
+struct devimg_image *devimg_image_unref(struct devimg_image *img);
+
+/* 1 while the image's descriptor is registered, 0 after. */
+int devimg_image_is_registered(const struct devimg_image *img);
+/* Unique per process, in registration order, never reused; starts at 1. */
+uint64_t devimg_image_id(const struct devimg_image *img);
+/* The image's index in its descriptor. */
+unsigned devimg_image_index(const struct devimg_image *img);
+/*
+ * The descriptor the image came from, to compare only: it must not be
+ * dereferenced once the image is unregistered.
+ */
+const struct devimg_device_binaries *
+devimg_image_descriptor(const struct devimg_image *img);
+
+/* Fields of the descriptor, copied at registration. */
+unsigned devimg_image_version(const struct devimg_image *img);
+enum devimg_offload_kind devimg_image_kind(const struct devimg_image *img);
+/* The format the descriptor declares (DEVIMG_FORMAT_NONE: guess). */
+enum devimg_image_format devimg_image_format(const struct devimg_image *img);
+const char *devimg_image_target(const struct devimg_image *img);
+/* Never NULL: "" when the descriptor had NULL. */
+const char *devimg_image_compile_opts(const struct devimg_image *img);
+const char *devimg_image_link_opts(const struct devimg_image *img);
+size_t devimg_image_bin_size(const struct devimg_image *img);
+size_t devimg_image_manifest_size(const struct devimg_image *img);
+
+/*
+ * The format, guessed from the first bytes when the descriptor declares
+ * DEVIMG_FORMAT_NONE: SPIR-V magic 0x07230203 gives DEVIMG_FORMAT_SPIRV,
+ * LLVM bitcode 'BC' 0xC0DE gives DEVIMG_FORMAT_LLVMBC, ELF and PTX text
+ * give DEVIMG_FORMAT_NATIVE, anything else stays DEVIMG_FORMAT_NONE. Reads
+ * the image bytes on the first call only (then cached). -ESTALE when the
+ * guess was needed but the image is no longer registered.
+ */
+int devimg_image_guess_format(struct devimg_image *img,
+			      enum devimg_image_format *fmt);
+
+/*
+ * The image bytes, borrowed from the loaded file: valid only while the
+ * image stays registered, i.e. while the caller keeps its library loaded.
+ * -ESTALE when the image is no longer registered.
+ */
+int devimg_image_bin(const struct devimg_image *img, const void **bytes,
+		     size_t *size);
+/*
+ * A malloc'ed copy of the image bytes (free() it), safe against concurrent
+ * unloading. -ESTALE when no longer registered, -ENOMEM. An empty image
+ * gives a non-NULL pointer and size 0.
+ */
+int devimg_image_bin_copy(struct devimg_image *img, void **bytes,
+			  size_t *size);
+/* The manifest bytes: as devimg_image_bin(); NULL and 0 when none. */
+int devimg_image_manifest(const struct devimg_image *img, const void **bytes,
+			  size_t *size);
+
+/* Offload entries (kernel and symbol names), in descriptor order. */
+size_t devimg_image_entry_count(const struct devimg_image *img);
+/* NULL when i is out of range. */
+const char *devimg_image_entry_name(const struct devimg_image *img, size_t i);
+
+/*
+ * Property sets. Copied from the descriptor on the first call that needs
+ * them, then owned by the image record like the strings above. Values are
+ * as in the descriptor:
+ *  UINT32:     u32; data NULL, size 0.
+ *  BYTE_ARRAY: data/size: the 8-byte little-endian bit count, then the
+ *              payload (size >= 8).
+ *  STRING:     data NUL-terminated, size its length without the NUL.
+ */
+struct devimg_property_info {
+	const char *name;
+	enum devimg_property_type type;
+	uint32_t u32;
+	const unsigned char *data;
+	uint64_t size;
+};
+
+struct devimg_propset_info {
+	const char *name;
+	const struct devimg_property_info *props;
+	size_t nprops;
+};
+
+/*
+ * All property sets, in descriptor order. -ESTALE when the image was
+ * unregistered before the first call; -ENOMEM.
+ */
+int devimg_image_propsets(struct devimg_image *img,
+			  const struct devimg_propset_info **sets, size_t *n);
+/*
+ * The first property named name in the first set named set. -ENOENT when
+ * absent; otherwise as devimg_image_propsets().
+ */
+int devimg_image_find_property(struct devimg_image *img, const char *set,
+			       const char *name,
+			       const struct devimg_property_info **prop);
+
+/* ---- specialization constants ---- */
+
+/* One scalar leaf: its SpecId (0xffffffff: padding), offset and size. */
+struct devimg_spec_leaf {
+	uint32_t id;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct devimg_spec_const_info {
+	const char *name;		/* the symbolic id */
+	uint32_t size;			/* bytes of a value */
+	uint32_t blob_offset;		/* in the defaults and emulated buffer */
+	const struct devimg_spec_leaf *leaves;
+	size_t nleaves;
+};
+
+/*
+ * The image's spec constants in SpecId order (the order of the defaults
+ * blob), decoded from "SYCL/specialization constants" and "... default
+ * values" on the first call, then cached. *defaults and *size: the default
+ * values blob (payload only; NULL and 0 when the image has no constants).
+ * -EINVAL (logged with the set and property) when the properties are
+ * malformed or the defaults blob does not match the constants' sizes;
+ * -ESTALE, -ENOMEM as devimg_image_propsets(). Either out pair may be NULL.
+ */
+int devimg_image_spec_consts(struct devimg_image *img,
+			     const struct devimg_spec_const_info **consts,
+			     size_t *n, const void **defaults, size_t *size);
+
+/* User-set values of one image's spec constants. */
+struct devimg_spec_values;
+
+/* -EINVAL for NULL arguments, or as devimg_image_spec_consts(). */
+int devimg_spec_values_new(struct devimg_image *img,
+			   struct devimg_spec_values **out);
+struct devimg_spec_values *devimg_spec_values_ref(struct devimg_spec_values *v);
+struct devimg_spec_values *
+devimg_spec_values_unref(struct devimg_spec_values *v);
+
+/*
+ * Set the constant symbolic_id from size bytes at value. -ENOENT when the
+ * image has no such constant; -EINVAL when size is not the constant's size
+ * (the message, logged at DEVIMG_LOG_ERR, names both sizes). A later call
+ * for the same constant replaces the value.
+ */
+int devimg_spec_values_set(struct devimg_spec_values *v,
+			   const char *symbolic_id, size_t size,
+			   const void *value);
+
+/* What the native path sets: SpecId id to size bytes at value. */
+struct devimg_spec_native {
+	uint32_t id;
+	uint32_t size;
+	const void *value;
+};
+
+/*
+ * The native path: one entry per non-padding leaf of every constant the
+ * user set, in SpecId order of the constants; unset constants keep the
+ * module's defaults. The list and its value pointers are owned by v and
+ * valid until the next devimg_spec_values_set() or the last unref.
+ * *n is 0 (and *list NULL) when nothing was set. -ENOMEM.
+ */
+int devimg_spec_values_native(struct devimg_spec_values *v,
+			      const struct devimg_spec_native **list,
+			      size_t *n);
+/*
+ * The emulated path: the buffer passed as the kernel's implicit last
+ * argument, every constant at its blob_offset, holding the user's value
+ * where set and the default otherwise. Owned by v (valid as above).
+ * NULL and 0 when the image has no constants.
+ */
+int devimg_spec_values_buffer(struct devimg_spec_values *v, const void **buf,
+			      size_t *size);
+
+/* ---- image selection ---- */
+
+enum devimg_backend {
+	DEVIMG_BACKEND_OPENCL = 1,
+	DEVIMG_BACKEND_LEVEL_ZERO = 2,
+	DEVIMG_BACKEND_CUDA = 3,
+};
+
+enum devimg_device_type {
+	DEVIMG_DEVICE_CPU = 1,
+	DEVIMG_DEVICE_GPU = 2,
+	DEVIMG_DEVICE_ACCELERATOR = 3,
+};
+
+/* What selection needs to know about a device. */
+struct devimg_device_caps {
+	enum devimg_backend backend;
+	enum devimg_device_type type;
+	int spirv;		/* ingests SPIR-V (IL version, cl_khr_il_program) */
+	int spir;		/* ingests SPIR 1.2 bitcode (cl_khr_spir) */
+	unsigned cuda_cc;	/* compute capability * 10 (80 = 8.0); 0: unknown */
+};
+
+/* "opencl", "level_zero", "cuda"; "unknown" otherwise. */
+const char *devimg_backend_name(enum devimg_backend backend);
+
+#define DEVIMG_REASON_MAX 160
+
+/*
+ * Choose among candidate images (typically those of
+ * devimg_registry_find_kernel(), in that order) by DPC++'s rules: an image
+ * qualifies when its target is for the backend and device type and its
+ * (guessed) format can be ingested; among those, OpenCL takes the first
+ * spir64_x86_64 (CPU), spir64_gen (GPU) or spir64_fpga (accelerator)
+ * image, else the last spir64 image; Level Zero the first spir64_gen,
+ * else the last spir64; CUDA the first nvptx64 (PTX for a newer sm than
+ * the device's is rejected when cuda_cc is known).
+ *
+ * *chosen: the index of the chosen image. reasons (may be NULL): n
+ * strings; reasons[i] is "" for the chosen image and otherwise says why
+ * image i was not taken ("image 2 (target nvptx64): not for backend
+ * opencl"). Returns 0; -ENOEXEC when no image qualifies; -ENOENT when n is
+ * 0; -EINVAL for NULL arguments or an unknown backend or device type.
+ * Guessing a format reads the image's first bytes (see
+ * devimg_image_guess_format()); an unregistered image whose format is
+ * still unknown is rejected.
+ */
+int devimg_select_image(const struct devimg_device_caps *dev,
+			struct devimg_image *const *imgs, size_t n,
+			size_t *chosen, char (*reasons)[DEVIMG_REASON_MAX]);
+
+/* ---- dispatch: contexts, devices, queues, buffers, kernels ---- */
+
+/*
+ * Every function below that fails also leaves a detailed message for the
+ * calling thread (which kernel, which image and why it was rejected, the
+ * plugin's error with the build log): devimg_last_error() returns it. It
+ * is never NULL ("" before the first failure) and stays until the
+ * thread's next failing call.
+ */
+const char *devimg_last_error(void);
+
+struct devimg_ctx;
+struct devimg_device;
+struct devimg_queue;
+struct devimg_buf;
+struct devimg_kernel;
+
+/*
+ * A context over the devices that DEVIMG_DEVICE_SELECTOR keeps, from the
+ * plugins found on DEVIMG_PLUGIN_PATH and in the plugin folder (bound once
+ * per process), with one backend context per platform. No plugin or no
+ * device is no error: devimg_device_count() is then 0. -EINVAL when
+ * DEVIMG_DEVICE_SELECTOR is outside its grammar (the message names the
+ * column), -ENOMEM.
+ */
+int devimg_ctx_new(struct devimg_ctx **out);
+struct devimg_ctx *devimg_ctx_ref(struct devimg_ctx *ctx);
+/* NULL when the context was freed; queues, buffers, kernels hold it. */
+struct devimg_ctx *devimg_ctx_unref(struct devimg_ctx *ctx);
+/* For tests: how many programs the context built (cache misses). */
+unsigned devimg_ctx_stat_builds(const struct devimg_ctx *ctx);
+
+unsigned devimg_device_count(struct devimg_ctx *ctx);
+/* Borrowed, valid as long as the context; NULL when i is out of range. */
+struct devimg_device *devimg_device_get(struct devimg_ctx *ctx, unsigned i);
+const char *devimg_device_name(const struct devimg_device *dev);
+/* "opencl", "level_zero", "cuda". */
+const char *devimg_device_backend(const struct devimg_device *dev);
+/* What image selection sees of dev. -EINVAL for NULL arguments. */
+int devimg_device_caps(const struct devimg_device *dev,
+		       struct devimg_device_caps *caps);
+
+/* An in-order queue. -EINVAL, -ENOMEM, or the backend's error. */
+int devimg_queue_new(struct devimg_device *dev, struct devimg_queue **out);
+/* Wait for everything queued on q. The backend's error (-EIO ...). */
+int devimg_queue_finish(struct devimg_queue *q);
+struct devimg_queue *devimg_queue_ref(struct devimg_queue *q);
+struct devimg_queue *devimg_queue_unref(struct devimg_queue *q);
+
+/*
+ * Device memory of size > 0 bytes, usable by every device of dev's
+ * platform. -EINVAL (size 0, NULL), -ENOMEM, or the backend's error.
+ */
+int devimg_buf_new(struct devimg_device *dev, size_t size,
+		   struct devimg_buf **out);
+/*
+ * Blocking copies in queue order. -EINVAL when off/n leave the buffer or
+ * the buffer is of another platform than q's device.
+ */
+int devimg_buf_write(struct devimg_queue *q, struct devimg_buf *b, size_t off,
+		     size_t n, const void *src);
+int devimg_buf_read(struct devimg_queue *q, struct devimg_buf *b, size_t off,
+		    size_t n, void *dst);
+size_t devimg_buf_size(const struct devimg_buf *b);
+struct devimg_buf *devimg_buf_ref(struct devimg_buf *b);
+struct devimg_buf *devimg_buf_unref(struct devimg_buf *b);
+
+/*
+ * The kernel called name for dev: the image is chosen among the
+ * registered images that define name (devimg_select_image() with dev's
+ * caps), its program built with the image's compile and link options, or
+ * taken from the device's program cache (keyed by image, native
+ * spec-constant values and options: a program is built once per context).
+ * Errors: -ENOENT when no registered image defines name (the message names
+ * it); -ENOEXEC when no image is compatible with dev (the message gives
+ * each image's rejection reason) or the build failed (the message holds
+ * the plugin's error and build log); -ESTALE when the chosen image was
+ * unregistered meanwhile; -EINVAL when its spec-constant properties are
+ * malformed; -ENOMEM; the backend's error otherwise.
+ */
+int devimg_kernel_new(struct devimg_device *dev, const char *name,
+		      struct devimg_kernel **out);
+struct devimg_kernel *devimg_kernel_ref(struct devimg_kernel *k);
+struct devimg_kernel *devimg_kernel_unref(struct devimg_kernel *k);
+/*
+ * How many arguments the user sets: the kernel's own, without the
+ * loader's implicit ones. UINT_MAX when the backend cannot tell.
+ */
+unsigned devimg_kernel_arg_count(const struct devimg_kernel *k);
+/* The image the kernel was built from (borrowed). */
+struct devimg_image *devimg_kernel_image(const struct devimg_kernel *k);
+
+/*
+ * Arguments, recorded and kept until replaced: i counts the kernel's own
+ * arguments (-EINVAL beyond them). By value (size bytes copied now), a
+ * buffer (referenced until replaced or the kernel is freed; -EINVAL when
+ * of another platform), or size bytes of work-group local memory. The
+ * backend's error when it rejects the size.
+ */
+int devimg_kernel_set_arg(struct devimg_kernel *k, unsigned i, size_t size,
+			  const void *value);
+int devimg_kernel_set_arg_buf(struct devimg_kernel *k, unsigned i,
+			      struct devimg_buf *b);
+int devimg_kernel_set_arg_local(struct devimg_kernel *k, unsigned i,
+				size_t size);
+/*
+ * Set a specialization constant of the kernel's image for the next
+ * launches. Native path (a SPIR-V image on a device that sets constants
+ * itself): the next launch uses a program built with the values, from the
+ * cache when built before. Emulated path: the next launch refreshes the
+ * kernel's implicit last argument, a buffer of all values, without a
+ * rebuild. -ENOENT: no such constant; -EINVAL: size is not its size.
+ */
+int devimg_kernel_set_spec_const(struct devimg_kernel *k,
+				 const char *symbolic_id, size_t size,
+				 const void *value);
+
+/*
+ * Enqueue k on q over dims (1 to 3) dimensions: global_size work-items
+ * numbered from global_offset (NULL: zero), in work-groups of local_size
+ * (NULL: the backend picks). Arguments are captured now; wait with
+ * devimg_queue_finish(). -EINVAL: bad dims, an argument not set, q not on
+ * the kernel's device; -ENOTSUP: a non-zero offset the device cannot
+ * honour; the backend's error otherwise. Thread safety: a kernel's
+ * arguments are locked from setting them to the launch, so threads may
+ * launch kernels on their own queues; a thread that sets arguments and
+ * launches needs a kernel of its own to be sure the launch sees its
+ * arguments. A changed emulated spec constant is written through the
+ * launching queue: finish other queues still running the kernel first.
+ */
+int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
+		  unsigned dims, const size_t *global_offset,
+		  const size_t *global_size, const size_t *local_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

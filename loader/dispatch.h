@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dispatch API's internal objects: contexts, devices, queues, buffers,
+ * kernels and the per-device program cache.
+ *
+ * Lifetimes: devices belong to their context and live as long as it;
+ * queues, buffers and kernels each hold a reference to the context. The
+ * plugins are bound once per process and never unbound.
+ */
+#ifndef DEVIMG_LOADER_DISPATCH_H
+#define DEVIMG_LOADER_DISPATCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <devimg/devimg.h>
+
+#include "libdevimg-internal.h"
+#include "plugins.h"
+
+struct progcache_entry;
+
+/* One plugin context: the kept devices of one platform. */
+struct dispatch_platform {
+	struct devimg_plugin *plugin;
+	struct devimg_plugin_context *pctx;
+};
+
+struct devimg_device {
+	struct devimg_ctx *ctx;			/* borrowed: ctx owns us */
+	struct devimg_plugin *plugin;
+	struct devimg_plugin_device *pdev;
+	struct devimg_plugin_context *pctx;
+	const struct devimg_plugin_device_info *info;
+	struct devimg_device_caps caps;
+	pthread_mutex_t cache_lock;		/* guards cache, serialises builds */
+	struct progcache_entry *cache;
+};
+
+struct devimg_ctx {
+	atomic_uint refcount;
+	atomic_uint builds;
+	unsigned ndevs;
+	struct devimg_device *devs;
+	unsigned nplats;
+	struct dispatch_platform *plats;
+};
+
+struct devimg_queue {
+	atomic_uint refcount;
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	struct devimg_plugin_queue *pq;
+};
+
+struct devimg_buf {
+	atomic_uint refcount;
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	struct devimg_plugin_mem *mem;
+	size_t size;
+};
+
+/* ---- context.c ---- */
+
+/*
+ * Record the calling thread's detailed message (devimg_last_error()) and
+ * return err, so that callers can write "return dispatch_error(...)".
+ */
+int dispatch_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
+/* The process-wide plugin set, bound on first use; NULL when -ENOMEM. */
+struct devimg_plugins *dispatch_plugins(void);
+
+/* ---- device.c ---- */
+
+/* Fill dev->caps from dev->info. */
+void device_init_caps(struct devimg_device *dev);
+
+/* ---- progcache.c ---- */
+
+/*
+ * The built program of img for dev, with the given options and, for the
+ * native spec-constant path, the values in spec (NULL: the module's
+ * defaults; key is spec_key/key_size, the full value blob). Built on the
+ * first request (counted in ctx->builds), then cached for the context's
+ * life. The program is borrowed from the cache. -ENOEXEC on a build
+ * failure (the message holds the plugin's error and build log), -ENOMEM,
+ * -ESTALE when the image was unregistered, or the plugin's error.
+ */
+int progcache_get(struct devimg_device *dev, struct devimg_image *img,
+		  enum devimg_image_format fmt, const char *options,
+		  struct devimg_spec_values *spec, const void *spec_key,
+		  size_t key_size, struct devimg_plugin_program **out);
+void progcache_free(struct devimg_device *dev);
+
+#endif

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Introspection of image records: the fields copied at registration, the
+ * bytes borrowed from the loaded file, and the property sets, copied from
+ * the descriptor on first use into one allocation owned by the record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdevimg-internal.h"
+
+DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)
+{
+	return atomic_load(&((struct devimg_image *)img)->registered);
+}
+
+DEVIMG_EXPORT uint64_t devimg_image_id(const struct devimg_image *img)
+{
+	return img->id;
+}
+
+DEVIMG_EXPORT unsigned devimg_image_index(const struct devimg_image *img)
+{
+	return img->index;
+}
+
+DEVIMG_EXPORT const struct devimg_device_binaries *
+devimg_image_descriptor(const struct devimg_image *img)
+{
+	return img->desc;
+}
+
+DEVIMG_EXPORT unsigned devimg_image_version(const struct devimg_image *img)
+{
+	return img->version;
+}
+
+DEVIMG_EXPORT enum devimg_offload_kind
+devimg_image_kind(const struct devimg_image *img)
+{
+	return (enum devimg_offload_kind)img->kind;
+}
+
+DEVIMG_EXPORT enum devimg_image_format
+devimg_image_format(const struct devimg_image *img)
+{
+	return (enum devimg_image_format)img->format;
+}
+
+DEVIMG_EXPORT const char *devimg_image_target(const struct devimg_image *img)
+{
+	return img->target;
+}
+
+DEVIMG_EXPORT const char *
+devimg_image_compile_opts(const struct devimg_image *img)
+{
+	return img->compile_opts;
+}
+
+DEVIMG_EXPORT const char *devimg_image_link_opts(const struct devimg_image *img)
+{
+	return img->link_opts;
+}
+
+DEVIMG_EXPORT size_t devimg_image_bin_size(const struct devimg_image *img)
+{
+	return img->bin_size;
+}
+
+DEVIMG_EXPORT size_t devimg_image_manifest_size(const struct devimg_image *img)
+{
+	return img->manifest_size;
+}
+
+DEVIMG_EXPORT int devimg_image_bin(const struct devimg_image *img,
+				   const void **bytes, size_t *size)
+{
+	if (!img || !bytes || !size)
+		return -EINVAL;
+	if (!devimg_image_is_registered(img))
+		return -ESTALE;
+	*bytes = img->bin;
+	*size = img->bin_size;
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
+					void **bytes, size_t *size)
+{
+	void *copy;
+	int r = 0;
+
+	if (!img || !bytes || !size)
+		return -EINVAL;
+	copy = malloc(img->bin_size ? img->bin_size : 1);
+	if (!copy)
+		return -ENOMEM;
+	registry_read_lock();
+	if (devimg_image_is_registered(img))
+		memcpy(copy, img->bin, img->bin_size);
+	else
+		r = -ESTALE;
+	registry_read_unlock();
+	if (r < 0) {
+		free(copy);
+		return r;
+	}
+	*bytes = copy;
+	*size = img->bin_size;
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_image_manifest(const struct devimg_image *img,
+					const void **bytes, size_t *size)
+{
+	if (!img || !bytes || !size)
+		return -EINVAL;
+	if (!devimg_image_is_registered(img))
+		return -ESTALE;
+	*bytes = img->manifest;
+	*size = img->manifest_size;
+	return 0;
+}
+
+DEVIMG_EXPORT size_t devimg_image_entry_count(const struct devimg_image *img)
+{
+	return img->nentries;
+}
+
+DEVIMG_EXPORT const char *
+devimg_image_entry_name(const struct devimg_image *img, size_t i)
+{
+	return i < img->nentries ? img->entries[i].name : NULL;
+}
+
+/* ---- property sets ---- */
+
+static size_t set_count(const struct devimg_device_image *di)
+{
+	return di->props_begin ? (size_t)(di->props_end - di->props_begin) : 0;
+}
+
+static size_t prop_count(const struct devimg_property_set *s)
+{
+	return s->begin ? (size_t)(s->end - s->begin) : 0;
+}
+
+/* The value bytes a property's copy holds (a string's NUL included). */
+static size_t value_size(const struct devimg_property *p)
+{
+	switch (p->type) {
+	case DEVIMG_PROPERTY_BYTE_ARRAY:
+		return (size_t)p->size;
+	case DEVIMG_PROPERTY_STRING:
+		return (p->size ? strnlen(p->value, (size_t)p->size) :
+				  strlen(p->value)) + 1;
+	default:
+		return 0;
+	}
+}
+
+/* Bytes of the whole copy; registration validated sizes and counts. */
+static size_t props_bytes(const struct devimg_device_image *di)
+{
+	size_t total = sizeof(struct image_props);
+	size_t i, j;
+
+	for (i = 0; i < set_count(di); i++) {
+		const struct devimg_property_set *s = &di->props_begin[i];
+
+		total += sizeof(struct devimg_propset_info) +
+			 strlen(s->name) + 1;
+		for (j = 0; j < prop_count(s); j++)
+			total += sizeof(struct devimg_property_info) +
+				 strlen(s->begin[j].name) + 1 +
+				 value_size(&s->begin[j]);
+	}
+	return total;
+}
+
+struct copier {
+	struct devimg_property_info *infos;
+	char *pos;
+};
+
+static const char *copy_bytes(struct copier *c, const void *src, size_t n)
+{
+	char *dst = c->pos;
+
+	memcpy(dst, src, n);
+	c->pos += n;
+	return dst;
+}
+
+static void copy_prop(struct copier *c, const struct devimg_property *p,
+		      struct devimg_property_info *info)
+{
+	size_t n = value_size(p);
+
+	info->name = copy_bytes(c, p->name, strlen(p->name) + 1);
+	info->type = (enum devimg_property_type)p->type;
+	info->u32 = p->type == DEVIMG_PROPERTY_UINT32 ? (uint32_t)p->size : 0;
+	info->data = NULL;
+	info->size = 0;
+	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY) {
+		info->data = (const unsigned char *)copy_bytes(c, p->value, n);
+		info->size = n;
+	} else if (p->type == DEVIMG_PROPERTY_STRING) {
+		char *s = (char *)copy_bytes(c, p->value, n - 1);
+
+		*c->pos++ = '\0';
+		info->data = (const unsigned char *)s;
+		info->size = n - 1;
+	}
+}
+
+static void copy_set(struct copier *c, const struct devimg_property_set *s,
+		     struct devimg_propset_info *set)
+{
+	struct devimg_property_info *props = c->infos;
+	size_t j;
+
+	set->nprops = prop_count(s);
+	c->infos += set->nprops;
+	for (j = 0; j < set->nprops; j++)
+		copy_prop(c, &s->begin[j], &props[j]);
+	set->props = props;
+	set->name = copy_bytes(c, s->name, strlen(s->name) + 1);
+}
+
+static size_t total_props(const struct devimg_device_image *di)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set_count(di); i++)
+		n += prop_count(&di->props_begin[i]);
+	return n;
+}
+
+/* Copy the sets of a registered image; the registry read lock is held. */
+static struct image_props *props_copy(const struct devimg_device_image *di)
+{
+	size_t nsets = set_count(di);
+	struct image_props *p;
+	struct copier c;
+	size_t i;
+
+	p = malloc(props_bytes(di));
+	if (!p)
+		return NULL;
+	p->nsets = nsets;
+	p->sets = (struct devimg_propset_info *)(p + 1);
+	c.infos = (struct devimg_property_info *)(p->sets + nsets);
+	c.pos = (char *)(c.infos + total_props(di));
+	for (i = 0; i < nsets; i++)
+		copy_set(&c, &di->props_begin[i], &p->sets[i]);
+	return p;
+}
+
+int image_get_props(struct devimg_image *img, const struct image_props **out)
+{
+	struct image_props *p = atomic_load(&img->props);
+	struct image_props *expected = NULL;
+	int r = 0;
+
+	if (p) {
+		*out = p;
+		return 0;
+	}
+	registry_read_lock();
+	if (!devimg_image_is_registered(img))
+		r = -ESTALE;
+	else if (!(p = props_copy(img->dimg)))
+		r = -ENOMEM;
+	registry_read_unlock();
+	if (r < 0)
+		return r;
+	/* Another thread may have published first: keep one copy. */
+	if (!atomic_compare_exchange_strong(&img->props, &expected, p)) {
+		image_props_free(p);
+		p = expected;
+	}
+	*out = p;
+	return 0;
+}
+
+void image_props_free(struct image_props *p)
+{
+	free(p);
+}
+
+DEVIMG_EXPORT int devimg_image_propsets(struct devimg_image *img,
+					const struct devimg_propset_info **sets,
+					size_t *n)
+{
+	const struct image_props *p;
+	int r;
+
+	if (!img || !sets || !n)
+		return -EINVAL;
+	r = image_get_props(img, &p);
+	if (r < 0)
+		return r;
+	*sets = p->nsets ? p->sets : NULL;
+	*n = p->nsets;
+	return 0;
+}
+
+DEVIMG_EXPORT int
+devimg_image_find_property(struct devimg_image *img, const char *set,
+			   const char *name,
+			   const struct devimg_property_info **prop)
+{
+	const struct image_props *p;
+	size_t i, j;
+	int r;
+
+	if (!img || !set || !name || !prop)
+		return -EINVAL;
+	r = image_get_props(img, &p);
+	if (r < 0)
+		return r;
+	for (i = 0; i < p->nsets; i++) {
+		const struct devimg_propset_info *s = &p->sets[i];
+
+		if (strcmp(s->name, set) != 0)
+			continue;
+		for (j = 0; j < s->nprops; j++) {
+			if (strcmp(s->props[j].name, name) == 0) {
+				*prop = &s->props[j];
+				return 0;
+			}
+		}
+		return -ENOENT;
+	}
+	return -ENOENT;
+}

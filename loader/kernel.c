@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernels: image lookup and selection, program from the device's cache,
+ * recorded arguments, specialization constants (native: a program built
+ * with the values, looked up in the cache at the next launch; emulated:
+ * the kernel's last argument, a buffer refreshed before the next launch)
+ * and launches.
+ *
+ * A kernel's argument state and spec constants are guarded by its lock,
+ * held from argument application to the plugin's launch, so threads may
+ * launch one kernel object on their own queues. A changed emulated value
+ * is written through the launching queue; a launch still running on
+ * another queue may then see it: finish that queue first.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
+
+struct kernel_arg {
+	enum arg_kind kind;
+	size_t size;
+	void *value;
+	struct devimg_buf *buf;
+};
+
+struct devimg_kernel {
+	atomic_uint refcount;
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	char *name;
+	struct devimg_image *img;
+	enum devimg_image_format fmt;
+	char *options;
+	pthread_mutex_t lock;
+	struct devimg_plugin_kernel *pk;
+	unsigned nuser;			/* UINT_MAX: the backend cannot tell */
+	size_t nargs_rec;
+	struct kernel_arg *args;
+	struct devimg_spec_values *spec;	/* NULL: no spec constants */
+	bool native_spec;
+	bool spec_dirty;
+	struct devimg_plugin_mem *spec_mem;	/* emulated path */
+	unsigned spec_index;
+};
+
+static int find_images(const char *name, struct devimg_image ***imgs,
+		       size_t *n)
+{
+	struct devimg_image **v = NULL;
+	size_t got = 0, want;
+	int err;
+
+	for (;;) {
+		err = devimg_registry_find_kernel(name, v, got, &want);
+		if (err < 0) {
+			free(v);
+			return err;
+		}
+		if (want <= got)
+			break;
+		while (got--)
+			devimg_image_unref(v[got]);
+		free(v);
+		v = calloc(want, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		got = want;
+	}
+	*imgs = v;
+	*n = want;
+	return 0;
+}
+
+static int pick_image(struct devimg_device *dev, const char *name,
+		      struct devimg_image **out)
+{
+	char (*reasons)[DEVIMG_REASON_MAX] = NULL;
+	struct devimg_image **imgs = NULL;
+	size_t n = 0, chosen, i, len;
+	char msg[3072];
+	int err;
+
+	err = find_images(name, &imgs, &n);
+	if (err == -ENOENT)
+		return dispatch_error(err, "no registered image defines kernel '%s'",
+				      name);
+	if (err < 0)
+		return dispatch_error(err, "looking up kernel '%s': %s", name,
+				      devimg_strerror(err));
+	reasons = calloc(n, sizeof(*reasons));
+	if (!reasons) {
+		err = dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				     name);
+		goto out;
+	}
+	err = devimg_select_image(&dev->caps, imgs, n, &chosen, reasons);
+	if (err == 0) {
+		*out = devimg_image_ref(imgs[chosen]);
+		goto out;
+	}
+	len = (size_t)snprintf(msg, sizeof(msg),
+			       "no image of kernel '%s' is compatible with device %s (%s)",
+			       name, devimg_device_name(dev),
+			       devimg_device_backend(dev));
+	for (i = 0; i < n && len < sizeof(msg); i++)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; %s",
+					reasons[i]);
+	err = dispatch_error(err, "%s", msg);
+out:
+	for (i = 0; i < n; i++)
+		devimg_image_unref(imgs[i]);
+	free(imgs);
+	free(reasons);
+	return err;
+}
+
+static int apply_arg(struct devimg_kernel *k, unsigned i)
+{
+	struct devimg_plugin *p = k->dev->plugin;
+	struct kernel_arg *a = &k->args[i];
+	int err = 0;
+
+	switch (a->kind) {
+	case ARG_VALUE:
+		err = devimg_plugin_kernel_set_arg_value(p, k->pk, i, a->size,
+							 a->value);
+		break;
+	case ARG_BUF:
+		err = devimg_plugin_kernel_set_arg_mem(p, k->pk, i,
+						       a->buf->mem);
+		break;
+	case ARG_LOCAL:
+		err = devimg_plugin_kernel_set_arg_local(p, k->pk, i, a->size);
+		break;
+	case ARG_UNSET:
+		break;
+	}
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s', argument %u: %s",
+				      k->name, i, devimg_plugin_last_error(p));
+	return 0;
+}
+
+/* A plugin kernel of prog, with the spec buffer and recorded arguments. */
+static int kernel_bind(struct devimg_kernel *k,
+		       struct devimg_plugin_program *prog)
+{
+	struct devimg_plugin *p = k->dev->plugin;
+	struct devimg_plugin_kernel *pk, *old = k->pk;
+	unsigned i;
+	int err;
+
+	err = devimg_plugin_kernel_create(p, prog, k->name, &pk);
+	if (err < 0)
+		return dispatch_error(err, "no kernel '%s' in the program built from image %u (target %s): %s",
+				      k->name, devimg_image_index(k->img),
+				      devimg_image_target(k->img),
+				      devimg_plugin_last_error(p));
+	k->pk = pk;
+	for (i = 0; i < k->nargs_rec; i++) {
+		err = apply_arg(k, i);
+		if (err < 0)
+			break;
+	}
+	if (err == 0 && k->spec_mem) {
+		err = devimg_plugin_kernel_set_arg_mem(p, pk, k->spec_index,
+						       k->spec_mem);
+		if (err < 0)
+			err = dispatch_error(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
+					     k->name, k->spec_index,
+					     devimg_plugin_last_error(p));
+	}
+	if (err < 0) {
+		k->pk = old;
+		devimg_plugin_kernel_release(p, pk);
+		return err;
+	}
+	if (old)
+		devimg_plugin_kernel_release(p, old);
+	return 0;
+}
+
+static char *join_options(struct devimg_image *img)
+{
+	const char *c = devimg_image_compile_opts(img);
+	const char *l = devimg_image_link_opts(img);
+	size_t cl = strlen(c), ll = strlen(l);
+	char *s = malloc(cl + ll + 2);
+
+	if (!s)
+		return NULL;
+	memcpy(s, c, cl);
+	s[cl] = ' ';
+	memcpy(s + cl + (cl && ll), l, ll + 1);
+	return s;
+}
+
+static int kernel_setup(struct devimg_kernel *k)
+{
+	struct devimg_device *dev = k->dev;
+	struct devimg_plugin_program *prog;
+	const struct devimg_spec_const_info *consts;
+	size_t nconsts = 0, spec_size;
+	const void *blob;
+	unsigned count;
+	int err;
+
+	err = pick_image(dev, k->name, &k->img);
+	if (err < 0)
+		return err;
+	err = devimg_image_guess_format(k->img, &k->fmt);
+	if (err < 0)
+		return dispatch_error(err, "image %u of kernel '%s': %s",
+				      devimg_image_index(k->img), k->name,
+				      devimg_strerror(err));
+	k->options = join_options(k->img);
+	if (!k->options)
+		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				      k->name);
+	err = devimg_image_spec_consts(k->img, &consts, &nconsts, NULL,
+				       NULL);
+	if (err < 0)
+		return dispatch_error(err, "spec constants of image %u (target %s) of kernel '%s': %s",
+				      devimg_image_index(k->img),
+				      devimg_image_target(k->img), k->name,
+				      devimg_strerror(err));
+	if (nconsts) {
+		err = devimg_spec_values_new(k->img, &k->spec);
+		if (err < 0)
+			return dispatch_error(err, "kernel '%s': spec constants: %s",
+					      k->name, devimg_strerror(err));
+		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
+			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
+	}
+	err = progcache_get(dev, k->img, k->fmt, k->options, NULL, NULL, 0,
+			    &prog);
+	if (err < 0)
+		return err;
+	err = devimg_plugin_kernel_create(dev->plugin, prog, k->name, &k->pk);
+	if (err < 0)
+		return dispatch_error(err, "no kernel '%s' in the program built from image %u (target %s): %s",
+				      k->name, devimg_image_index(k->img),
+				      devimg_image_target(k->img),
+				      devimg_plugin_last_error(dev->plugin));
+	err = devimg_plugin_kernel_arg_count(dev->plugin, k->pk, &count);
+	if (err == -ENOTSUP)
+		count = UINT_MAX;
+	else if (err < 0)
+		return dispatch_error(err, "kernel '%s': argument count: %s",
+				      k->name,
+				      devimg_plugin_last_error(dev->plugin));
+	k->nuser = count;
+	if (!k->spec || k->native_spec)
+		return 0;
+
+	/* Emulated: the last argument is the buffer of all values. */
+	if (count == UINT_MAX || count == 0)
+		return dispatch_error(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
+				      k->name);
+	k->spec_index = count - 1;
+	k->nuser = count - 1;
+	err = devimg_spec_values_buffer(k->spec, &blob, &spec_size);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': spec constants: %s",
+				      k->name, devimg_strerror(err));
+	err = devimg_plugin_mem_create(dev->plugin, dev->pctx,
+				       DEVIMG_PLUGIN_MEM_READ_ONLY,
+				       spec_size ? spec_size : 1, &k->spec_mem);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': spec-constant buffer: %s",
+				      k->name,
+				      devimg_plugin_last_error(dev->plugin));
+	err = devimg_plugin_kernel_set_arg_mem(dev->plugin, k->pk,
+					       k->spec_index, k->spec_mem);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
+				      k->name, k->spec_index,
+				      devimg_plugin_last_error(dev->plugin));
+	k->spec_dirty = true;
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_kernel_new(struct devimg_device *dev, const char *name,
+				    struct devimg_kernel **out)
+{
+	struct devimg_kernel *k;
+	int err;
+
+	if (!dev || !name || !out)
+		return dispatch_error(-EINVAL, "devimg_kernel_new: NULL argument");
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->name = strdup(name))) {
+		free(k);
+		return dispatch_error(-ENOMEM, "devimg_kernel_new: out of memory");
+	}
+	atomic_init(&k->refcount, 1);
+	k->ctx = devimg_ctx_ref(dev->ctx);
+	k->dev = dev;
+	pthread_mutex_init(&k->lock, NULL);
+	err = kernel_setup(k);
+	if (err < 0) {
+		devimg_kernel_unref(k);
+		return err;
+	}
+	*out = k;
+	return 0;
+}
+
+DEVIMG_EXPORT struct devimg_kernel *devimg_kernel_ref(struct devimg_kernel *k)
+{
+	if (k)
+		atomic_fetch_add(&k->refcount, 1);
+	return k;
+}
+
+static void arg_clear(struct kernel_arg *a)
+{
+	free(a->value);
+	devimg_buf_unref(a->buf);
+	memset(a, 0, sizeof(*a));
+}
+
+DEVIMG_EXPORT struct devimg_kernel *
+devimg_kernel_unref(struct devimg_kernel *k)
+{
+	size_t i;
+
+	if (!k)
+		return NULL;
+	if (atomic_fetch_sub(&k->refcount, 1) > 1)
+		return k;
+	for (i = 0; i < k->nargs_rec; i++)
+		arg_clear(&k->args[i]);
+	free(k->args);
+	if (k->pk)
+		devimg_plugin_kernel_release(k->dev->plugin, k->pk);
+	if (k->spec_mem)
+		devimg_plugin_mem_release(k->dev->plugin, k->spec_mem);
+	devimg_spec_values_unref(k->spec);
+	devimg_image_unref(k->img);
+	pthread_mutex_destroy(&k->lock);
+	devimg_ctx_unref(k->ctx);
+	free(k->options);
+	free(k->name);
+	free(k);
+	return NULL;
+}
+
+DEVIMG_EXPORT unsigned devimg_kernel_arg_count(const struct devimg_kernel *k)
+{
+	return k ? k->nuser : 0;
+}
+
+DEVIMG_EXPORT struct devimg_image *
+devimg_kernel_image(const struct devimg_kernel *k)
+{
+	return k ? k->img : NULL;
+}
+
+/* Record argument i (under k->lock) and pass it to the plugin kernel. */
+static int set_arg(struct devimg_kernel *k, unsigned i, enum arg_kind kind,
+		   size_t size, const void *value, struct devimg_buf *b)
+{
+	struct kernel_arg a = { .kind = kind, .size = size };
+	int err;
+
+	if (k->nuser != UINT_MAX && i >= k->nuser)
+		return dispatch_error(-EINVAL, "kernel '%s' has %u arguments, no argument %u",
+				      k->name, k->nuser, i);
+	if (kind == ARG_VALUE) {
+		a.value = malloc(size ? size : 1);
+		if (!a.value)
+			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+					      k->name);
+		memcpy(a.value, value, size);
+	}
+	if (i >= k->nargs_rec) {
+		struct kernel_arg *v = realloc(k->args, (i + 1) * sizeof(*v));
+
+		if (!v) {
+			free(a.value);
+			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+					      k->name);
+		}
+		memset(v + k->nargs_rec, 0,
+		       (i + 1 - k->nargs_rec) * sizeof(*v));
+		k->args = v;
+		k->nargs_rec = i + 1;
+	}
+	a.buf = devimg_buf_ref(b);
+	arg_clear(&k->args[i]);
+	k->args[i] = a;
+	err = apply_arg(k, i);
+	if (err < 0)
+		arg_clear(&k->args[i]);
+	return err;
+}
+
+DEVIMG_EXPORT int devimg_kernel_set_arg(struct devimg_kernel *k, unsigned i,
+					size_t size, const void *value)
+{
+	int err;
+
+	if (!k || !value || !size)
+		return dispatch_error(-EINVAL, "devimg_kernel_set_arg: NULL argument or size 0");
+	pthread_mutex_lock(&k->lock);
+	err = set_arg(k, i, ARG_VALUE, size, value, NULL);
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+DEVIMG_EXPORT int devimg_kernel_set_arg_buf(struct devimg_kernel *k,
+					    unsigned i, struct devimg_buf *b)
+{
+	int err;
+
+	if (!k || !b)
+		return dispatch_error(-EINVAL, "devimg_kernel_set_arg_buf: NULL argument");
+	if (b->dev->pctx != k->dev->pctx)
+		return dispatch_error(-EINVAL, "kernel '%s', argument %u: the buffer belongs to another platform",
+				      k->name, i);
+	pthread_mutex_lock(&k->lock);
+	err = set_arg(k, i, ARG_BUF, 0, NULL, b);
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+DEVIMG_EXPORT int devimg_kernel_set_arg_local(struct devimg_kernel *k,
+					      unsigned i, size_t size)
+{
+	int err;
+
+	if (!k || !size)
+		return dispatch_error(-EINVAL, "devimg_kernel_set_arg_local: NULL kernel or size 0");
+	pthread_mutex_lock(&k->lock);
+	err = set_arg(k, i, ARG_LOCAL, size, NULL, NULL);
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
+					       const char *symbolic_id,
+					       size_t size, const void *value)
+{
+	int err;
+
+	if (!k || !symbolic_id || !value)
+		return dispatch_error(-EINVAL, "devimg_kernel_set_spec_const: NULL argument");
+	if (!k->spec)
+		return dispatch_error(-ENOENT, "kernel '%s': its image has no spec constant '%s' (none at all)",
+				      k->name, symbolic_id);
+	pthread_mutex_lock(&k->lock);
+	err = devimg_spec_values_set(k->spec, symbolic_id, size, value);
+	if (err == 0)
+		k->spec_dirty = true;
+	pthread_mutex_unlock(&k->lock);
+	if (err == -ENOENT)
+		return dispatch_error(err, "kernel '%s': its image has no spec constant '%s'",
+				      k->name, symbolic_id);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': spec constant '%s' (%zu bytes given): %s",
+				      k->name, symbolic_id, size,
+				      devimg_strerror(err));
+	return 0;
+}
+
+/* Bring the spec constants to the device before a launch (k->lock held). */
+static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
+{
+	struct devimg_device *dev = k->dev;
+	struct devimg_plugin_program *prog;
+	const void *blob;
+	size_t size;
+	int err;
+
+	err = devimg_spec_values_buffer(k->spec, &blob, &size);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': spec constants: %s",
+				      k->name, devimg_strerror(err));
+	if (k->native_spec) {
+		err = progcache_get(dev, k->img, k->fmt, k->options, k->spec,
+				    blob, size, &prog);
+		if (err == 0)
+			err = kernel_bind(k, prog);
+	} else if (size) {
+		err = devimg_plugin_mem_write(dev->plugin, q->pq, k->spec_mem,
+					      1, 0, size, blob);
+		if (err < 0)
+			err = dispatch_error(err, "kernel '%s': writing the spec-constant buffer: %s",
+					     k->name,
+					     devimg_plugin_last_error(dev->plugin));
+	}
+	if (err == 0)
+		k->spec_dirty = false;
+	return err;
+}
+
+DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
+				unsigned dims, const size_t *global_offset,
+				const size_t *global_size,
+				const size_t *local_size)
+{
+	struct devimg_plugin *p;
+	unsigned i;
+	int err = 0;
+
+	if (!q || !k || !global_size)
+		return dispatch_error(-EINVAL, "devimg_launch: NULL argument");
+	if (dims < 1 || dims > 3)
+		return dispatch_error(-EINVAL, "devimg_launch: %u dimensions (1 to 3)",
+				      dims);
+	if (q->dev != k->dev)
+		return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' was made for %s, the queue is on another device",
+				      k->name, devimg_device_name(k->dev));
+	p = k->dev->plugin;
+	if (global_offset &&
+	    !(k->dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET))
+		for (i = 0; i < dims; i++)
+			if (global_offset[i])
+				return dispatch_error(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
+						      devimg_device_name(k->dev));
+	pthread_mutex_lock(&k->lock);
+	if (k->nuser != UINT_MAX)
+		for (i = 0; i < k->nuser; i++)
+			if (i >= k->nargs_rec ||
+			    k->args[i].kind == ARG_UNSET) {
+				err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
+						     i, k->name);
+				goto out;
+			}
+	if (k->spec && k->spec_dirty) {
+		err = spec_refresh(k, q);
+		if (err < 0)
+			goto out;
+	}
+	err = devimg_plugin_launch(p, q->pq, k->pk, dims, global_offset,
+				   global_size, local_size);
+	if (err < 0)
+		err = dispatch_error(err, "launching kernel '%s' on %s: %s",
+				     k->name, devimg_device_name(k->dev),
+				     devimg_plugin_last_error(p));
+out:
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the loader's files share and the installed header does not show.
+ */
+#ifndef DEVIMG_LIBDEVIMG_INTERNAL_H
+#define DEVIMG_LIBDEVIMG_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <devimg/devimg.h>
+
+#include "hash.h"
+
+#define DEVIMG_EXPORT __attribute__((visibility("default")))
+
+#define DEVIMG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+/* ---- log.c ---- */
+
+void devimg_log(int priority, const char *file, int line, const char *fn,
+		const char *format, ...) DEVIMG_PRINTF(5, 6);
+
+static inline bool devimg_log_enabled(int priority)
+{
+	return priority <= devimg_get_log_priority();
+}
+
+#define devimg_log_cond(prio, ...)					\
+	do {								\
+		if (devimg_log_enabled(prio))				\
+			devimg_log(prio, __FILE__, __LINE__, __func__,	\
+				   __VA_ARGS__);			\
+	} while (0)
+
+#define log_err(...) devimg_log_cond(DEVIMG_LOG_ERR, __VA_ARGS__)
+#define log_warn(...) devimg_log_cond(DEVIMG_LOG_WARNING, __VA_ARGS__)
+#define log_info(...) devimg_log_cond(DEVIMG_LOG_INFO, __VA_ARGS__)
+#define log_dbg(...) devimg_log_cond(DEVIMG_LOG_DEBUG, __VA_ARGS__)
+
+/* A message built before it can be logged (e.g. under a lock). */
+struct devimg_msg {
+	int err;
+	char text[256];
+};
+
+void devimg_msg_set(struct devimg_msg *m, int err, const char *format, ...)
+	DEVIMG_PRINTF(3, 4);
+
+/* ---- image.c: the image record ---- */
+
+/* One offload entry of an image: its copied name keys the kernel map. */
+struct image_entry {
+	const char *name;
+	uint32_t hash;
+};
+
+struct image_props;
+struct image_spec;
+
+struct devimg_image {
+	atomic_uint refcount;
+	atomic_bool registered;		/* written under the registry lock */
+	uint64_t id;			/* set under the registry lock */
+	unsigned index;
+	uint16_t version;
+	uint8_t kind;
+	uint8_t format;
+	const struct devimg_device_binaries *desc;
+	/* Descriptor memory: read only under the registry lock, registered. */
+	const struct devimg_device_image *dimg;
+	const unsigned char *bin;
+	size_t bin_size;
+	const char *manifest;
+	size_t manifest_size;
+	/* Copied at registration, into the same allocation. */
+	const char *target;
+	const char *compile_opts;
+	const char *link_opts;
+	size_t nentries;
+	struct image_entry *entries;
+	/* Lazy caches: built on first use, published once, then immutable. */
+	_Atomic(struct image_props *) props;
+	_Atomic(struct image_spec *) spec;
+	atomic_uint guess;		/* select.c: 0 = not guessed yet */
+};
+
+/*
+ * A new record (refcount 1, not registered) for image index of desc, which
+ * must have passed validation. NULL on ENOMEM.
+ */
+struct devimg_image *image_new(const struct devimg_device_binaries *desc,
+			       unsigned index);
+void image_free(struct devimg_image *img);
+
+/* ---- register.c: descriptor validation ---- */
+
+/*
+ * 0 when desc can be registered; otherwise -EINVAL and the reason in msg.
+ * Reads only the descriptor's structures and strings, never image bytes or
+ * property values.
+ */
+int descriptor_validate(const struct devimg_device_binaries *desc,
+			struct devimg_msg *msg);
+
+/* ---- registry.c ---- */
+
+/*
+ * Add the records of desc (one reference each is handed over) or, when
+ * desc is registered already, return -EEXIST and keep nothing.
+ */
+int registry_add(const struct devimg_device_binaries *desc,
+		 struct devimg_image **imgs, size_t n);
+/* Remove desc's images; -ENOENT when desc is not registered. */
+int registry_remove(const struct devimg_device_binaries *desc);
+void registry_add_problem(const struct devimg_msg *msg);
+
+/*
+ * Shared access to descriptor memory: while held, no image changes its
+ * registered state, so a registered image's descriptor stays mapped.
+ * Not recursive; call nothing that takes it again.
+ */
+void registry_read_lock(void);
+void registry_read_unlock(void);
+
+/* ---- introspect.c: lazily copied property sets ---- */
+
+struct image_props {
+	struct devimg_propset_info *sets;
+	size_t nsets;
+};
+
+/* The cached copy, built on first call. -ESTALE, -ENOMEM. */
+int image_get_props(struct devimg_image *img, const struct image_props **out);
+void image_props_free(struct image_props *p);
+
+/* ---- specconst.c ---- */
+
+void image_spec_free(struct image_spec *s);
+
+/* ---- select.c ---- */
+
+/* What the bytes of an image look like. */
+enum image_content {
+	CONTENT_UNKNOWN = 0,
+	CONTENT_SPIRV,
+	CONTENT_LLVMBC,
+	CONTENT_ELF,
+	CONTENT_PTX,
+};
+
+/*
+ * Classify bytes (pure). For PTX, *ptx_sm is the sm number of its
+ * ".target sm_NN" line when found in the first kilobytes, else 0.
+ */
+enum image_content image_content_of(const void *bytes, size_t size,
+				    unsigned *ptx_sm);
+
+#endif

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The registration ABI: __sycl_register_lib() and __sycl_unregister_lib(),
+ * called from the constructors and destructors of wrapped objects, possibly
+ * before this library's own constructors ran (it has none). A descriptor
+ * is validated before anything is kept; validation reads the descriptor's
+ * structures and the strings registration copies, never the image bytes
+ * nor property values.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libdevimg-internal.h"
+
+/* Sanity bounds: beyond them a count comes from a corrupt descriptor. */
+#define MAX_ENTRIES (1u << 24)
+#define MAX_PROPS (1u << 20)
+#define MAX_BYTE_ARRAY ((uint64_t)1 << 32)
+
+struct span {
+	const char *what;
+	const void *begin;
+	const void *end;
+	size_t elem;
+};
+
+/* Both NULL, or both set with begin <= end and whole elements between. */
+static int span_count(const struct span *s, size_t max, size_t *n,
+		      struct devimg_msg *msg, const char *where)
+{
+	uintptr_t b = (uintptr_t)s->begin, e = (uintptr_t)s->end;
+
+	*n = 0;
+	if (!s->begin && !s->end)
+		return 0;
+	if (!s->begin || !s->end) {
+		devimg_msg_set(msg, -EINVAL, "%s: %s begin %p end %p: one is NULL",
+			       where, s->what, s->begin, s->end);
+		return -EINVAL;
+	}
+	if (e < b) {
+		devimg_msg_set(msg, -EINVAL, "%s: %s end %p before begin %p",
+			       where, s->what, s->end, s->begin);
+		return -EINVAL;
+	}
+	if ((e - b) % s->elem) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: %s span of %zu bytes is not a multiple of %zu",
+			       where, s->what, (size_t)(e - b), s->elem);
+		return -EINVAL;
+	}
+	*n = (e - b) / s->elem;
+	if (*n > max) {
+		devimg_msg_set(msg, -EINVAL, "%s: %zu %s, more than %zu",
+			       where, *n, s->what, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int validate_property(const struct devimg_property *p, size_t j,
+			     struct devimg_msg *msg, const char *where)
+{
+	if (!p->name) {
+		devimg_msg_set(msg, -EINVAL, "%s property %zu: name is NULL",
+			       where, j);
+		return -EINVAL;
+	}
+	switch (p->type) {
+	case DEVIMG_PROPERTY_UINT32:
+		return 0;
+	case DEVIMG_PROPERTY_BYTE_ARRAY:
+		if (!p->value || p->size < 8 || p->size > MAX_BYTE_ARRAY) {
+			devimg_msg_set(msg, -EINVAL,
+				       "%s property %zu: byte array value %p size %llu, expected a value of 8 to 2^32 bytes",
+				       where, j, p->value,
+				       (unsigned long long)p->size);
+			return -EINVAL;
+		}
+		return 0;
+	case DEVIMG_PROPERTY_STRING:
+		if (!p->value) {
+			devimg_msg_set(msg, -EINVAL,
+				       "%s property %zu: string value is NULL",
+				       where, j);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		devimg_msg_set(msg, -EINVAL,
+			       "%s property %zu: type %u unknown, expected 1 (uint32), 2 (byte array) or 3 (string)",
+			       where, j, p->type);
+		return -EINVAL;
+	}
+}
+
+static int validate_propset(const struct devimg_property_set *s,
+			    struct devimg_msg *msg, const char *where)
+{
+	struct span span = { "properties", s->begin, s->end,
+			     sizeof(struct devimg_property) };
+	size_t n, j;
+	int r;
+
+	if (!s->name) {
+		devimg_msg_set(msg, -EINVAL, "%s: name is NULL", where);
+		return -EINVAL;
+	}
+	r = span_count(&span, MAX_PROPS, &n, msg, where);
+	for (j = 0; r == 0 && j < n; j++)
+		r = validate_property(&s->begin[j], j, msg, where);
+	return r;
+}
+
+static int validate_propsets(const struct devimg_device_image *img,
+			     struct devimg_msg *msg, const char *where)
+{
+	struct span span = { "property sets", img->props_begin,
+			     img->props_end,
+			     sizeof(struct devimg_property_set) };
+	char at[160];
+	size_t n, j;
+	int r;
+
+	r = span_count(&span, MAX_PROPS, &n, msg, where);
+	for (j = 0; r == 0 && j < n; j++) {
+		snprintf(at, sizeof(at), "%s property set %zu", where, j);
+		r = validate_propset(&img->props_begin[j], msg, at);
+	}
+	return r;
+}
+
+static int validate_entries(const struct devimg_device_image *img,
+			    struct devimg_msg *msg, const char *where)
+{
+	struct span span = { "entries", img->entries_begin, img->entries_end,
+			     sizeof(struct devimg_offload_entry) };
+	size_t n, j;
+	int r;
+
+	r = span_count(&span, MAX_ENTRIES, &n, msg, where);
+	for (j = 0; r == 0 && j < n; j++) {
+		const char *name = img->entries_begin[j].name;
+
+		if (!name || !*name) {
+			devimg_msg_set(msg, -EINVAL, "%s entry %zu: name is %s",
+				       where, j, name ? "empty" : "NULL");
+			r = -EINVAL;
+		}
+	}
+	return r;
+}
+
+static int validate_header(const struct devimg_device_image *img,
+			   struct devimg_msg *msg, const char *where)
+{
+	if (img->version != 1 && img->version != 2) {
+		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected 1 or 2",
+			       where, img->version);
+		return -EINVAL;
+	}
+	if (img->kind != DEVIMG_KIND_SYCL) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: offload kind %u, expected 4 (SYCL)", where,
+			       img->kind);
+		return -EINVAL;
+	}
+	if (img->format > DEVIMG_FORMAT_LLVMBC) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V) or 3 (LLVM bitcode)",
+			       where, img->format);
+		return -EINVAL;
+	}
+	if (!img->target) {
+		devimg_msg_set(msg, -EINVAL, "%s: target is NULL", where);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int validate_bytes(const struct devimg_device_image *img,
+			  struct devimg_msg *msg, const char *where)
+{
+	struct span bin = { "image bytes", img->bin_begin, img->bin_end, 1 };
+	struct span manifest = { "manifest", img->manifest_begin,
+				 img->manifest_end, 1 };
+	size_t n;
+	int r;
+
+	if (!img->bin_begin || !img->bin_end) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: image bytes begin %p end %p: NULL", where,
+			       (const void *)img->bin_begin,
+			       (const void *)img->bin_end);
+		return -EINVAL;
+	}
+	r = span_count(&bin, SIZE_MAX, &n, msg, where);
+	if (r == 0)
+		r = span_count(&manifest, SIZE_MAX, &n, msg, where);
+	return r;
+}
+
+static int validate_image(const struct devimg_device_image *img,
+			  unsigned i, struct devimg_msg *msg,
+			  const struct devimg_device_binaries *desc)
+{
+	char where[96];
+	int r;
+
+	snprintf(where, sizeof(where), "descriptor %p image %u",
+		 (const void *)desc, i);
+	r = validate_header(img, msg, where);
+	if (r == 0)
+		r = validate_bytes(img, msg, where);
+	if (r == 0)
+		r = validate_entries(img, msg, where);
+	if (r == 0)
+		r = validate_propsets(img, msg, where);
+	return r;
+}
+
+int descriptor_validate(const struct devimg_device_binaries *desc,
+			struct devimg_msg *msg)
+{
+	struct span host;
+	char where[64];
+	size_t n;
+	unsigned i;
+	int r;
+
+	if (!desc) {
+		devimg_msg_set(msg, -EINVAL, "descriptor is NULL");
+		return -EINVAL;
+	}
+	snprintf(where, sizeof(where), "descriptor %p", (const void *)desc);
+	if (desc->version != DEVIMG_BINARIES_VERSION) {
+		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected %u",
+			       where, desc->version, DEVIMG_BINARIES_VERSION);
+		return -EINVAL;
+	}
+	if (desc->count && !desc->images) {
+		devimg_msg_set(msg, -EINVAL, "%s: %u images but images is NULL",
+			       where, desc->count);
+		return -EINVAL;
+	}
+	host = (struct span){ "host entries", desc->host_begin,
+			      desc->host_end,
+			      sizeof(struct devimg_offload_entry) };
+	r = span_count(&host, MAX_ENTRIES, &n, msg, where);
+	for (i = 0; r == 0 && i < desc->count; i++)
+		r = validate_image(&desc->images[i], i, msg, desc);
+	return r;
+}
+
+static void reject(const struct devimg_msg *msg)
+{
+	registry_add_problem(msg);
+	log_err("rejected: %s", msg->text);
+}
+
+static void free_images(struct devimg_image **imgs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		devimg_image_unref(imgs[i]);
+	free(imgs);
+}
+
+DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
+{
+	struct devimg_image **imgs = NULL;
+	struct devimg_msg msg;
+	unsigned i = 0;
+	int r;
+
+	if (descriptor_validate(desc, &msg) < 0) {
+		reject(&msg);
+		return;
+	}
+	if (desc->count) {
+		imgs = calloc(desc->count, sizeof(*imgs));
+		if (!imgs)
+			goto err_nomem;
+	}
+	for (i = 0; i < desc->count; i++) {
+		imgs[i] = image_new(desc, i);
+		if (!imgs[i])
+			goto err_nomem;
+	}
+	/* On success the registry keeps imgs and their references. */
+	r = registry_add(desc, imgs, desc->count);
+	if (r == -EEXIST) {
+		log_warn("descriptor %p is registered already; ignored",
+			 (void *)desc);
+		free_images(imgs, desc->count);
+		return;
+	}
+	if (r < 0)
+		goto err_nomem;
+	log_info("registered descriptor %p: %u images", (void *)desc,
+		 desc->count);
+	return;
+
+err_nomem:
+	devimg_msg_set(&msg, -ENOMEM,
+		       "descriptor %p: out of memory at image %u",
+		       (void *)desc, i);
+	reject(&msg);
+	if (imgs)
+		free_images(imgs, i);
+}
+
+DEVIMG_EXPORT void __sycl_unregister_lib(struct devimg_device_binaries *desc)
+{
+	if (registry_remove(desc) < 0) {
+		log_dbg("descriptor %p is not registered; nothing to do",
+			(void *)desc);
+		return;
+	}
+	log_info("unregistered descriptor %p", (void *)desc);
+}

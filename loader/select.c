@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which image a device runs: DPC++'s rules (the OpenCL, Level Zero and
+ * CUDA adapters' binary selection), applied to the images whose target the
+ * backend takes and whose format the device can ingest, so that every
+ * image left out says why. Formats declared NONE are guessed from the
+ * image's first bytes at selection time, not at registration.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "select.h"
+
+#define PTX_SCAN 4096
+
+static const char *backend_names[] = {
+	[DEVIMG_BACKEND_OPENCL] = "opencl",
+	[DEVIMG_BACKEND_LEVEL_ZERO] = "level_zero",
+	[DEVIMG_BACKEND_CUDA] = "cuda",
+};
+
+static const char *type_names[] = {
+	[DEVIMG_DEVICE_CPU] = "cpu",
+	[DEVIMG_DEVICE_GPU] = "gpu",
+	[DEVIMG_DEVICE_ACCELERATOR] = "accelerator",
+};
+
+static const char *format_names[] = {
+	[DEVIMG_FORMAT_NONE] = "none",
+	[DEVIMG_FORMAT_NATIVE] = "native",
+	[DEVIMG_FORMAT_SPIRV] = "spirv",
+	[DEVIMG_FORMAT_LLVMBC] = "llvmbc",
+};
+
+DEVIMG_EXPORT const char *devimg_backend_name(enum devimg_backend backend)
+{
+	if (backend < DEVIMG_BACKEND_OPENCL || backend > DEVIMG_BACKEND_CUDA)
+		return "unknown";
+	return backend_names[backend];
+}
+
+/* "spirv", or "none (spirv by its magic)" for a guessed format. */
+static void format_label(const struct select_cand *c, unsigned f, char *buf,
+			 size_t size)
+{
+	if (c->format == f)
+		snprintf(buf, size, "%s", format_names[f]);
+	else
+		snprintf(buf, size, "none (%s by its magic)", format_names[f]);
+}
+
+/* ---- content of the bytes ---- */
+
+static bool has_prefix(const unsigned char *p, size_t size, const char *s,
+		       size_t n)
+{
+	return size >= n && memcmp(p, s, n) == 0;
+}
+
+/* The NN of the first ".target sm_NN" in the first PTX_SCAN bytes. */
+static unsigned ptx_target_sm(const unsigned char *p, size_t size)
+{
+	static const char key[] = ".target";
+	size_t end = size < PTX_SCAN ? size : PTX_SCAN;
+	size_t i, j;
+	unsigned sm = 0;
+
+	for (i = 0; i + sizeof(key) - 1 < end; i++) {
+		if (memcmp(p + i, key, sizeof(key) - 1) != 0)
+			continue;
+		j = i + sizeof(key) - 1;
+		while (j < end && (p[j] == ' ' || p[j] == '\t'))
+			j++;
+		if (j + 3 >= end || memcmp(p + j, "sm_", 3) != 0)
+			return 0;
+		for (j += 3; j < end && p[j] >= '0' && p[j] <= '9' &&
+			     sm < 10000; j++)
+			sm = sm * 10 + (unsigned)(p[j] - '0');
+		return sm;
+	}
+	return 0;
+}
+
+static bool is_ptx(const unsigned char *p, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size && i < PTX_SCAN &&
+	       (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+		i++;
+	return has_prefix(p + i, size - i, "//", 2) ||
+	       has_prefix(p + i, size - i, ".version", 8);
+}
+
+enum image_content image_content_of(const void *bytes, size_t size,
+				    unsigned *ptx_sm)
+{
+	const unsigned char *p = bytes;
+
+	*ptx_sm = 0;
+	if (has_prefix(p, size, "\x03\x02\x23\x07", 4) ||
+	    has_prefix(p, size, "\x07\x23\x02\x03", 4))
+		return CONTENT_SPIRV;
+	if (has_prefix(p, size, "BC\xc0\xde", 4) ||
+	    has_prefix(p, size, "\xde\xc0\x17\x0b", 4))
+		return CONTENT_LLVMBC;
+	if (has_prefix(p, size, "\x7f" "ELF", 4))
+		return CONTENT_ELF;
+	if (is_ptx(p, size)) {
+		*ptx_sm = ptx_target_sm(p, size);
+		return CONTENT_PTX;
+	}
+	return CONTENT_UNKNOWN;
+}
+
+/* Cached as content + 1 | sm << 8, so 0 means "not looked at". */
+static int image_content(struct devimg_image *img, enum image_content *c,
+			 unsigned *sm)
+{
+	unsigned g = atomic_load(&img->guess);
+	int r = 0;
+
+	if (!g) {
+		registry_read_lock();
+		if (devimg_image_is_registered(img)) {
+			*c = image_content_of(img->bin, img->bin_size, sm);
+			g = (unsigned)(*c + 1) | *sm << 8;
+		} else {
+			r = -ESTALE;
+		}
+		registry_read_unlock();
+		if (r < 0)
+			return r;
+		atomic_store(&img->guess, g);
+	}
+	*c = (enum image_content)((g & 0xff) - 1);
+	*sm = g >> 8;
+	return 0;
+}
+
+static unsigned format_of_content(enum image_content c)
+{
+	switch (c) {
+	case CONTENT_SPIRV:
+		return DEVIMG_FORMAT_SPIRV;
+	case CONTENT_LLVMBC:
+		return DEVIMG_FORMAT_LLVMBC;
+	case CONTENT_ELF:
+	case CONTENT_PTX:
+		return DEVIMG_FORMAT_NATIVE;
+	default:
+		return DEVIMG_FORMAT_NONE;
+	}
+}
+
+DEVIMG_EXPORT int devimg_image_guess_format(struct devimg_image *img,
+					    enum devimg_image_format *fmt)
+{
+	enum image_content c;
+	unsigned sm;
+	int r;
+
+	if (!img || !fmt)
+		return -EINVAL;
+	if (img->format != DEVIMG_FORMAT_NONE) {
+		*fmt = (enum devimg_image_format)img->format;
+		return 0;
+	}
+	r = image_content(img, &c, &sm);
+	if (r < 0)
+		return r;
+	*fmt = (enum devimg_image_format)format_of_content(c);
+	return 0;
+}
+
+/* ---- the rules ---- */
+
+/* The target preferred on the device, and the fallback (NULL: none). */
+static const char *preferred_target(const struct devimg_device_caps *dev)
+{
+	if (dev->backend == DEVIMG_BACKEND_CUDA)
+		return "nvptx64";
+	if (dev->backend == DEVIMG_BACKEND_LEVEL_ZERO)
+		return "spir64_gen";
+	switch (dev->type) {
+	case DEVIMG_DEVICE_CPU:
+		return "spir64_x86_64";
+	case DEVIMG_DEVICE_GPU:
+		return "spir64_gen";
+	default:
+		return "spir64_fpga";
+	}
+}
+
+static const char *fallback_target(const struct devimg_device_caps *dev)
+{
+	return dev->backend == DEVIMG_BACKEND_CUDA ? NULL : "spir64";
+}
+
+bool select_target_fits(const struct devimg_device_caps *dev,
+			const char *target)
+{
+	const char *fallback = fallback_target(dev);
+
+	return strcmp(target, preferred_target(dev)) == 0 ||
+	       (fallback && strcmp(target, fallback) == 0);
+}
+
+static bool valid_device(const struct devimg_device_caps *dev)
+{
+	return dev->backend >= DEVIMG_BACKEND_OPENCL &&
+	       dev->backend <= DEVIMG_BACKEND_CUDA &&
+	       dev->type >= DEVIMG_DEVICE_CPU &&
+	       dev->type <= DEVIMG_DEVICE_ACCELERATOR;
+}
+
+/* Why an OpenCL device cannot take an image for another device type. */
+static const char *opencl_type_of(const char *target)
+{
+	if (strcmp(target, "spir64_x86_64") == 0)
+		return "cpu";
+	if (strcmp(target, "spir64_gen") == 0)
+		return "gpu";
+	if (strcmp(target, "spir64_fpga") == 0)
+		return "accelerator";
+	return NULL;
+}
+
+static void say(char (*why)[DEVIMG_REASON_MAX], size_t i,
+		const struct select_cand *c, const char *format, ...)
+	DEVIMG_PRINTF(4, 5);
+
+static void say(char (*why)[DEVIMG_REASON_MAX], size_t i,
+		const struct select_cand *c, const char *format, ...)
+{
+	va_list args;
+	int n;
+
+	if (!why)
+		return;
+	n = snprintf(why[i], DEVIMG_REASON_MAX, "image %zu (target %.40s): ",
+		     i, c->target);
+	if (n < 0 || n >= DEVIMG_REASON_MAX)
+		return;
+	va_start(args, format);
+	vsnprintf(why[i] + n, DEVIMG_REASON_MAX - (size_t)n, format, args);
+	va_end(args);
+}
+
+static bool target_ok(const struct devimg_device_caps *dev,
+		      const struct select_cand *c, size_t i,
+		      char (*why)[DEVIMG_REASON_MAX])
+{
+	const char *for_type;
+
+	if (select_target_fits(dev, c->target))
+		return true;
+	for_type = opencl_type_of(c->target);
+	if (dev->backend == DEVIMG_BACKEND_OPENCL && for_type)
+		say(why, i, c, "for %s devices, device is %s", for_type,
+		    type_names[dev->type]);
+	else
+		say(why, i, c, "not for backend %s",
+		    backend_names[dev->backend]);
+	return false;
+}
+
+static unsigned effective_format(const struct select_cand *c)
+{
+	if (c->format != DEVIMG_FORMAT_NONE)
+		return c->format;
+	return format_of_content(c->content);
+}
+
+static bool native_ok(const struct devimg_device_caps *dev,
+		      const struct select_cand *c, size_t i,
+		      char (*why)[DEVIMG_REASON_MAX])
+{
+	if (dev->backend != DEVIMG_BACKEND_CUDA || c->content != CONTENT_PTX ||
+	    !dev->cuda_cc || !c->ptx_sm || c->ptx_sm <= dev->cuda_cc)
+		return true;
+	say(why, i, c, "PTX for sm_%u, device has compute capability %u.%u",
+	    c->ptx_sm, dev->cuda_cc / 10, dev->cuda_cc % 10);
+	return false;
+}
+
+static bool format_ok(const struct devimg_device_caps *dev,
+		      const struct select_cand *c, size_t i,
+		      char (*why)[DEVIMG_REASON_MAX])
+{
+	unsigned f = effective_format(c);
+	char label[40];
+
+	if (f > DEVIMG_FORMAT_LLVMBC)
+		f = DEVIMG_FORMAT_NONE;
+	format_label(c, f, label, sizeof(label));
+	switch (f) {
+	case DEVIMG_FORMAT_SPIRV:
+		if (dev->spirv)
+			return true;
+		say(why, i, c, "format %s: device has no SPIR-V ingestion",
+		    label);
+		return false;
+	case DEVIMG_FORMAT_LLVMBC:
+		if (dev->spir)
+			return true;
+		say(why, i, c, "format %s: device has no SPIR bitcode ingestion",
+		    label);
+		return false;
+	case DEVIMG_FORMAT_NATIVE:
+		return native_ok(dev, c, i, why);
+	default:
+		if (c->stale)
+			say(why, i, c,
+			    "format none: unregistered before its format was guessed");
+		else
+			say(why, i, c,
+			    "format none: bytes are not SPIR-V, LLVM bitcode, ELF or PTX");
+		return false;
+	}
+}
+
+static bool qualifies(const struct devimg_device_caps *dev,
+		      const struct select_cand *c, size_t i,
+		      char (*why)[DEVIMG_REASON_MAX])
+{
+	if (c->kind != DEVIMG_KIND_SYCL) {
+		say(why, i, c, "offload kind %u is not SYCL (4)", c->kind);
+		return false;
+	}
+	if (!target_ok(dev, c, i, why))
+		return false;
+	if (!c->size) {
+		say(why, i, c, "empty image");
+		return false;
+	}
+	return format_ok(dev, c, i, why);
+}
+
+/* First qualifying image with the preferred target, else last fallback. */
+static size_t pick(const struct devimg_device_caps *dev,
+		   const struct select_cand *c, size_t n, const bool *ok)
+{
+	const char *fallback = fallback_target(dev);
+	size_t i, last = SIZE_MAX;
+
+	for (i = 0; i < n; i++) {
+		if (!ok[i])
+			continue;
+		if (strcmp(c[i].target, preferred_target(dev)) == 0)
+			return i;
+		if (fallback && strcmp(c[i].target, fallback) == 0)
+			last = i;
+	}
+	return last;
+}
+
+static void explain_passed_over(const struct devimg_device_caps *dev,
+				const struct select_cand *c, size_t i,
+				size_t chosen, char (*why)[DEVIMG_REASON_MAX])
+{
+	if (strcmp(c[i].target, c[chosen].target) != 0)
+		say(why, i, &c[i], "image %zu (target %.40s) is preferred on %s %s",
+		    chosen, c[chosen].target, backend_names[dev->backend],
+		    type_names[dev->type]);
+	else if (i > chosen)
+		say(why, i, &c[i], "the first %.40s image (%zu) is taken",
+		    c[chosen].target, chosen);
+	else
+		say(why, i, &c[i], "the last %.40s image (%zu) is taken",
+		    c[chosen].target, chosen);
+}
+
+int select_pick(const struct devimg_device_caps *dev,
+		const struct select_cand *c, size_t n, size_t *chosen,
+		char (*why)[DEVIMG_REASON_MAX])
+{
+	bool ok[64], *okp = ok;
+	size_t i, best;
+	int r = -ENOEXEC;
+
+	if (!dev || (n && !c) || !chosen || !valid_device(dev))
+		return -EINVAL;
+	if (!n)
+		return -ENOENT;
+	if (n > sizeof(ok) / sizeof(ok[0])) {
+		okp = calloc(n, sizeof(*okp));
+		if (!okp)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		okp[i] = qualifies(dev, &c[i], i, why);
+	best = pick(dev, c, n, okp);
+	for (i = 0; best != SIZE_MAX && i < n; i++) {
+		if (i == best && why)
+			why[i][0] = '\0';
+		else if (okp[i])
+			explain_passed_over(dev, c, i, best, why);
+	}
+	if (best != SIZE_MAX) {
+		*chosen = best;
+		r = 0;
+	}
+	if (okp != ok)
+		free(okp);
+	return r;
+}
+
+/* Fill a candidate, reading bytes only where the rules need them. */
+static void describe(const struct devimg_device_caps *dev,
+		     struct devimg_image *img, struct select_cand *c)
+{
+	bool need;
+
+	*c = (struct select_cand){
+		.target = img->target,
+		.kind = img->kind,
+		.format = img->format,
+		.size = img->bin_size,
+	};
+	if (!select_target_fits(dev, img->target) || !img->bin_size)
+		return;
+	need = img->format == DEVIMG_FORMAT_NONE ||
+	       (dev->backend == DEVIMG_BACKEND_CUDA && dev->cuda_cc);
+	if (need && image_content(img, &c->content, &c->ptx_sm) < 0)
+		c->stale = img->format == DEVIMG_FORMAT_NONE;
+}
+
+DEVIMG_EXPORT int devimg_select_image(const struct devimg_device_caps *dev,
+				      struct devimg_image *const *imgs,
+				      size_t n, size_t *chosen,
+				      char (*reasons)[DEVIMG_REASON_MAX])
+{
+	struct select_cand cands[16] = { 0 }, *c = cands;
+	size_t i;
+	int r;
+
+	if (!dev || (n && !imgs) || !chosen || !valid_device(dev))
+		return -EINVAL;
+	if (n > sizeof(cands) / sizeof(cands[0])) {
+		c = calloc(n, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		describe(dev, imgs[i], &c[i]);
+	r = select_pick(dev, c, n, chosen, reasons);
+	if (c != cands)
+		free(c);
+	return r;
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The dispatch API end to end: opens a library of wrapped images, makes a
+ * context, runs kernels on its first device and checks them against the
+ * host. Modes: "main" (vadd, global offsets, local-memory reduction,
+ * emulated spec constants, program cache, missing kernel), "nocompat"
+ * (only images for another backend), "broken" (a failing build),
+ * "threads" (threads launching their own kernels on their own queues).
+ * Exits 77 when there is no device.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <devimg/devimg.h>
+
+static int failed;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);			\
+			fprintf(stderr, " [last error: %s]\n",		\
+				devimg_last_error());			\
+			failed = 1;					\
+			return -1;					\
+		}							\
+	} while (0)
+
+struct env {
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	struct devimg_queue *q;
+};
+
+static int test_vadd(struct env *e)
+{
+	enum { N = 1000 };
+	float a[N], b[N], c[N];
+	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_kernel *k;
+	size_t g = N;
+	unsigned builds;
+	int i, err;
+
+	for (i = 0; i < N; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = (float)(N - i);
+	}
+	err = devimg_kernel_new(e->dev, "vadd", &k);
+	CHECK(err == 0, "kernel_new(vadd): %d", err);
+	CHECK(devimg_kernel_arg_count(k) == 3, "vadd has %u args",
+	      devimg_kernel_arg_count(k));
+	CHECK(!devimg_buf_new(e->dev, sizeof(a), &ba) &&
+	      !devimg_buf_new(e->dev, sizeof(b), &bb) &&
+	      !devimg_buf_new(e->dev, sizeof(c), &bc), "buf_new");
+	CHECK(!devimg_buf_write(e->q, ba, 0, sizeof(a), a) &&
+	      !devimg_buf_write(e->q, bb, 0, sizeof(b), b), "buf_write");
+	CHECK(devimg_buf_write(e->q, ba, 4, sizeof(a), a) == -EINVAL,
+	      "write past the end");
+	CHECK(devimg_launch(e->q, k, 1, NULL, &g, NULL) == -EINVAL,
+	      "launch with unset arguments");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
+	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
+	      !devimg_kernel_set_arg_buf(k, 2, bc), "set_arg_buf");
+	CHECK(devimg_kernel_set_arg_buf(k, 3, bc) == -EINVAL, "arg 3");
+	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
+	CHECK(err == 0, "launch: %d", err);
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	CHECK(!devimg_buf_read(e->q, bc, 0, sizeof(c), c), "read");
+	for (i = 0; i < N; i++)
+		CHECK(c[i] == a[i] + b[i], "c[%d] = %g, want %g", i, c[i],
+		      a[i] + b[i]);
+	/* A second kernel object comes from the program cache. */
+	builds = devimg_ctx_stat_builds(e->ctx);
+	devimg_kernel_unref(k);
+	err = devimg_kernel_new(e->dev, "vadd", &k);
+	CHECK(err == 0, "kernel_new(vadd) again: %d", err);
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
+	      "vadd rebuilt: %u builds, was %u",
+	      devimg_ctx_stat_builds(e->ctx), builds);
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	CHECK(devimg_buf_unref(bc) == NULL, "buf_unref did not free");
+	printf("ok vadd, buffer bounds, unset args, program cache\n");
+	return 0;
+}
+
+/* Launch offN with offset/global in dims dimensions, check every cell. */
+static int test_offset(struct env *e, unsigned dims)
+{
+	static const size_t off[3] = { 3, 2, 1 }, glob[3] = { 5, 4, 3 };
+	size_t ext[3] = { 1, 1, 1 }, total = 1, x, y, z;
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	char name[8];
+	unsigned i, w, h;
+	int *out, err;
+
+	for (i = 0; i < dims; i++)
+		ext[i] = off[i] + glob[i];
+	total = ext[0] * ext[1] * ext[2];
+	out = calloc(total, sizeof(*out));
+	CHECK(out, "calloc");
+	snprintf(name, sizeof(name), "off%u", dims);
+	err = devimg_kernel_new(e->dev, name, &k);
+	CHECK(err == 0, "kernel_new(%s): %d", name, err);
+	CHECK(!devimg_buf_new(e->dev, total * sizeof(*out), &b), "buf_new");
+	CHECK(!devimg_buf_write(e->q, b, 0, total * sizeof(*out), out),
+	      "zero");
+	w = (unsigned)ext[0];
+	h = (unsigned)ext[1];
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b), "arg 0");
+	if (dims > 1)
+		CHECK(!devimg_kernel_set_arg(k, 1, sizeof(w), &w), "arg w");
+	if (dims > 2)
+		CHECK(!devimg_kernel_set_arg(k, 2, sizeof(h), &h), "arg h");
+	err = devimg_launch(e->q, k, dims, off, glob, NULL);
+	CHECK(err == 0, "launch %s: %d", name, err);
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	CHECK(!devimg_buf_read(e->q, b, 0, total * sizeof(*out), out), "read");
+	for (z = 0; z < ext[2]; z++)
+		for (y = 0; y < ext[1]; y++)
+			for (x = 0; x < ext[0]; x++) {
+				int in = x >= off[0] &&
+					(dims < 2 || y >= off[1]) &&
+					(dims < 3 || z >= off[2]);
+				int want = in ? (int)(z * 1000000 + y * 1000 +
+						      x) + 1 : 0;
+				int got = out[(z * ext[1] + y) * ext[0] + x];
+
+				CHECK(got == want, "%s (%zu,%zu,%zu) = %d, want %d",
+				      name, x, y, z, got, want);
+			}
+	devimg_kernel_unref(k);
+	devimg_buf_unref(b);
+	free(out);
+	printf("ok global offset in %u dimension%s\n", dims,
+	       dims > 1 ? "s" : "");
+	return 0;
+}
+
+static int test_reduce(struct env *e)
+{
+	enum { N = 256, L = 32, G = N / L };
+	int in[N], out[G], want, i, j, scale = 3, err;
+	struct devimg_buf *bi, *bo;
+	struct devimg_kernel *k;
+	size_t g = N, l = L;
+
+	for (i = 0; i < N; i++)
+		in[i] = i * 7 - 300;
+	err = devimg_kernel_new(e->dev, "reduce", &k);
+	CHECK(err == 0, "kernel_new(reduce): %d", err);
+	CHECK(!devimg_buf_new(e->dev, sizeof(in), &bi) &&
+	      !devimg_buf_new(e->dev, sizeof(out), &bo), "buf_new");
+	CHECK(!devimg_buf_write(e->q, bi, 0, sizeof(in), in), "write");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, bi) &&
+	      !devimg_kernel_set_arg(k, 1, sizeof(scale), &scale) &&
+	      !devimg_kernel_set_arg_local(k, 2, L * sizeof(int)) &&
+	      !devimg_kernel_set_arg_buf(k, 3, bo), "args");
+	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
+	CHECK(err == 0, "launch reduce: %d", err);
+	CHECK(!devimg_buf_read(e->q, bo, 0, sizeof(out), out), "read");
+	for (i = 0; i < G; i++) {
+		for (want = 0, j = 0; j < L; j++)
+			want += in[i * L + j];
+		CHECK(out[i] == want * scale, "group %d: %d, want %d", i,
+		      out[i], want * scale);
+	}
+	devimg_kernel_unref(k);
+	devimg_buf_unref(bi);
+	devimg_buf_unref(bo);
+	printf("ok local-memory reduction with ordinary arguments\n");
+	return 0;
+}
+
+static int spec_run(struct env *e, struct devimg_kernel *k,
+		    struct devimg_buf *b, int want0, int want1, int want2)
+{
+	size_t g = 1;
+	int out[3], err;
+
+	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
+	CHECK(err == 0, "launch spec_k: %d", err);
+	CHECK(!devimg_buf_read(e->q, b, 0, sizeof(out), out), "read");
+	CHECK(out[0] == want0 && out[1] == want1 && out[2] == want2,
+	      "spec_k gave %d %d %d, want %d %d %d", out[0], out[1], out[2],
+	      want0, want1, want2);
+	return 0;
+}
+
+static int test_spec(struct env *e)
+{
+	struct { char c; int i; } sv = { 9, 4242 };
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	unsigned builds;
+	int add = 10, v, err;
+
+	err = devimg_kernel_new(e->dev, "spec_k", &k);
+	CHECK(err == 0, "kernel_new(spec_k): %d", err);
+	CHECK(sizeof(sv) == 8, "struct layout");
+	CHECK(devimg_kernel_arg_count(k) == 2,
+	      "spec_k: %u user arguments, want 2 (the buffer is implicit)",
+	      devimg_kernel_arg_count(k));
+	CHECK(!devimg_buf_new(e->dev, 3 * sizeof(int), &b), "buf_new");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
+	      !devimg_kernel_set_arg(k, 1, sizeof(add), &add), "args");
+	CHECK(devimg_kernel_set_arg(k, 2, sizeof(add), &add) == -EINVAL,
+	      "the implicit argument is not the user's");
+	builds = devimg_ctx_stat_builds(e->ctx);
+	if (spec_run(e, k, b, 7 + 10, 3, 100))
+		return -1;
+	v = 55;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec");
+	if (spec_run(e, k, b, 55 + 10, 3, 100))
+		return -1;
+	CHECK(!devimg_kernel_set_spec_const(k, "StructSpec", sizeof(sv), &sv),
+	      "set StructSpec");
+	if (spec_run(e, k, b, 55 + 10, 9, 4242))
+		return -1;
+	v = -1;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec again");
+	if (spec_run(e, k, b, -1 + 10, 9, 4242))
+		return -1;
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
+	      "emulated spec constants rebuilt: %u builds, was %u",
+	      devimg_ctx_stat_builds(e->ctx), builds);
+	CHECK(devimg_kernel_set_spec_const(k, "NoSuchSpec", 4, &v) == -ENOENT,
+	      "unknown constant");
+	CHECK(strstr(devimg_last_error(), "NoSuchSpec"), "message: %s",
+	      devimg_last_error());
+	CHECK(devimg_kernel_set_spec_const(k, "ScalarSpec", 2, &v) == -EINVAL,
+	      "wrong size");
+	devimg_kernel_unref(k);
+	devimg_buf_unref(b);
+	printf("ok emulated spec constants: defaults, overrides, changes, no rebuild\n");
+	return 0;
+}
+
+static int test_missing(struct env *e)
+{
+	struct devimg_kernel *k = NULL;
+	int err = devimg_kernel_new(e->dev, "no_such_kernel_xyz", &k);
+
+	CHECK(err == -ENOENT && !k, "missing kernel: %d", err);
+	CHECK(strstr(devimg_last_error(), "no_such_kernel_xyz"),
+	      "message lacks the name: %s", devimg_last_error());
+	printf("ok missing kernel: -ENOENT, named\n");
+	return 0;
+}
+
+static int test_nocompat(struct env *e)
+{
+	struct devimg_kernel *k = NULL;
+	int err = devimg_kernel_new(e->dev, "ptx_only", &k);
+
+	CHECK(err == -ENOEXEC && !k, "no compatible image: %d", err);
+	CHECK(strstr(devimg_last_error(), "ptx_only") &&
+	      strstr(devimg_last_error(), "nvptx64"),
+	      "message lacks the kernel or the rejection: %s",
+	      devimg_last_error());
+	printf("ok no compatible image: -ENOEXEC: %s\n", devimg_last_error());
+	return 0;
+}
+
+static int test_broken(struct env *e)
+{
+	struct devimg_kernel *k = NULL;
+	int err = devimg_kernel_new(e->dev, "broken_k", &k);
+
+	CHECK(err == -ENOEXEC && !k, "broken build: %d", err);
+	CHECK(strstr(devimg_last_error(), "devimg_dispatch_missing"),
+	      "build log missing from: %s", devimg_last_error());
+	printf("ok build failure: -ENOEXEC with the build log\n");
+	return 0;
+}
+
+struct worker {
+	struct env *e;
+	int id;
+	int ok;
+};
+
+/* Each thread: its own queue, kernel and buffers; many launches. */
+static void *worker_run(void *arg)
+{
+	enum { N = 512, ROUNDS = 25 };
+	struct worker *w = arg;
+	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
+	struct devimg_kernel *k = NULL;
+	struct devimg_queue *q = NULL;
+	float a[N], b[N], c[N];
+	size_t g = N;
+	int r, i;
+
+	w->ok = 0;
+	if (devimg_queue_new(w->e->dev, &q) ||
+	    devimg_kernel_new(w->e->dev, "vadd", &k) ||
+	    devimg_buf_new(w->e->dev, sizeof(a), &ba) ||
+	    devimg_buf_new(w->e->dev, sizeof(b), &bb) ||
+	    devimg_buf_new(w->e->dev, sizeof(c), &bc) ||
+	    devimg_kernel_set_arg_buf(k, 0, ba) ||
+	    devimg_kernel_set_arg_buf(k, 1, bb) ||
+	    devimg_kernel_set_arg_buf(k, 2, bc))
+		goto out;
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < N; i++) {
+			a[i] = (float)(w->id * 100000 + r * 1000 + i);
+			b[i] = (float)w->id;
+		}
+		if (devimg_buf_write(q, ba, 0, sizeof(a), a) ||
+		    devimg_buf_write(q, bb, 0, sizeof(b), b) ||
+		    devimg_launch(q, k, 1, NULL, &g, NULL) ||
+		    devimg_buf_read(q, bc, 0, sizeof(c), c))
+			goto out;
+		for (i = 0; i < N; i++)
+			if (c[i] != a[i] + b[i])
+				goto out;
+	}
+	w->ok = 1;
+out:
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	devimg_queue_unref(q);
+	return NULL;
+}
+
+static int test_threads(struct env *e)
+{
+	enum { T = 6 };
+	struct worker w[T];
+	pthread_t t[T];
+	unsigned builds = devimg_ctx_stat_builds(e->ctx);
+	int i;
+
+	for (i = 0; i < T; i++) {
+		w[i].e = e;
+		w[i].id = i;
+		CHECK(!pthread_create(&t[i], NULL, worker_run, &w[i]),
+		      "pthread_create");
+	}
+	for (i = 0; i < T; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < T; i++)
+		CHECK(w[i].ok, "thread %d failed", i);
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds + 1,
+	      "%u builds for %d threads, want 1",
+	      devimg_ctx_stat_builds(e->ctx) - builds, T);
+	printf("ok %d threads on their own queues, one build\n", T);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct env e = { 0 };
+	unsigned dims;
+	void *lib;
+	int err;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s main|nocompat|broken|threads LIBRARY\n",
+			argv[0]);
+		return 2;
+	}
+	lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "FAIL: %s\n", dlerror());
+		return 1;
+	}
+	err = devimg_ctx_new(&e.ctx);
+	if (err) {
+		fprintf(stderr, "FAIL: ctx_new: %s: %s\n", devimg_strerror(err),
+			devimg_last_error());
+		return 1;
+	}
+	if (devimg_device_count(e.ctx) == 0) {
+		printf("SKIP: no device in the context\n");
+		return 77;
+	}
+	e.dev = devimg_device_get(e.ctx, 0);
+	printf("device: %s (%s)\n", devimg_device_name(e.dev),
+	       devimg_device_backend(e.dev));
+	err = devimg_queue_new(e.dev, &e.q);
+	if (err) {
+		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
+		return 1;
+	}
+	if (!strcmp(argv[1], "main")) {
+		if (!test_vadd(&e) && !test_reduce(&e) && !test_spec(&e))
+			for (dims = 1; dims <= 3; dims++)
+				if (test_offset(&e, dims))
+					break;
+		test_missing(&e);
+	} else if (!strcmp(argv[1], "nocompat")) {
+		test_nocompat(&e);
+	} else if (!strcmp(argv[1], "threads")) {
+		test_threads(&e);
+	} else if (!strcmp(argv[1], "broken")) {
+		test_broken(&e);
+	} else {
+		fprintf(stderr, "unknown mode %s\n", argv[1]);
+		return 2;
+	}
+	devimg_queue_unref(e.q);
+	if (devimg_ctx_unref(e.ctx) != NULL) {
+		fprintf(stderr, "FAIL: the context outlived its last reference\n");
+		failed = 1;
+	}
+	return failed;
+}

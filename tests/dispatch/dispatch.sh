@@ -1,0 +1,67 @@
+#!/bin/sh
+# The dispatch API end to end on PoCL: kernels in OpenCL C compiled to
+# SPIR 1.2 bitcode by clang, wrapped by devimg-wrap with .sym/.props into
+# shared libraries that dispatch-run opens, results checked on the host.
+. "$top_srcdir/tests/lib.sh"
+
+plugins=$top_builddir/plugins/.libs
+run=$top_builddir/tests/dispatch/dispatch-run
+WRAP=$top_builddir/devimg-wrap
+src=$top_srcdir/tests/dispatch
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -n "${CLANG:-}" ] && [ "$CLANG" != no ] || skip "no clang to make SPIR bitcode"
+: "${CC:=cc}"
+
+spir() {
+	"$CLANG" -cc1 -triple spir64-unknown-unknown -emit-llvm-bc \
+		-cl-std=CL1.2 -finclude-default-header -O2 \
+		-o "$scratch/$2" "$src/$1" ||
+		fail "$CLANG could not compile $1 to SPIR bitcode"
+}
+
+# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
+lib() {
+	name=$1
+	shift
+	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
+		fail "devimg-wrap for $name failed"
+	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
+		fail "cannot link lib$name.so"
+}
+
+cd "$scratch"
+spir dispatch.cl dispatch.bc
+spir spec.cl spec.bc
+spir broken.cl broken.bc
+printf 'spec_k\n' >spec.sym
+printf 'broken_k\n' >broken.sym
+printf 'ptx_only\n' >ptx.sym
+printf '//\n.version 7.0\n.target sm_80\n.address_size 64\n' >ptx.ptx
+
+lib main -target=spir64 -format=llvmbc -entries="$src/dispatch.sym" \
+	dispatch.bc \
+	-target=spir64 -format=llvmbc -entries=spec.sym \
+	-properties="$src/spec.props" spec.bc
+lib nocompat -target=nvptx64 -format=native -entries=ptx.sym ptx.ptx
+lib broken -target=spir64 -format=llvmbc -entries=broken.sym broken.bc
+
+mkdir -p pocl-cache
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+DEVIMG_DEVICE_SELECTOR=opencl:*
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+
+for mode in main nocompat broken threads; do
+	rc=0
+	libname=$mode
+	[ "$mode" = threads ] && libname=main
+	"$run" "$mode" "$scratch/lib$libname.so" >"out.$mode" 2>&1 || rc=$?
+	cat "out.$mode"
+	if [ "$rc" -eq 77 ]; then
+		skip "PoCL shows no OpenCL device ($mode)"
+	fi
+	[ "$rc" -eq 0 ] || fail "dispatch-run $mode exited $rc"
+done

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Image selection: DPC++'s rule for each backend and device type, the
+ * "last spir64" fallback, format ingestion, and a reason for every image
+ * left out. First the pure function over described candidates, then the
+ * public one over registered images whose formats are guessed from bytes.
+ */
+#include <errno.h>
+
+#include "fixture.h"
+#include "select.h"
+
+#define CAND(t, f) { .target = (t), .kind = DEVIMG_KIND_SYCL, .format = (f), \
+		     .size = 16 }
+
+static const struct devimg_device_caps ocl_cpu = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
+};
+static const struct devimg_device_caps ocl_gpu = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0
+};
+static const struct devimg_device_caps ocl_acc = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_ACCELERATOR, 1, 0, 0
+};
+static const struct devimg_device_caps pocl_cpu = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0
+};
+static const struct devimg_device_caps l0_gpu = {
+	DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0
+};
+static const struct devimg_device_caps cuda_80 = {
+	DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
+};
+
+static char why[8][DEVIMG_REASON_MAX];
+
+static size_t pick_ok(const struct devimg_device_caps *dev,
+		      const struct select_cand *c, size_t n)
+{
+	size_t chosen = 99;
+
+	memset(why, '?', sizeof(why));
+	ck_assert_int_eq(select_pick(dev, c, n, &chosen, why), 0);
+	ck_assert_str_eq(why[chosen], "");
+	return chosen;
+}
+
+START_TEST(test_opencl_cpu_prefers_x86_64)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_x86_64", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64_x86_64", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+
+	ck_assert_uint_eq(pick_ok(&ocl_cpu, c, 4), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): image 1 (target spir64_x86_64) is preferred on opencl cpu");
+	ck_assert_str_eq(why[2], "image 2 (target spir64_x86_64): the first spir64_x86_64 image (1) is taken");
+}
+END_TEST
+
+START_TEST(test_opencl_falls_back_to_last_spir64)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_gen", DEVIMG_FORMAT_NATIVE),
+	};
+
+	ck_assert_uint_eq(pick_ok(&ocl_cpu, c, 3), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): the last spir64 image (1) is taken");
+	ck_assert_str_eq(why[2], "image 2 (target spir64_gen): for gpu devices, device is cpu");
+}
+END_TEST
+
+START_TEST(test_opencl_gpu_prefers_gen)
+{
+	struct select_cand c[] = {
+		CAND("spir64_x86_64", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_gen", DEVIMG_FORMAT_NATIVE),
+	};
+
+	ck_assert_uint_eq(pick_ok(&ocl_gpu, c, 3), 2);
+	ck_assert_str_eq(why[0], "image 0 (target spir64_x86_64): for cpu devices, device is gpu");
+	ck_assert_has(why[1], "image 2 (target spir64_gen) is preferred on opencl gpu");
+}
+END_TEST
+
+START_TEST(test_opencl_accelerator_prefers_fpga)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_fpga", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64_gen", DEVIMG_FORMAT_NATIVE),
+	};
+
+	ck_assert_uint_eq(pick_ok(&ocl_acc, c, 3), 1);
+	ck_assert_has(why[2], "for gpu devices, device is accelerator");
+}
+END_TEST
+
+START_TEST(test_level_zero_gen_then_spir64)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_gen", DEVIMG_FORMAT_NATIVE),
+		CAND("nvptx64", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64_x86_64", DEVIMG_FORMAT_NATIVE),
+	};
+
+	ck_assert_uint_eq(pick_ok(&l0_gpu, c, 4), 1);
+	ck_assert_str_eq(why[2], "image 2 (target nvptx64): not for backend level_zero");
+	ck_assert_str_eq(why[3], "image 3 (target spir64_x86_64): not for backend level_zero");
+	/* Without a gen image: the last spir64. */
+	ck_assert_uint_eq(pick_ok(&l0_gpu, (struct select_cand[]){
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV) }, 3), 2);
+}
+END_TEST
+
+START_TEST(test_cuda_first_nvptx64)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+	};
+
+	c[1].content = CONTENT_PTX;
+	c[2].content = CONTENT_ELF;
+	ck_assert_uint_eq(pick_ok(&cuda_80, c, 3), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): not for backend cuda");
+	ck_assert_str_eq(why[2], "image 2 (target nvptx64): the first nvptx64 image (1) is taken");
+}
+END_TEST
+
+START_TEST(test_cuda_rejects_ptx_for_newer_sm)
+{
+	struct select_cand c[] = {
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+	};
+
+	c[0].content = CONTENT_PTX;
+	c[0].ptx_sm = 90;
+	c[1].content = CONTENT_PTX;
+	c[1].ptx_sm = 80;
+	ck_assert_uint_eq(pick_ok(&cuda_80, c, 2), 1);
+	ck_assert_str_eq(why[0], "image 0 (target nvptx64): PTX for sm_90, device has compute capability 8.0");
+}
+END_TEST
+
+START_TEST(test_format_needs_ingestion)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_LLVMBC),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+
+	/* PoCL: no SPIR-V, so the bitcode image even though not last. */
+	ck_assert_uint_eq(pick_ok(&pocl_cpu, c, 3), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): format spirv: device has no SPIR-V ingestion");
+	ck_assert_uint_eq(pick_ok(&ocl_gpu, c, 3), 2);
+	ck_assert_str_eq(why[1], "image 1 (target spir64): format llvmbc: device has no SPIR bitcode ingestion");
+}
+END_TEST
+
+START_TEST(test_guessed_format_named_in_reason)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_NONE),
+		CAND("spir64", DEVIMG_FORMAT_NONE),
+		CAND("spir64", DEVIMG_FORMAT_NONE),
+	};
+	size_t chosen;
+
+	c[0].content = CONTENT_SPIRV;
+	c[1].content = CONTENT_UNKNOWN;
+	c[2].content = CONTENT_UNKNOWN;
+	c[2].stale = true;
+	ck_assert_int_eq(select_pick(&pocl_cpu, c, 3, &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): format none (spirv by its magic): device has no SPIR-V ingestion");
+	ck_assert_str_eq(why[1], "image 1 (target spir64): format none: bytes are not SPIR-V, LLVM bitcode, ELF or PTX");
+	ck_assert_has(why[2], "unregistered before its format was guessed");
+}
+END_TEST
+
+START_TEST(test_nothing_fits)
+{
+	struct select_cand c[] = {
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("amdgcn", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+	size_t chosen = 77;
+
+	c[2].size = 0;
+	ck_assert_int_eq(select_pick(&ocl_cpu, c, 3, &chosen, why), -ENOEXEC);
+	ck_assert_uint_eq(chosen, 77);
+	ck_assert_str_eq(why[0], "image 0 (target nvptx64): not for backend opencl");
+	ck_assert_str_eq(why[1], "image 1 (target amdgcn): not for backend opencl");
+	ck_assert_str_eq(why[2], "image 2 (target spir64): empty image");
+	c[2].kind = DEVIMG_KIND_OPENMP;
+	ck_assert_int_eq(select_pick(&ocl_cpu, c, 3, &chosen, NULL), -ENOEXEC);
+	ck_assert_int_eq(select_pick(&ocl_cpu, c + 2, 1, &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): offload kind 2 is not SYCL (4)");
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+	struct devimg_device_caps bad = ocl_cpu;
+	struct select_cand c[] = { CAND("spir64", DEVIMG_FORMAT_SPIRV) };
+	size_t chosen;
+
+	ck_assert_int_eq(select_pick(&ocl_cpu, c, 0, &chosen, why), -ENOENT);
+	ck_assert_int_eq(select_pick(&ocl_cpu, c, 1, NULL, why), -EINVAL);
+	bad.backend = 0;
+	ck_assert_int_eq(select_pick(&bad, c, 1, &chosen, why), -EINVAL);
+	bad = ocl_cpu;
+	bad.type = 9;
+	ck_assert_int_eq(select_pick(&bad, c, 1, &chosen, why), -EINVAL);
+	ck_assert_int_eq(devimg_select_image(&bad, NULL, 0, &chosen, why),
+			 -EINVAL);
+	ck_assert_str_eq(devimg_backend_name(DEVIMG_BACKEND_CUDA), "cuda");
+	ck_assert_str_eq(devimg_backend_name(DEVIMG_BACKEND_LEVEL_ZERO),
+			 "level_zero");
+	ck_assert_str_eq(devimg_backend_name(0), "unknown");
+}
+END_TEST
+
+START_TEST(test_many_candidates)
+{
+	struct select_cand c[100];
+	char (*reasons)[DEVIMG_REASON_MAX] = calloc(100, sizeof(*reasons));
+	size_t i, chosen;
+
+	for (i = 0; i < 100; i++)
+		c[i] = (struct select_cand)CAND("spir64", DEVIMG_FORMAT_SPIRV);
+	ck_assert_int_eq(select_pick(&ocl_gpu, c, 100, &chosen, reasons), 0);
+	ck_assert_uint_eq(chosen, 99);
+	ck_assert_has(reasons[0], "the last spir64 image (99) is taken");
+	free(reasons);
+}
+END_TEST
+
+START_TEST(test_content_from_magic)
+{
+	static const char ptx_ws[] = "\n  .version 8.0\n.target  sm_90a\n";
+	unsigned sm;
+
+	ck_assert_int_eq(image_content_of(fx_spirv, 16, &sm), CONTENT_SPIRV);
+	ck_assert_int_eq(image_content_of("\x07\x23\x02\x03", 4, &sm),
+			 CONTENT_SPIRV);
+	ck_assert_int_eq(image_content_of(fx_llvmbc, 16, &sm), CONTENT_LLVMBC);
+	ck_assert_int_eq(image_content_of(fx_elf, 16, &sm), CONTENT_ELF);
+	ck_assert_int_eq(image_content_of(fx_ptx, strlen(fx_ptx), &sm),
+			 CONTENT_PTX);
+	ck_assert_uint_eq(sm, 80);
+	ck_assert_int_eq(image_content_of(ptx_ws, strlen(ptx_ws), &sm),
+			 CONTENT_PTX);
+	ck_assert_uint_eq(sm, 90);
+	ck_assert_int_eq(image_content_of(".version 7.0\n.target", 20, &sm),
+			 CONTENT_PTX);
+	ck_assert_uint_eq(sm, 0);
+	ck_assert_int_eq(image_content_of("BC", 2, &sm), CONTENT_UNKNOWN);
+	ck_assert_int_eq(image_content_of("hello", 5, &sm), CONTENT_UNKNOWN);
+	ck_assert_int_eq(image_content_of("", 0, &sm), CONTENT_UNKNOWN);
+}
+END_TEST
+
+/* Through the registry: formats NONE are guessed from the bytes. */
+START_TEST(test_registered_images_by_magic)
+{
+	struct devimg_device_caps cuda_75 = cuda_80;
+	struct devimg_image *imgs[8];
+	enum devimg_image_format fmt;
+	struct fixture f;
+	size_t n, chosen = 99, i;
+
+	fx_init(&f);
+	fx_image(&f, "spir64", DEVIMG_FORMAT_NONE, fx_spirv, 16);
+	fx_image(&f, "spir64", DEVIMG_FORMAT_NONE, fx_llvmbc, 16);
+	fx_image(&f, "nvptx64", DEVIMG_FORMAT_NONE, fx_ptx, strlen(fx_ptx));
+	fx_image(&f, "nvptx64", DEVIMG_FORMAT_NONE, fx_elf, 16);
+	for (i = 0; i < 4; i++)
+		fx_entry(&f, (unsigned)i, "k");
+	__sycl_register_lib(&f.desc);
+	ck_assert_int_eq(devimg_registry_find_kernel("k", imgs, 8, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(devimg_image_guess_format(imgs[1], &fmt), 0);
+	ck_assert_int_eq(fmt, DEVIMG_FORMAT_LLVMBC);
+	ck_assert_int_eq(devimg_image_guess_format(imgs[3], &fmt), 0);
+	ck_assert_int_eq(fmt, DEVIMG_FORMAT_NATIVE);
+
+	ck_assert_int_eq(devimg_select_image(&pocl_cpu, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 1);
+	ck_assert_has(why[0], "format none (spirv by its magic)");
+	ck_assert_str_eq(why[2], "image 2 (target nvptx64): not for backend opencl");
+	ck_assert_int_eq(devimg_select_image(&ocl_gpu, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 0);
+	ck_assert_int_eq(devimg_select_image(&cuda_80, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 2);
+	cuda_75.cuda_cc = 75;
+	ck_assert_int_eq(devimg_select_image(&cuda_75, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 3);
+	ck_assert_has(why[2], "PTX for sm_80, device has compute capability 7.5");
+
+	__sycl_unregister_lib(&f.desc);
+	/* Guessed already: the cached formats still select. */
+	ck_assert_int_eq(devimg_select_image(&cuda_75, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 3);
+	for (i = 0; i < n; i++)
+		devimg_image_unref(imgs[i]);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_unregistered_unguessed_image_rejected)
+{
+	struct devimg_image *img;
+	struct fixture f;
+	size_t n, chosen;
+
+	fx_init(&f);
+	fx_image(&f, "spir64", DEVIMG_FORMAT_NONE, fx_spirv, 16);
+	fx_entry(&f, 0, "k");
+	__sycl_register_lib(&f.desc);
+	ck_assert_int_eq(devimg_registry_find_kernel("k", &img, 1, &n), 0);
+	__sycl_unregister_lib(&f.desc);
+	ck_assert_int_eq(devimg_select_image(&ocl_cpu, &img, 1, &chosen, why),
+			 -ENOEXEC);
+	ck_assert_has(why[0], "unregistered before its format was guessed");
+	devimg_image_unref(img);
+	fx_fini(&f);
+}
+END_TEST
+
+static Suite *select_suite(void)
+{
+	Suite *s = suite_create("select");
+	TCase *rules = tcase_create("rules");
+	TCase *reg = tcase_create("registered");
+
+	tcase_add_test(rules, test_opencl_cpu_prefers_x86_64);
+	tcase_add_test(rules, test_opencl_falls_back_to_last_spir64);
+	tcase_add_test(rules, test_opencl_gpu_prefers_gen);
+	tcase_add_test(rules, test_opencl_accelerator_prefers_fpga);
+	tcase_add_test(rules, test_level_zero_gen_then_spir64);
+	tcase_add_test(rules, test_cuda_first_nvptx64);
+	tcase_add_test(rules, test_cuda_rejects_ptx_for_newer_sm);
+	tcase_add_test(rules, test_format_needs_ingestion);
+	tcase_add_test(rules, test_guessed_format_named_in_reason);
+	tcase_add_test(rules, test_nothing_fits);
+	tcase_add_test(rules, test_bad_arguments);
+	tcase_add_test(rules, test_many_candidates);
+	tcase_add_test(rules, test_content_from_magic);
+	tcase_add_test(reg, test_registered_images_by_magic);
+	tcase_add_test(reg, test_unregistered_unguessed_image_rejected);
+	suite_add_tcase(s, rules);
+	suite_add_tcase(s, reg);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(select_suite());
+}
