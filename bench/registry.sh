@@ -8,9 +8,11 @@
 # shared libdevimg. The programs time every __sycl_register_lib() call
 # their wrapped objects' constructors make (-Wl,--wrap, clock_gettime
 # around the real call) and the median of 2001 batches of 1000 lookups of
-# random names. Then bench/registry-spawn times whole runs (fork, exec,
-# load, registration, exit, unregistration) of each program and of the
-# same program linked without images (the baseline), interleaved.
+# random names, and registration again after unregistering everything
+# (the cost without first touches of memory). Then bench/registry-spawn
+# times whole runs (fork, exec, load, registration, exit, unregistration)
+# of each program and of the same program linked without images (the
+# baseline), interleaved.
 # Targets: registration under 1 ms, a lookup under 100 ns.
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS (from make);
@@ -83,8 +85,6 @@ echo "== start-up: fork + exec + load + registration + exit, $rounds runs each"
 			       name[i] ":", med[i], min[i], med[i] - med[1]
 	}'
 
-awk '/^registration/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "us") { print FILENAME, $i; exit } }' \
-	each.txt batch.txt >reg.txt 2>/dev/null || true
 for f in each batch; do
 	reg=$(awk '/^registration/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "us") { print $i; exit } }' "$f.txt")
 	look=$(awk '/^lookup/ { for (i = 1; i <= NF; i++) if ($i == "median") { print $(i + 1); exit } }' "$f.txt")

@@ -16,6 +16,7 @@ if [ -z "${LOADER_LIBDIR:-}" ]; then
 fi
 [ -e "$LOADER_LIBDIR/libdevimg.so" ] || skip "no libdevimg.so in $LOADER_LIBDIR"
 lsrc=$top_srcdir/tests/loader
+warn="-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers"
 
 # build_prog OUT SOURCE [OBJECT...]: a program linked with libdevimg.so.
 build_prog() {
@@ -23,7 +24,7 @@ build_prog() {
 	src=$2
 	shift 2
 	# shellcheck disable=SC2086
-	$CC -std=c11 $LOADER_CFLAGS -I"$top_srcdir/include" -o "$out" \
+	$CC -std=c11 $LOADER_CFLAGS $warn -I"$top_srcdir/include" -o "$out" \
 		"$src" "$@" -L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" \
 		-ldevimg -ldl $LOADER_LDFLAGS ||
 		fail "cannot build $out from $src"

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-launch: per-launch cost of devimg_launch() against raw OpenCL.
+ *
+ * Usage: launch BITCODE [LAUNCHES [REPS]]. BITCODE is the SPIR 1.2
+ * bitcode of `kernel void empty(global int *p)`, which is also wrapped
+ * and linked into this program. On the first devimg device (an OpenCL
+ * one) and the same cl_device_id, times LAUNCHES launches of global size
+ * 1 in two modes, "sync" (a finish after each launch) and "batch" (one
+ * finish after all), REPS times, raw and devimg interleaved (order
+ * alternating), and prints the median microseconds per launch, the ratio
+ * devimg/raw and "target <= 1.05x PASS/MISS". Exits 77 without a device,
+ * 1 on errors, 0 otherwise (also on MISS).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <devimg/devimg.h>
+
+#define TARGET 1.05
+
+enum { RAW_SYNC, RAW_BATCH, DEV_SYNC, DEV_BATCH, NMODES };
+
+static const char *const mode_name[NMODES] = {
+	"raw    sync ", "raw    batch", "devimg sync ", "devimg batch",
+};
+
+struct bench {
+	cl_command_queue cq;
+	cl_kernel ck;
+	struct devimg_queue *q;
+	struct devimg_kernel *k;
+	unsigned n;
+};
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)len);
+		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		}
+		*size = (size_t)len;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* One timed run of a mode: microseconds per launch, negative on error. */
+static double run_mode(struct bench *b, int mode)
+{
+	static const size_t g = 1;
+	int sync = mode == RAW_SYNC || mode == DEV_SYNC;
+	double t0, t1;
+	unsigned i;
+
+	t0 = now_us();
+	for (i = 0; i < b->n; i++) {
+		if (mode == RAW_SYNC || mode == RAW_BATCH) {
+			if (clEnqueueNDRangeKernel(b->cq, b->ck, 1, NULL, &g,
+						   NULL, 0, NULL, NULL))
+				return -1;
+			if (sync && clFinish(b->cq))
+				return -1;
+		} else {
+			if (devimg_launch(b->q, b->k, 1, NULL, &g, NULL))
+				return -1;
+			if (sync && devimg_queue_finish(b->q))
+				return -1;
+		}
+	}
+	if (!sync) {
+		if (mode == RAW_BATCH ? clFinish(b->cq) != CL_SUCCESS :
+					devimg_queue_finish(b->q) != 0)
+			return -1;
+	}
+	t1 = now_us();
+	return (t1 - t0) / b->n;
+}
+
+/* The cl_device_id whose name is name (the first device when none is). */
+static cl_device_id find_cl_device(const char *name)
+{
+	cl_platform_id plats[16];
+	cl_device_id devs[16], first = NULL;
+	cl_uint np = 0, nd, p, d;
+	char buf[256];
+
+	if (clGetPlatformIDs(16, plats, &np) || np == 0)
+		return NULL;
+	for (p = 0; p < np && p < 16; p++) {
+		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd))
+			continue;
+		for (d = 0; d < nd && d < 16; d++) {
+			if (!first)
+				first = devs[d];
+			if (!clGetDeviceInfo(devs[d], CL_DEVICE_NAME,
+					     sizeof(buf), buf, NULL) &&
+			    name && !strcmp(buf, name))
+				return devs[d];
+		}
+	}
+	return first;
+}
+
+static int setup_raw(struct bench *b, const char *path, const char *name,
+		     cl_context *clctx, cl_program *prog, cl_mem *mem)
+{
+	const unsigned char *bin;
+	cl_int err, st;
+	cl_device_id dev;
+	size_t size = 0;
+	void *bc;
+
+	dev = find_cl_device(name);
+	if (!dev)
+		return 77;
+	bc = read_file(path, &size);
+	if (!bc) {
+		fprintf(stderr, "launch: cannot read %s\n", path);
+		return 1;
+	}
+	*clctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+	if (err)
+		goto fail;
+	b->cq = clCreateCommandQueue(*clctx, dev, 0, &err);
+	if (err)
+		goto fail;
+	bin = bc;
+	*prog = clCreateProgramWithBinary(*clctx, 1, &dev, &size, &bin, &st,
+					  &err);
+	if (err)
+		goto fail;
+	err = clBuildProgram(*prog, 1, &dev, "-x spir -spir-std=1.2", NULL,
+			     NULL);
+	if (err)
+		goto fail;
+	b->ck = clCreateKernel(*prog, "empty", &err);
+	if (err)
+		goto fail;
+	*mem = clCreateBuffer(*clctx, CL_MEM_READ_WRITE, sizeof(cl_int), NULL,
+			      &err);
+	if (err)
+		goto fail;
+	err = clSetKernelArg(b->ck, 0, sizeof(*mem), mem);
+	if (err)
+		goto fail;
+	free(bc);
+	return 0;
+fail:
+	fprintf(stderr, "launch: raw OpenCL setup failed: %d\n", (int)err);
+	free(bc);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b = { 0 };
+	struct devimg_ctx *ctx = NULL;
+	struct devimg_device *dev;
+	struct devimg_buf *buf = NULL;
+	cl_context clctx = NULL;
+	cl_program prog = NULL;
+	cl_mem mem = NULL;
+	double *t[NMODES] = { 0 }, med[NMODES], r_sync, r_batch;
+	unsigned reps, r, m;
+	int err, ret = 1;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s BITCODE [LAUNCHES [REPS]]\n",
+			argv[0]);
+		return 1;
+	}
+	b.n = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1000;
+	reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 15;
+	if (!b.n)
+		b.n = 1000;
+	if (!reps)
+		reps = 15;
+
+	err = devimg_ctx_new(&ctx);
+	if (err) {
+		fprintf(stderr, "launch: devimg_ctx_new: %s\n",
+			devimg_strerror(err));
+		return 1;
+	}
+	dev = devimg_device_get(ctx, 0);
+	if (!dev || strcmp(devimg_device_backend(dev), "opencl")) {
+		devimg_ctx_unref(ctx);
+		return 77;
+	}
+	printf("device: %s\n", devimg_device_name(dev));
+	err = setup_raw(&b, argv[1], devimg_device_name(dev), &clctx, &prog,
+			&mem);
+	if (err) {
+		ret = err;
+		goto out;
+	}
+	if ((err = devimg_queue_new(dev, &b.q)) ||
+	    (err = devimg_kernel_new(dev, "empty", &b.k)) ||
+	    (err = devimg_buf_new(dev, sizeof(int), &buf)) ||
+	    (err = devimg_kernel_set_arg_buf(b.k, 0, buf))) {
+		fprintf(stderr, "launch: devimg setup: %s\n",
+			devimg_strerror(err));
+		goto out;
+	}
+
+	for (m = 0; m < NMODES; m++) {
+		t[m] = calloc(reps, sizeof(double));
+		if (!t[m])
+			goto out;
+		/* Warm up: program builds, first-launch paths, caches. */
+		if (run_mode(&b, (int)m) < 0) {
+			fprintf(stderr, "launch: %s failed\n", mode_name[m]);
+			goto out;
+		}
+	}
+	for (r = 0; r < reps; r++) {
+		for (m = 0; m < NMODES; m++) {
+			/* Alternate raw-first and devimg-first. */
+			unsigned mm = r & 1 ? (m + 2) % NMODES : m;
+
+			t[mm][r] = run_mode(&b, (int)mm);
+			if (t[mm][r] < 0) {
+				fprintf(stderr, "launch: %s failed\n",
+					mode_name[mm]);
+				goto out;
+			}
+		}
+	}
+	printf("%u launches of global size 1 x %u repetitions, interleaved\n",
+	       b.n, reps);
+	for (m = 0; m < NMODES; m++) {
+		qsort(t[m], reps, sizeof(double), cmp_double);
+		med[m] = t[m][reps / 2];
+		printf("%s  median %8.3f us/launch  (min %.3f, max %.3f)\n",
+		       mode_name[m], med[m], t[m][0], t[m][reps - 1]);
+	}
+	r_sync = med[DEV_SYNC] / med[RAW_SYNC];
+	r_batch = med[DEV_BATCH] / med[RAW_BATCH];
+	printf("ratio devimg/raw: sync %.3fx, batch %.3fx\n", r_sync, r_batch);
+	printf("target <= %.2fx %s\n", TARGET,
+	       r_sync <= TARGET && r_batch <= TARGET ? "PASS" : "MISS");
+	ret = 0;
+out:
+	for (m = 0; m < NMODES; m++)
+		free(t[m]);
+	devimg_kernel_unref(b.k);
+	devimg_buf_unref(buf);
+	devimg_queue_unref(b.q);
+	if (b.ck)
+		clReleaseKernel(b.ck);
+	if (mem)
+		clReleaseMemObject(mem);
+	if (prog)
+		clReleaseProgram(prog);
+	if (b.cq)
+		clReleaseCommandQueue(b.cq);
+	if (clctx)
+		clReleaseContext(clctx);
+	devimg_ctx_unref(ctx);
+	return ret;
+}

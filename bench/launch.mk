@@ -1,0 +1,26 @@
+# Launch benchmark: devimg_launch() + devimg_queue_finish() against raw
+# clEnqueueNDRangeKernel() + clFinish() on one PoCL device (bench/launch.sh
+# says how). `make bench-launch` runs it alone; `make bench` with the others.
+bench_scripts += bench/launch.sh
+EXTRA_DIST += bench/launch.sh bench/launch-main.c
+
+bench: bench-launch
+
+if HAVE_OPENCL
+bench_launch_plugin = plugins/devimg-opencl.la
+endif
+
+bench-launch: loader/libdevimg.la devimg-wrap$(EXEEXT) $(bench_launch_plugin)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
+	CLANG='$(CLANG)' OPENCL_CFLAGS='$(OPENCL_CFLAGS)' \
+	OPENCL_LIBS='$(OPENCL_LIBS)' BENCH_LAUNCHES='$(BENCH_LAUNCHES)' \
+	BENCH_REPS='$(BENCH_REPS)' \
+	$(SHELL) $(top_srcdir)/bench/launch.sh; \
+	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
+
+clean-local: clean-bench-launch
+clean-bench-launch:
+	-rm -rf bench/launch
+
+.PHONY: bench bench-launch clean-bench-launch

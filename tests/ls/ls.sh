@@ -1,0 +1,53 @@
+#!/bin/sh
+# devimg-ls on PoCL: an OpenCL CPU device that takes SPIR bitcode, the same
+# devices in --json, none with DEVIMG_DEVICE_SELECTOR='!opencl:*', and a
+# one-line error for a selector outside the grammar.
+. "$top_srcdir/tests/lib.sh"
+
+plugins=$top_builddir/plugins/.libs
+LS=$top_builddir/devimg-ls
+[ -x "$LS" ] || skip "devimg-ls is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+
+mkdir -p "$scratch/pocl-cache"
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH
+unset DEVIMG_DEVICE_SELECTOR DEVIMG_TRACE || :
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+
+cd "$scratch"
+"$LS" >out 2>err || fail "devimg-ls exited $?: $(cat err)"
+cat out
+grep -q '^\[opencl:[0-9]*\] ' out || skip "PoCL shows no OpenCL device"
+grep '^\[opencl:[0-9]*\] cpu, ' out | grep -q 'formats: [a-z ]*spir' ||
+	fail "no OpenCL CPU device that takes SPIR bitcode"
+
+"$LS" --version | grep -q '^devimg-ls ' || fail "--version"
+"$LS" --help | grep -q -- '--json' || fail "--help"
+"$LS" -v >outv 2>/dev/null || fail "devimg-ls -v failed"
+grep -q '^  opencl: .*devimg-opencl\.so$' outv || fail "-v lists no opencl plugin"
+
+if command -v jq >/dev/null 2>&1; then
+	"$LS" --json -v >json 2>/dev/null || fail "devimg-ls --json failed"
+	n=$(jq '.devices | length' json) || fail "--json does not parse"
+	[ "$n" -eq "$(grep -c '^\[' out)" ] ||
+		fail "--json has $n devices, text $(grep -c '^\[' out)"
+	jq -e '[.devices[] | select(.backend == "opencl" and .type == "cpu"
+		and (.formats | index("spir")))] | length > 0' json >/dev/null ||
+		fail "--json shows no OpenCL CPU device taking spir"
+	jq -e '.plugins | length > 0' json >/dev/null || fail "--json -v: no plugins"
+fi
+
+DEVIMG_DEVICE_SELECTOR='!opencl:*' "$LS" >none 2>err ||
+	fail "no devices must exit 0"
+[ ! -s none ] || fail "devices left with '!opencl:*': $(cat none)"
+grep -q 'no devices' err || fail "no 'no devices' message"
+if command -v jq >/dev/null 2>&1; then
+	[ "$(DEVIMG_DEVICE_SELECTOR='!opencl:*' "$LS" --json 2>/dev/null |
+		jq '.devices | length')" -eq 0 ] || fail "--json with no devices"
+fi
+
+DEVIMG_DEVICE_SELECTOR='ocl:cpu' expect_fail 'DEVIMG_DEVICE_SELECTOR' "$LS"
+[ "$(wc -l <"$scratch/out")" -eq 0 ] || fail "output with a bad selector"

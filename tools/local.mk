@@ -1,0 +1,15 @@
+# devimg-ls: the devices libdevimg sees through its plugins. Linked with
+# the internal convenience library for what the public API does not show
+# (device version, native formats, plugin capabilities, bound plugins).
+bin_PROGRAMS += devimg-ls
+devimg_ls_SOURCES = tools/devimg-ls.c
+devimg_ls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/loader -I$(top_srcdir)/plugins
+devimg_ls_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+devimg_ls_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS) -ldl
+
+dist_man_MANS += man/devimg-ls.1
+
+ls_shell_tests = tests/ls/ls.sh
+TESTS += $(ls_shell_tests)
+dist_check_SCRIPTS += $(ls_shell_tests)
