@@ -125,6 +125,24 @@ check_registered() {
 			fail "image $i ($img) differs in $dir"
 		i=$((i + 1))
 	done <"$scratch/expected.images"
+	shift
+	for bin in "$@"; do
+		check_dumped "$bin" "$scratch/got.json"
+	done
+}
+
+# check_dumped FILE JSON: devimg-dump --json of FILE, and of a stripped
+# copy of FILE, says exactly what the registrar received (JSON).
+check_dumped() {
+	strip -o "$1.stripped" "$1" || fail "cannot strip $1"
+	for f in "$1" "$1.stripped"; do
+		"$top_builddir/devimg-dump" --json "$f" >"$scratch/dump.raw" ||
+			fail "devimg-dump failed on $f"
+		jq -S 'del(.file)' "$scratch/dump.raw" >"$scratch/dump.json" ||
+			fail "devimg-dump --json of $f does not parse"
+		diff -u "$2" "$scratch/dump.json" >"$scratch/dump.diff" ||
+			fail "devimg-dump of $f differs from the registrar: $(head -40 "$scratch/dump.diff")"
+	done
 }
 
 # check_pairs OUT: every register line has a matching unregister line.
@@ -188,7 +206,7 @@ run_linked() {
 		fail "$name: link failed"
 	REG_OUT=$dir "$dir/prog" >"$dir/out" || fail "$name: program failed"
 	check_pairs "$dir/out"
-	check_registered "$dir"
+	check_registered "$dir" "$dir/prog"
 }
 
 # run_static NAME LINKFLAGS OBJ: the registrar linked into the program.
@@ -229,7 +247,7 @@ run_dlopen() {
 	[ "$(cat "$dir/order")" = "register opened unregister closed " ] ||
 		fail "$name: wrong order: $(cat "$dir/out")"
 	check_pairs "$dir/out"
-	check_registered "$dir"
+	check_registered "$dir" "$dir/libw.so"
 }
 
 # run_all_links OBJ: every way of linking we promise, with bfd and gold.
