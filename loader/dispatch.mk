@@ -23,4 +23,5 @@ dispatch_shell_tests = tests/dispatch/dispatch.sh
 TESTS += $(dispatch_shell_tests)
 dist_check_SCRIPTS += $(dispatch_shell_tests)
 EXTRA_DIST += tests/dispatch/dispatch.cl tests/dispatch/broken.cl \
-	tests/dispatch/spec.props tests/dispatch/dispatch.sym tests/dispatch/spec.cl
+	tests/dispatch/spec.props tests/dispatch/dispatch.sym tests/dispatch/spec.cl \
+	tests/dispatch/pick.cl

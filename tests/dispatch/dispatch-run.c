@@ -5,7 +5,9 @@
  * host. Modes: "main" (vadd, global offsets, local-memory reduction,
  * emulated spec constants, program cache, missing kernel), "nocompat"
  * (only images for another backend), "broken" (a failing build),
- * "threads" (threads launching their own kernels on their own queues).
+ * "threads" (threads launching their own kernels on their own queues),
+ * "pick" (one kernel in images for several targets: the value the launch
+ * writes says which image was chosen).
  * Exits 77 when there is no device.
  */
 #include <dlfcn.h>
@@ -284,6 +286,47 @@ static int test_broken(struct env *e)
 	return 0;
 }
 
+/* Run the one-argument kernel name and return what it wrote. */
+static int pick_run(struct env *e, const char *name, int *value)
+{
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	size_t g = 1;
+
+	*value = -1;
+	CHECK(!devimg_kernel_new(e->dev, name, &k), "kernel_new(%s)", name);
+	CHECK(!devimg_buf_new(e->dev, sizeof(*value), &b), "buf_new");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
+	      !devimg_launch(e->q, k, 1, NULL, &g, NULL) &&
+	      !devimg_buf_read(e->q, b, 0, sizeof(*value), value),
+	      "run %s", name);
+	devimg_kernel_unref(k);
+	devimg_buf_unref(b);
+	return 0;
+}
+
+/*
+ * "which" is in a spir64, a spir64_gen and a spir64_x86_64 image (values
+ * 1, 2, 3): a CPU takes its own target. "last" is in two spir64 images
+ * and one spir64_fpga image (10, 20, 30): the last generic one is taken.
+ */
+static int test_pick(struct env *e)
+{
+	struct devimg_device_caps caps;
+	int v;
+
+	CHECK(!devimg_device_caps(e->dev, &caps) &&
+	      caps.type == DEVIMG_DEVICE_CPU, "pick expects a CPU device");
+	if (pick_run(e, "which", &v))
+		return -1;
+	CHECK(v == 3, "which: image %d ran, want 3 (spir64_x86_64)", v);
+	if (pick_run(e, "last", &v))
+		return -1;
+	CHECK(v == 20, "last: image %d ran, want 20 (the last spir64)", v);
+	printf("ok image choice: the CPU's own target first, else the last spir64\n");
+	return 0;
+}
+
 struct worker {
 	struct env *e;
 	int id;
@@ -369,7 +412,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s main|nocompat|broken|threads LIBRARY\n",
+		fprintf(stderr, "usage: %s main|nocompat|broken|threads|pick LIBRARY\n",
 			argv[0]);
 		return 2;
 	}
@@ -406,6 +449,8 @@ int main(int argc, char **argv)
 		test_nocompat(&e);
 	} else if (!strcmp(argv[1], "threads")) {
 		test_threads(&e);
+	} else if (!strcmp(argv[1], "pick")) {
+		test_pick(&e);
 	} else if (!strcmp(argv[1], "broken")) {
 		test_broken(&e);
 	} else {

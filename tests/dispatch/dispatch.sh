@@ -46,6 +46,21 @@ lib main -target=spir64 -format=llvmbc -entries="$src/dispatch.sym" \
 lib nocompat -target=nvptx64 -format=native -entries=ptx.sym ptx.ptx
 lib broken -target=spir64 -format=llvmbc -entries=broken.sym broken.bc
 
+# pick: "which" for three targets, "last" in two spir64 images and an FPGA one.
+printf 'which\n' >which.sym
+printf 'last\n' >last.sym
+for v in 1 2 3 10 20 30; do
+	k=which
+	[ "$v" -ge 10 ] && k=last
+	"$CLANG" -cc1 -triple spir64-unknown-unknown -emit-llvm-bc \
+		-cl-std=CL1.2 -finclude-default-header -DKNAME=$k -DVAL=$v \
+		-o "pick$v.bc" "$src/pick.cl" || fail "cannot compile pick.cl"
+done
+lib pick -format=llvmbc -entries=which.sym -target=spir64 pick1.bc \
+	-target=spir64_gen pick2.bc -target=spir64_x86_64 pick3.bc \
+	-entries=last.sym -target=spir64 pick10.bc -target=spir64 pick20.bc \
+	-target=spir64_fpga pick30.bc
+
 mkdir -p pocl-cache
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins
@@ -54,7 +69,7 @@ export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
-for mode in main nocompat broken threads; do
+for mode in main nocompat broken threads pick; do
 	rc=0
 	libname=$mode
 	[ "$mode" = threads ] && libname=main

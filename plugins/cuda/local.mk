@@ -1,0 +1,1 @@
+# CUDA plugin: see plugins/cuda/.

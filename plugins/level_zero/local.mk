@@ -1,0 +1,1 @@
+# Level Zero plugin: see plugins/level_zero/.
