@@ -13,6 +13,9 @@
 # times whole runs (fork, exec, load, registration, exit, unregistration)
 # of each program and of the same program linked without images (the
 # baseline), interleaved.
+# Registration only queues a descriptor; the first read of the registry
+# indexes the names, and is timed and printed as well ("first registry
+# read"), so the deferred work is in the figures.
 # Targets: registration under 1 ms, a lookup under 100 ns.
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS (from make);
@@ -89,6 +92,7 @@ for f in each batch; do
 	reg=$(awk '/^registration/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "us") { print $i; exit } }' "$f.txt")
 	look=$(awk '/^lookup/ { for (i = 1; i <= NF; i++) if ($i == "median") { print $(i + 1); exit } }' "$f.txt")
 	verdict_reg=$(awk -v v="$reg" 'BEGIN { print (v < 1000) ? "ok" : "MISSED" }')
+	both=$(awk '/^first registry read/ { sub(/.*first read: /, ""); print $1; exit }' "$f.txt")
 	verdict_look=$(awk -v v="$look" 'BEGIN { print (v < 100) ? "ok" : "MISSED" }')
-	echo "targets ($f): registration $reg us < 1000 us: $verdict_reg; lookup $look ns < 100 ns: $verdict_look"
+	echo "targets ($f): registration $reg us < 1000 us: $verdict_reg; lookup $look ns < 100 ns: $verdict_look (registration + indexing on first read: $both us)"
 done

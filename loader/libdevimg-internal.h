@@ -75,7 +75,7 @@ struct devimg_image {
 	size_t bin_size;
 	const char *manifest;
 	size_t manifest_size;
-	/* Copied at registration, into the same allocation. */
+	/* Copied when indexed (registry_settle), in the same allocation. */
 	const char *target;
 	const char *compile_opts;
 	const char *link_opts;
@@ -104,15 +104,27 @@ void image_free(struct devimg_image *img);
  */
 int descriptor_validate(const struct devimg_device_binaries *desc,
 			struct devimg_msg *msg);
+/*
+ * The image records of a validated desc (an array of desc->count, each
+ * with one reference): its entries are validated (-EINVAL and the reason
+ * in msg), their names copied. -ENOMEM.
+ */
+int descriptor_build(const struct devimg_device_binaries *desc,
+		     struct devimg_image ***imgs, struct devimg_msg *msg);
 
 /* ---- registry.c ---- */
 
 /*
- * Add the records of desc (one reference each is handed over) or, when
- * desc is registered already, return -EEXIST and keep nothing.
+ * Queue a validated desc for indexing, or return -EEXIST when it is
+ * registered already; -ENOMEM.
  */
-int registry_add(const struct devimg_device_binaries *desc,
-		 struct devimg_image **imgs, size_t n);
+int registry_add(const struct devimg_device_binaries *desc);
+/*
+ * Build and index the records of every queued descriptor, rejecting those
+ * whose entries fail validation. Every public function that reads the
+ * registry calls it first; cheap when nothing is queued.
+ */
+void registry_settle(void);
 /* Remove desc's images; -ENOENT when desc is not registered. */
 int registry_remove(const struct devimg_device_binaries *desc);
 void registry_add_problem(const struct devimg_msg *msg);

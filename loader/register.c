@@ -2,10 +2,15 @@
 /*
  * The registration ABI: __sycl_register_lib() and __sycl_unregister_lib(),
  * called from the constructors and destructors of wrapped objects, possibly
- * before this library's own constructors ran (it has none). A descriptor
- * is validated before anything is kept; validation reads the descriptor's
- * structures and the strings registration copies, never the image bytes
- * nor property values.
+ * before this library's own constructors ran (it has none).
+ *
+ * Registration is O(images): it validates the descriptor's structure
+ * (versions, kinds, formats, targets, spans and counts, property sets)
+ * and queues it. The kernel entries, O(names), are validated, copied and
+ * indexed when the registry is first read (registry_settle()), so a
+ * program pays nothing at start-up for names it never looks up, and a
+ * library opened and closed unused costs a few microseconds. Nothing here
+ * reads image bytes or property values.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -132,15 +137,29 @@ static int validate_propsets(const struct devimg_device_image *img,
 	return r;
 }
 
-static int validate_entries(const struct devimg_device_image *img,
-			    struct devimg_msg *msg, const char *where)
+static int count_entries(const struct devimg_device_image *img, size_t *n,
+			 struct devimg_msg *msg, const char *where)
 {
 	struct span span = { "entries", img->entries_begin, img->entries_end,
 			     sizeof(struct devimg_offload_entry) };
+
+	return span_count(&span, MAX_ENTRIES, n, msg, where);
+}
+
+static void image_where(char *where, size_t size,
+			const struct devimg_device_binaries *desc, unsigned i)
+{
+	snprintf(where, size, "descriptor %p image %u", (const void *)desc, i);
+}
+
+/* Every entry has a name: checked when the entries are indexed. */
+static int validate_entries(const struct devimg_device_image *img,
+			    struct devimg_msg *msg, const char *where)
+{
 	size_t n, j;
 	int r;
 
-	r = span_count(&span, MAX_ENTRIES, &n, msg, where);
+	r = count_entries(img, &n, msg, where);
 	for (j = 0; r == 0 && j < n; j++) {
 		const char *name = img->entries_begin[j].name;
 
@@ -207,15 +226,15 @@ static int validate_image(const struct devimg_device_image *img,
 			  const struct devimg_device_binaries *desc)
 {
 	char where[96];
+	size_t n;
 	int r;
 
-	snprintf(where, sizeof(where), "descriptor %p image %u",
-		 (const void *)desc, i);
+	image_where(where, sizeof(where), desc, i);
 	r = validate_header(img, msg, where);
 	if (r == 0)
 		r = validate_bytes(img, msg, where);
 	if (r == 0)
-		r = validate_entries(img, msg, where);
+		r = count_entries(img, &n, msg, where);
 	if (r == 0)
 		r = validate_propsets(img, msg, where);
 	return r;
@@ -254,12 +273,6 @@ int descriptor_validate(const struct devimg_device_binaries *desc,
 	return r;
 }
 
-static void reject(const struct devimg_msg *msg)
-{
-	registry_add_problem(msg);
-	log_err("rejected: %s", msg->text);
-}
-
 static void free_images(struct devimg_image **imgs, size_t n)
 {
 	size_t i;
@@ -269,17 +282,20 @@ static void free_images(struct devimg_image **imgs, size_t n)
 	free(imgs);
 }
 
-DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
+int descriptor_build(const struct devimg_device_binaries *desc,
+		     struct devimg_image ***out, struct devimg_msg *msg)
 {
 	struct devimg_image **imgs = NULL;
-	struct devimg_msg msg;
-	unsigned i = 0;
-	int r;
+	char where[96];
+	unsigned i;
+	int r = 0;
 
-	if (descriptor_validate(desc, &msg) < 0) {
-		reject(&msg);
-		return;
+	for (i = 0; r == 0 && i < desc->count; i++) {
+		image_where(where, sizeof(where), desc, i);
+		r = validate_entries(&desc->images[i], msg, where);
 	}
+	if (r < 0)
+		return r;
 	if (desc->count) {
 		imgs = calloc(desc->count, sizeof(*imgs));
 		if (!imgs)
@@ -290,27 +306,41 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 		if (!imgs[i])
 			goto err_nomem;
 	}
-	/* On success the registry keeps imgs and their references. */
-	r = registry_add(desc, imgs, desc->count);
+	*out = imgs;
+	return 0;
+
+err_nomem:
+	devimg_msg_set(msg, -ENOMEM,
+		       "descriptor %p: out of memory at image %u",
+		       (const void *)desc, i);
+	if (imgs)
+		free_images(imgs, i);
+	return -ENOMEM;
+}
+
+DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
+{
+	struct devimg_msg msg;
+	int r;
+
+	r = descriptor_validate(desc, &msg);
+	if (r == 0)
+		r = registry_add(desc);
 	if (r == -EEXIST) {
 		log_warn("descriptor %p is registered already; ignored",
 			 (void *)desc);
-		free_images(imgs, desc->count);
 		return;
 	}
-	if (r < 0)
-		goto err_nomem;
+	if (r == -ENOMEM)
+		devimg_msg_set(&msg, -ENOMEM, "descriptor %p: out of memory",
+			       (void *)desc);
+	if (r < 0) {
+		registry_add_problem(&msg);
+		log_err("rejected: %s", msg.text);
+		return;
+	}
 	log_info("registered descriptor %p: %u images", (void *)desc,
 		 desc->count);
-	return;
-
-err_nomem:
-	devimg_msg_set(&msg, -ENOMEM,
-		       "descriptor %p: out of memory at image %u",
-		       (void *)desc, i);
-	reject(&msg);
-	if (imgs)
-		free_images(imgs, i);
 }
 
 DEVIMG_EXPORT void __sycl_unregister_lib(struct devimg_device_binaries *desc)

@@ -6,10 +6,14 @@
  * guarded by one rwlock and usable zero-initialized, so registration works
  * before any constructor of this library ran.
  *
- * Writers (registration, unregistration) hold the lock only to link and
- * unlink records built outside it. Readers take references under it, so a
- * caller never holds a record that may be freed; a record outlives its
- * unregistration as long as references remain, keeping its copied strings.
+ * Registration only queues a descriptor. The first reader after it
+ * settles the queue under the write lock: it builds the image records
+ * (copying the names they own), assigns ids in registration order and
+ * indexes the names. Unregistration unlinks records (or drops a queued
+ * descriptor, which costs nothing). Readers take references under the
+ * lock, so a caller never holds a record that may be freed; a record
+ * outlives its unregistration as long as references remain, keeping its
+ * copied strings.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,9 +27,13 @@
 
 struct reg_desc {
 	const struct devimg_device_binaries *desc;
-	struct devimg_image **imgs;
+	struct devimg_image **imgs;	/* NULL until settled */
 	size_t n;
+	bool settled;
 };
+
+/* Rejections found while settling, logged once the lock is dropped. */
+#define SETTLE_LOG_MAX 4
 
 struct registry {
 	pthread_rwlock_t lock;
@@ -35,6 +43,7 @@ struct registry {
 	size_t cap;
 	size_t nimages;
 	uint64_t last_id;
+	atomic_size_t queued;		/* descriptors not settled yet */
 	struct devimg_msg problems[MAX_PROBLEMS];
 	unsigned nproblems;
 };
@@ -64,44 +73,33 @@ void registry_read_unlock(void)
 	pthread_rwlock_unlock(&registry.lock);
 }
 
+/* Newest first: libraries are mostly unloaded in reverse order. */
 static struct reg_desc *find_desc(const struct devimg_device_binaries *desc)
 {
 	size_t i;
 
-	for (i = 0; i < registry.ndescs; i++) {
+	for (i = registry.ndescs; i-- > 0;) {
 		if (registry.descs[i].desc == desc)
 			return &registry.descs[i];
 	}
 	return NULL;
 }
 
-static size_t count_entries(struct devimg_image **imgs, size_t n)
+static void drop_desc(struct reg_desc *rd)
 {
-	size_t i, total = 0;
-
-	for (i = 0; i < n; i++)
-		total += imgs[i]->nentries;
-	return total;
+	memmove(rd, rd + 1,
+		(size_t)(registry.descs + registry.ndescs - (rd + 1)) *
+			sizeof(*rd));
+	registry.ndescs--;
 }
 
-/* Room for one more descriptor and its names, so linking cannot fail. */
-static int make_room(struct devimg_image **imgs, size_t n)
+/* Keep a problem; the lock is held. */
+static void add_problem_locked(const struct devimg_msg *msg)
 {
-	int r;
-
-	if (registry.ndescs == registry.cap) {
-		size_t cap = registry.cap ? registry.cap * 2 : 16;
-		struct reg_desc *descs;
-
-		descs = realloc(registry.descs, cap * sizeof(*descs));
-		if (!descs)
-			return -ENOMEM;
-		registry.descs = descs;
-		registry.cap = cap;
-	}
-	r = hash_reserve(&registry.kernels,
-			 registry.kernels.count + count_entries(imgs, n));
-	return r;
+	if (registry.nproblems < MAX_PROBLEMS)
+		registry.problems[registry.nproblems] = *msg;
+	if (registry.nproblems < UINT32_MAX)
+		registry.nproblems++;
 }
 
 static void link_image(struct devimg_image *img)
@@ -127,23 +125,29 @@ static void unlink_image(struct devimg_image *img)
 	registry.nimages--;
 }
 
-int registry_add(const struct devimg_device_binaries *desc,
-		 struct devimg_image **imgs, size_t n)
+int registry_add(const struct devimg_device_binaries *desc)
 {
-	struct reg_desc *rd;
-	size_t i;
-	int r;
+	int r = 0;
 
 	pthread_rwlock_wrlock(&registry.lock);
-	r = find_desc(desc) ? -EEXIST : make_room(imgs, n);
-	if (r < 0)
+	if (find_desc(desc)) {
+		r = -EEXIST;
 		goto out;
-	rd = &registry.descs[registry.ndescs++];
-	rd->desc = desc;
-	rd->imgs = imgs;
-	rd->n = n;
-	for (i = 0; i < n; i++)
-		link_image(imgs[i]);
+	}
+	if (registry.ndescs == registry.cap) {
+		size_t cap = registry.cap ? registry.cap * 2 : 16;
+		struct reg_desc *descs;
+
+		descs = realloc(registry.descs, cap * sizeof(*descs));
+		if (!descs) {
+			r = -ENOMEM;
+			goto out;
+		}
+		registry.descs = descs;
+		registry.cap = cap;
+	}
+	registry.descs[registry.ndescs++] = (struct reg_desc){ .desc = desc };
+	atomic_fetch_add_explicit(&registry.queued, 1, memory_order_release);
 out:
 	pthread_rwlock_unlock(&registry.lock);
 	return r;
@@ -160,6 +164,105 @@ static void release_if_empty(void)
 	registry.cap = 0;
 }
 
+/* Names the queued descriptors declare: a size hint for the map. */
+static size_t queued_names(void)
+{
+	size_t d, total = 0;
+	unsigned i;
+
+	for (d = 0; d < registry.ndescs; d++) {
+		const struct devimg_device_binaries *desc =
+			registry.descs[d].desc;
+
+		if (registry.descs[d].settled)
+			continue;
+		for (i = 0; i < desc->count; i++) {
+			const struct devimg_device_image *di = &desc->images[i];
+
+			if (di->entries_begin)
+				total += (size_t)(di->entries_end -
+						  di->entries_begin);
+		}
+	}
+	return total;
+}
+
+static size_t count_entries(struct devimg_image **imgs, size_t n)
+{
+	size_t i, total = 0;
+
+	for (i = 0; i < n; i++)
+		total += imgs[i]->nentries;
+	return total;
+}
+
+/*
+ * Settle the queued descriptor rd: its records, ids and names, or its
+ * rejection (then false: rd was dropped from the array).
+ */
+static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
+{
+	struct devimg_image **imgs;
+	size_t i, n = rd->desc->count;
+	int r;
+
+	r = descriptor_build(rd->desc, &imgs, msg);
+	if (r == 0) {
+		r = hash_reserve(&registry.kernels, registry.kernels.count +
+				 count_entries(imgs, n));
+		if (r < 0) {
+			for (i = 0; i < n; i++)
+				devimg_image_unref(imgs[i]);
+			free(imgs);
+			devimg_msg_set(msg, r,
+				       "descriptor %p: out of memory for its names",
+				       (const void *)rd->desc);
+		}
+	}
+	if (r < 0) {
+		add_problem_locked(msg);
+		drop_desc(rd);
+		return false;
+	}
+	rd->imgs = imgs;
+	rd->n = n;
+	rd->settled = true;
+	for (i = 0; i < n; i++)
+		link_image(imgs[i]);
+	return true;
+}
+
+void registry_settle(void)
+{
+	struct devimg_msg log[SETTLE_LOG_MAX], msg;
+	unsigned nlog = 0, i;
+	size_t d;
+
+	if (!atomic_load_explicit(&registry.queued, memory_order_acquire))
+		return;
+	pthread_rwlock_wrlock(&registry.lock);
+	if (!atomic_load_explicit(&registry.queued, memory_order_relaxed))
+		goto out;
+	/* One growth of the map for all of them; settle_one() checks. */
+	(void)hash_reserve(&registry.kernels,
+			   registry.kernels.count + queued_names());
+	for (d = 0; d < registry.ndescs;) {
+		if (registry.descs[d].settled) {
+			d++;
+		} else if (settle_one(&registry.descs[d], &msg)) {
+			d++;
+		} else if (nlog < SETTLE_LOG_MAX) {
+			log[nlog++] = msg;
+		}
+	}
+	atomic_store_explicit(&registry.queued, 0, memory_order_release);
+	release_if_empty();
+out:
+	pthread_rwlock_unlock(&registry.lock);
+	for (i = 0; i < nlog; i++)
+		log_err("rejected: %s", log[i].text);
+}
+
 int registry_remove(const struct devimg_device_binaries *desc)
 {
 	struct reg_desc removed;
@@ -173,12 +276,12 @@ int registry_remove(const struct devimg_device_binaries *desc)
 		return -ENOENT;
 	}
 	removed = *rd;
+	if (!removed.settled)
+		atomic_fetch_sub_explicit(&registry.queued, 1,
+					  memory_order_relaxed);
 	for (i = 0; i < removed.n; i++)
 		unlink_image(removed.imgs[i]);
-	memmove(rd, rd + 1,
-		(size_t)(registry.descs + registry.ndescs - (rd + 1)) *
-			sizeof(*rd));
-	registry.ndescs--;
+	drop_desc(rd);
 	release_if_empty();
 	pthread_rwlock_unlock(&registry.lock);
 
@@ -191,10 +294,7 @@ int registry_remove(const struct devimg_device_binaries *desc)
 void registry_add_problem(const struct devimg_msg *msg)
 {
 	pthread_rwlock_wrlock(&registry.lock);
-	if (registry.nproblems < MAX_PROBLEMS)
-		registry.problems[registry.nproblems] = *msg;
-	if (registry.nproblems < UINT32_MAX)
-		registry.nproblems++;
+	add_problem_locked(msg);
 	pthread_rwlock_unlock(&registry.lock);
 }
 
@@ -202,6 +302,7 @@ DEVIMG_EXPORT int devimg_registry_status(void)
 {
 	int r = 0;
 
+	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
 	if (registry.nproblems)
 		r = registry.problems[0].err;
@@ -213,6 +314,7 @@ DEVIMG_EXPORT unsigned devimg_registry_problem_count(void)
 {
 	unsigned n;
 
+	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
 	n = registry.nproblems;
 	pthread_rwlock_unlock(&registry.lock);
@@ -224,6 +326,7 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 {
 	int r = -ENOENT;
 
+	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
 	if (i < registry.nproblems && i < MAX_PROBLEMS) {
 		const struct devimg_msg *m = &registry.problems[i];
@@ -247,6 +350,7 @@ DEVIMG_EXPORT int devimg_registry_images(struct devimg_image **imgs,
 
 	if (!n || (max && !imgs))
 		return -EINVAL;
+	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
 	for (d = 0; d < registry.ndescs; d++) {
 		const struct reg_desc *rd = &registry.descs[d];
@@ -320,6 +424,7 @@ DEVIMG_EXPORT int devimg_registry_find_kernel(const char *name,
 	if (!name || !n || (max && !imgs))
 		return -EINVAL;
 	hash = hash_string(name);
+	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
 	r = collect(name, hash, &found, &cap, &k);
 	for (i = 0; r == 0 && i < k && i < max; i++)

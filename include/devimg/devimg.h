@@ -46,12 +46,16 @@ extern "C" {
  * with either runtime). Neither can report an error to its caller: a
  * descriptor that fails validation is rejected whole (none of its images is
  * registered), the problem is logged at DEVIMG_LOG_ERR and kept for
- * devimg_registry_status(). Registration reads the descriptor's own
- * structures and copies the strings it needs; it neither reads the image
- * bytes nor decodes property values. Registering a descriptor that is
- * already registered is ignored (logged as a warning); unregistering one
- * that is not registered (never, rejected, or already unregistered) is
- * harmless.
+ * devimg_registry_status(). Registration costs O(images), not O(kernel
+ * names): it validates the descriptor's structure and queues it; the
+ * first call that reads the registry (any devimg_registry_*() function,
+ * hence any kernel lookup) validates the queued descriptors' entries,
+ * copies the strings the registry keeps and indexes the names, so a
+ * descriptor with a bad entry is rejected then, with the same outcome.
+ * Nothing ever reads the image bytes or decodes property values here.
+ * Registering a descriptor that is already registered is ignored (logged
+ * as a warning); unregistering one that is not registered (never,
+ * rejected, or already unregistered) is harmless.
  */
 void __sycl_register_lib(struct devimg_device_binaries *desc);
 void __sycl_unregister_lib(struct devimg_device_binaries *desc);
@@ -148,7 +152,7 @@ unsigned devimg_image_index(const struct devimg_image *img);
 const struct devimg_device_binaries *
 devimg_image_descriptor(const struct devimg_image *img);
 
-/* Fields of the descriptor, copied at registration. */
+/* Fields of the descriptor, copied when the registry indexed it. */
 unsigned devimg_image_version(const struct devimg_image *img);
 enum devimg_offload_kind devimg_image_kind(const struct devimg_image *img);
 /* The format the descriptor declares (DEVIMG_FORMAT_NONE: guess). */
