@@ -175,6 +175,11 @@ static int validate_entries(const struct devimg_device_image *img,
 static int validate_header(const struct devimg_device_image *img,
 			   struct devimg_msg *msg, const char *where)
 {
+	/*
+	 * The offload wrapper writes 2; DPC++'s runtime builds images of
+	 * version 1 itself (images loaded from files, its unit tests) with
+	 * the same 96-byte layout, property sets included. Both read alike.
+	 */
 	if (img->version != 1 && img->version != 2) {
 		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected 1 or 2",
 			       where, img->version);
