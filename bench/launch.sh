@@ -7,13 +7,14 @@
 # bench/launch-main.c with libdevimg and the OpenCL ICD loader. The
 # program times, on the first device, N launches of global size 1 each
 # followed by a finish ("sync") and N launches followed by one finish
-# ("batch"), through raw OpenCL (the same bitcode, built with
-# "-x spir -spir-std=1.2") and through devimg_launch(), repetitions
-# interleaved, and prints median microseconds per launch and the ratio.
+# ("batch"; its enqueue loop alone is "submit"), through raw OpenCL (the
+# same bitcode, built with "-x spir -spir-std=1.2") and through
+# devimg_launch(), repetitions interleaved, and prints median
+# microseconds per launch and the median of the paired devimg/raw ratios.
 # Target: devimg within 1.05x of raw. Exits 77 when there is no device.
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS, CLANG, OPENCL_CFLAGS,
-# OPENCL_LIBS (from make); BENCH_LAUNCHES (1000), BENCH_REPS (15).
+# OPENCL_LIBS (from make); BENCH_LAUNCHES (300), BENCH_REPS (41).
 set -eu
 
 wrap=$top_builddir/devimg-wrap
@@ -46,6 +47,6 @@ DEVIMG_PLUGIN_PATH=$plugins
 DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:*}
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 rc=0
-./launch empty.bc "${BENCH_LAUNCHES:-1000}" "${BENCH_REPS:-15}" || rc=$?
+./launch empty.bc "${BENCH_LAUNCHES:-300}" "${BENCH_REPS:-41}" || rc=$?
 [ "$rc" -eq 77 ] && echo "bench-launch: no OpenCL device, skipped"
 exit "$rc"
