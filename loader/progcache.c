@@ -5,8 +5,12 @@
  * cache lock, so two threads asking for the same program build it once.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dispatch.h"
 
@@ -31,6 +35,95 @@ static struct progcache_entry *cache_find(struct devimg_device *dev,
 		    (key_size == 0 || !memcmp(e->key, key, key_size)))
 			return e;
 	return NULL;
+}
+
+static const char *dump_suffix(enum devimg_image_format fmt,
+			       const void *bytes, size_t size)
+{
+	unsigned sm;
+
+	switch (fmt) {
+	case DEVIMG_FORMAT_SPIRV:
+		return "spv";
+	case DEVIMG_FORMAT_LLVMBC:
+		return "bc";
+	default:
+		return image_content_of(bytes, size, &sm) == CONTENT_PTX ?
+			"ptx" : "bin";
+	}
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * DEVIMG_DUMP_IMAGES=DIR: the bytes of an image that was just built, as
+ * DIR/<target>-<image id>.<spv|bc|ptx|bin>, written to a temporary file
+ * and renamed. A failure is logged as an error (the user asked for the
+ * files) and does not stop the build.
+ */
+static void dump_bytes(struct devimg_image *img, enum devimg_image_format fmt,
+		       const char *dir, const void *bytes, size_t size)
+{
+	char path[4096], tmp[4096 + 8];
+	int fd, err, n;
+
+	n = snprintf(path, sizeof(path), "%s/%s-%" PRIu64 ".%s", dir,
+		     devimg_image_target(img), devimg_image_id(img),
+		     dump_suffix(fmt, bytes, size));
+	if (n < 0 || (size_t)n >= sizeof(path) ||
+	    strchr(devimg_image_target(img), '/')) {
+		log_err("DEVIMG_DUMP_IMAGES: no file name for image %" PRIu64,
+			 devimg_image_id(img));
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		log_err("DEVIMG_DUMP_IMAGES: %s: %s", tmp, strerror(errno));
+		return;
+	}
+	err = write_all(fd, bytes, size);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err) {
+		log_err("DEVIMG_DUMP_IMAGES: %s: %s", path, strerror(-err));
+		unlink(tmp);
+		return;
+	}
+	log_info("dumped image %" PRIu64 " to %s", devimg_image_id(img), path);
+}
+
+/* Called without locks held: it may log. */
+static void dump_image(struct devimg_image *img, enum devimg_image_format fmt)
+{
+	const char *dir = getenv("DEVIMG_DUMP_IMAGES");
+	void *bytes;
+	size_t size;
+	int err;
+
+	if (!dir || !*dir)
+		return;
+	err = devimg_image_bin_copy(img, &bytes, &size);
+	if (err < 0) {
+		log_err("DEVIMG_DUMP_IMAGES: image %" PRIu64 ": %s",
+			 devimg_image_id(img), devimg_strerror(err));
+		return;
+	}
+	dump_bytes(img, fmt, dir, bytes, size);
+	free(bytes);
 }
 
 static int program_create(struct devimg_device *dev, struct devimg_image *img,
@@ -158,6 +251,7 @@ int progcache_get(struct devimg_device *dev, struct devimg_image *img,
 	e->next = dev->cache;
 	dev->cache = e;
 	pthread_mutex_unlock(&dev->cache_lock);
+	dump_image(img, fmt);
 	*out = prog;
 	return 0;
 }

@@ -69,14 +69,33 @@ export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
+mkdir dump
 for mode in main nocompat broken threads pick; do
 	rc=0
 	libname=$mode
 	[ "$mode" = threads ] && libname=main
-	"$run" "$mode" "$scratch/lib$libname.so" >"out.$mode" 2>&1 || rc=$?
+	dumpdir=
+	[ "$mode" = pick ] && dumpdir=$scratch/dump
+	DEVIMG_DUMP_IMAGES=$dumpdir "$run" "$mode" "$scratch/lib$libname.so" \
+		>"out.$mode" 2>&1 || rc=$?
 	cat "out.$mode"
 	if [ "$rc" -eq 77 ]; then
 		skip "PoCL shows no OpenCL device ($mode)"
 	fi
 	[ "$rc" -eq 0 ] || fail "dispatch-run $mode exited $rc"
 done
+
+# DEVIMG_DUMP_IMAGES: the two images pick built, byte for byte, and no
+# temporary file left; an unwritable folder warns and builds anyway.
+set -- dump/*
+[ $# -eq 2 ] || fail "DEVIMG_DUMP_IMAGES wrote $# files, want 2: $*"
+cmp dump/spir64_x86_64-*.bc pick3.bc ||
+	fail "dumped spir64_x86_64 image differs from pick3.bc"
+cmp dump/spir64-*.bc pick20.bc || fail "dumped spir64 image differs from pick20.bc"
+rc=0
+DEVIMG_DUMP_IMAGES=$scratch/no/such/dir "$run" pick "$scratch/libpick.so" \
+	>out.nodump 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || { cat out.nodump; fail "pick with an unwritable dump folder exited $rc"; }
+grep -q "DEVIMG_DUMP_IMAGES: .*no/such/dir.*No such file or directory" out.nodump ||
+	{ cat out.nodump; fail "no warning for an unwritable dump folder"; }
+exit 0
