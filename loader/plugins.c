@@ -185,10 +185,20 @@ static void trace_devices(struct devimg_plugin *p)
 	struct devimg_plugin_platform *pl[16];
 	struct devimg_plugin_device *dev[64];
 	unsigned npl = 0, ndev, i, j;
+	char why[256];
 
-	if (p->trace < 1 || p->ops.platform_list(16, pl, &npl) < 0)
+	if (p->trace < 1)
 		return;
-	trace(p->trace, 1, "plugins: %s: %u platform(s)", p->ops.backend, npl);
+	/* Why init found nothing (no driver...), before the next call. */
+	snprintf(why, sizeof(why), "%s", p->ops.last_error());
+	if (p->ops.platform_list(16, pl, &npl) < 0)
+		return;
+	if (!npl && why[0])
+		trace(p->trace, 1, "plugins: %s: 0 platforms: %s",
+		      p->ops.backend, why);
+	else
+		trace(p->trace, 1, "plugins: %s: %u platform(s)",
+		      p->ops.backend, npl);
 	for (i = 0; i < npl && i < 16; i++) {
 		const struct devimg_plugin_platform_info *pi =
 			p->ops.platform_info(pl[i]);
