@@ -12,7 +12,31 @@ loader_libdevimg_internal_la_SOURCES += $(dispatch_sources)
 loader_libdevimg_internal_la_CPPFLAGS += -I$(top_srcdir)/plugins
 loader_libdevimg_internal_la_LIBADD += loader/libdevimg-plugins.la
 
-# ---- tests: end to end on PoCL, kernels built by clang at test time ----
+# ---- tests: end to end on PoCL, kernels built to SPIR by clang here ----
+
+# The bitcode is made at build time, so that a build tree carried to a
+# machine without clang still runs the suite there.
+SPIR_COMPILE = $(CLANG) -cc1 -triple spir64-unknown-unknown -emit-llvm-bc \
+	-cl-std=CL1.2 -finclude-default-header -O2
+dispatch_bitcode = tests/dispatch/dispatch.bc tests/dispatch/spec.bc \
+	tests/dispatch/broken.bc \
+	tests/dispatch/pick-which-1.bc tests/dispatch/pick-which-2.bc \
+	tests/dispatch/pick-which-3.bc tests/dispatch/pick-last-10.bc \
+	tests/dispatch/pick-last-20.bc tests/dispatch/pick-last-30.bc
+if HAVE_CLANG
+check_DATA += $(dispatch_bitcode)
+endif
+CLEANFILES += $(dispatch_bitcode)
+
+tests/dispatch/%.bc: $(top_srcdir)/tests/dispatch/%.cl
+	$(AM_V_GEN)$(MKDIR_P) tests/dispatch && $(SPIR_COMPILE) -o $@ $<
+tests/dispatch/pick-which-%.bc: $(top_srcdir)/tests/dispatch/pick.cl
+	$(AM_V_GEN)$(MKDIR_P) tests/dispatch && \
+	$(SPIR_COMPILE) -DKNAME=which -DVAL=$* -o $@ $<
+tests/dispatch/pick-last-%.bc: $(top_srcdir)/tests/dispatch/pick.cl
+	$(AM_V_GEN)$(MKDIR_P) tests/dispatch && \
+	$(SPIR_COMPILE) -DKNAME=last -DVAL=$* -o $@ $<
+
 check_PROGRAMS += tests/dispatch/dispatch-run
 tests_dispatch_dispatch_run_SOURCES = tests/dispatch/dispatch-run.c
 tests_dispatch_dispatch_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
