@@ -32,6 +32,8 @@ void device_init_caps(struct devimg_device *dev)
 	caps->spirv = !!(info->formats & DEVIMG_PLUGIN_FORMAT_SPIRV);
 	caps->spir = !!(info->formats & DEVIMG_PLUGIN_FORMAT_SPIR);
 	caps->cuda_cc = info->cc_major * 10 + info->cc_minor;
+	caps->ptx = caps->backend == DEVIMG_BACKEND_OPENCL &&
+		    (info->formats & DEVIMG_PLUGIN_FORMAT_PTX);
 }
 
 DEVIMG_EXPORT const char *devimg_device_name(const struct devimg_device *dev)

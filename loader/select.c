@@ -195,18 +195,35 @@ static const char *preferred_target(const struct devimg_device_caps *dev)
 	}
 }
 
+/* NVIDIA's OpenCL takes PTX: nvptx64 images come second there. */
+static const char *second_target(const struct devimg_device_caps *dev)
+{
+	return dev->backend == DEVIMG_BACKEND_OPENCL && dev->ptx ?
+		"nvptx64" : NULL;
+}
+
 static const char *fallback_target(const struct devimg_device_caps *dev)
 {
 	return dev->backend == DEVIMG_BACKEND_CUDA ? NULL : "spir64";
 }
 
+static bool is(const char *target, const char *name)
+{
+	return name && strcmp(target, name) == 0;
+}
+
 bool select_target_fits(const struct devimg_device_caps *dev,
 			const char *target)
 {
-	const char *fallback = fallback_target(dev);
+	return is(target, preferred_target(dev)) ||
+	       is(target, second_target(dev)) ||
+	       is(target, fallback_target(dev));
+}
 
-	return strcmp(target, preferred_target(dev)) == 0 ||
-	       (fallback && strcmp(target, fallback) == 0);
+/* Whether the device reads PTX, so the sm of PTX images matters. */
+static bool takes_ptx(const struct devimg_device_caps *dev)
+{
+	return dev->backend == DEVIMG_BACKEND_CUDA || dev->ptx;
 }
 
 static bool valid_device(const struct devimg_device_caps *dev)
@@ -279,7 +296,7 @@ static bool native_ok(const struct devimg_device_caps *dev,
 		      const struct select_cand *c, size_t i,
 		      char (*why)[DEVIMG_REASON_MAX])
 {
-	if (dev->backend != DEVIMG_BACKEND_CUDA || c->content != CONTENT_PTX ||
+	if (!takes_ptx(dev) || c->content != CONTENT_PTX ||
 	    !dev->cuda_cc || !c->ptx_sm || c->ptx_sm <= dev->cuda_cc)
 		return true;
 	say(why, i, c, "PTX for sm_%u, device has compute capability %u.%u",
@@ -340,22 +357,26 @@ static bool qualifies(const struct devimg_device_caps *dev,
 	return format_ok(dev, c, i, why);
 }
 
-/* First qualifying image with the preferred target, else last fallback. */
+/*
+ * The first qualifying image with the preferred target, else the first
+ * with the second target, else the last with the fallback target.
+ */
 static size_t pick(const struct devimg_device_caps *dev,
 		   const struct select_cand *c, size_t n, const bool *ok)
 {
-	const char *fallback = fallback_target(dev);
-	size_t i, last = SIZE_MAX;
+	size_t i, second = SIZE_MAX, last = SIZE_MAX;
 
 	for (i = 0; i < n; i++) {
 		if (!ok[i])
 			continue;
-		if (strcmp(c[i].target, preferred_target(dev)) == 0)
+		if (is(c[i].target, preferred_target(dev)))
 			return i;
-		if (fallback && strcmp(c[i].target, fallback) == 0)
+		if (second == SIZE_MAX && is(c[i].target, second_target(dev)))
+			second = i;
+		if (is(c[i].target, fallback_target(dev)))
 			last = i;
 	}
-	return last;
+	return second != SIZE_MAX ? second : last;
 }
 
 static void explain_passed_over(const struct devimg_device_caps *dev,
@@ -424,7 +445,7 @@ static void describe(const struct devimg_device_caps *dev,
 	if (!select_target_fits(dev, img->target) || !img->bin_size)
 		return;
 	need = img->format == DEVIMG_FORMAT_NONE ||
-	       (dev->backend == DEVIMG_BACKEND_CUDA && dev->cuda_cc);
+	       (takes_ptx(dev) && dev->cuda_cc);
 	if (need && image_content(img, &c->content, &c->ptx_sm) < 0)
 		c->stale = img->format == DEVIMG_FORMAT_NONE;
 }

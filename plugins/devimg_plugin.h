@@ -80,7 +80,7 @@ enum {
 	DEVIMG_PLUGIN_FORMAT_SPIR = 1u << 1,
 	/* the device's own binaries through program_create_binary(NATIVE) */
 	DEVIMG_PLUGIN_FORMAT_NATIVE = 1u << 2,
-	/* PTX text through program_create_binary(NATIVE), CUDA only */
+	/* PTX text through program_create_binary(NATIVE): CUDA, NVIDIA OpenCL */
 	DEVIMG_PLUGIN_FORMAT_PTX = 1u << 3,
 };
 

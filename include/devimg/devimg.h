@@ -332,6 +332,7 @@ struct devimg_device_caps {
 	int spirv;		/* ingests SPIR-V (IL version, cl_khr_il_program) */
 	int spir;		/* ingests SPIR 1.2 bitcode (cl_khr_spir) */
 	unsigned cuda_cc;	/* compute capability * 10 (80 = 8.0); 0: unknown */
+	int ptx;		/* takes PTX as a native binary (NVIDIA OpenCL) */
 };
 
 /* "opencl", "level_zero", "cuda"; "unknown" otherwise. */
@@ -347,7 +348,9 @@ const char *devimg_backend_name(enum devimg_backend backend);
  * spir64_x86_64 (CPU), spir64_gen (GPU) or spir64_fpga (accelerator)
  * image, else the last spir64 image; Level Zero the first spir64_gen,
  * else the last spir64; CUDA the first nvptx64 (PTX for a newer sm than
- * the device's is rejected when cuda_cc is known).
+ * the device's is rejected when cuda_cc is known). An OpenCL device that
+ * takes PTX (NVIDIA's) also takes nvptx64 images: after its own target,
+ * before the spir64 fallback.
  *
  * *chosen: the index of the chosen image. reasons (may be NULL): n
  * strings; reasons[i] is "" for the chosen image and otherwise says why

@@ -267,6 +267,31 @@ static int device_query(struct devimg_plugin_device *dev)
 	return device_work_item_sizes(dev);
 }
 
+/* cl_nv_device_attribute_query (cl_ext.h has them as *_NV). */
+#define DEVICE_CC_MAJOR_NV 0x4000
+#define DEVICE_CC_MINOR_NV 0x4001
+
+/*
+ * NVIDIA's OpenCL builds PTX given as a program binary: such devices take
+ * nvptx64 images, and their compute capability says which PTX fits.
+ */
+static void find_ptx_support(struct devimg_plugin_device *dev,
+			     const char *extensions)
+{
+	cl_uint major = 0, minor = 0;
+
+	if (!has_word(extensions, "cl_nv_device_attribute_query"))
+		return;
+	if (clGetDeviceInfo(dev->id, DEVICE_CC_MAJOR_NV, sizeof(major),
+			    &major, NULL) != CL_SUCCESS ||
+	    clGetDeviceInfo(dev->id, DEVICE_CC_MINOR_NV, sizeof(minor),
+			    &minor, NULL) != CL_SUCCESS)
+		return;
+	dev->info.formats |= DEVIMG_PLUGIN_FORMAT_PTX;
+	dev->info.cc_major = major;
+	dev->info.cc_minor = minor;
+}
+
 static int device_init(struct devimg_plugin_device *dev,
 		       struct devimg_plugin_platform *pl)
 {
@@ -296,6 +321,7 @@ static int device_init(struct devimg_plugin_device *dev,
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIR;
 	if (dev->create_with_il)
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIRV;
+	find_ptx_support(dev, extensions);
 	if (version >= 110)
 		info->caps |= DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
 	if (dev->set_spec_const)

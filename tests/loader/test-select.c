@@ -32,6 +32,11 @@ static const struct devimg_device_caps cuda_80 = {
 	DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
 };
 
+/* NVIDIA's OpenCL: no SPIR-V, no SPIR, PTX as its native binary. */
+static const struct devimg_device_caps ocl_nvidia = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 0, 0, 90, 1
+};
+
 static char why[8][DEVIMG_REASON_MAX];
 
 static size_t pick_ok(const struct devimg_device_caps *dev,
@@ -150,6 +155,36 @@ START_TEST(test_cuda_rejects_ptx_for_newer_sm)
 	c[1].ptx_sm = 80;
 	ck_assert_uint_eq(pick_ok(&cuda_80, c, 2), 1);
 	ck_assert_str_eq(why[0], "image 0 (target nvptx64): PTX for sm_90, device has compute capability 8.0");
+}
+END_TEST
+
+START_TEST(test_opencl_ptx_device_takes_nvptx64)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_LLVMBC),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("nvptx64", DEVIMG_FORMAT_NONE),
+		CAND("spir64_gen", DEVIMG_FORMAT_NATIVE),
+	};
+
+	c[1].content = CONTENT_PTX;
+	c[1].ptx_sm = 100;
+	c[2].content = CONTENT_PTX;
+	c[2].ptx_sm = 80;
+	c[3].content = CONTENT_PTX;
+	c[3].ptx_sm = 80;
+	/* Its own target first; then the first usable nvptx64 image. */
+	ck_assert_uint_eq(pick_ok(&ocl_nvidia, c, 5), 4);
+	ck_assert_uint_eq(pick_ok(&ocl_nvidia, c, 4), 2);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): format llvmbc: device has no SPIR bitcode ingestion");
+	ck_assert_str_eq(why[1], "image 1 (target nvptx64): PTX for sm_100, device has compute capability 9.0");
+	ck_assert_str_eq(why[3], "image 3 (target nvptx64): the first nvptx64 image (2) is taken");
+	/* Other OpenCL GPUs still refuse nvptx64. */
+	memset(why, 0, sizeof(why));
+	ck_assert_int_eq(select_pick(&ocl_gpu, c + 1, 1, &(size_t){ 0 }, why),
+			 -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target nvptx64): not for backend opencl");
 }
 END_TEST
 
@@ -358,6 +393,7 @@ static Suite *select_suite(void)
 	tcase_add_test(rules, test_level_zero_gen_then_spir64);
 	tcase_add_test(rules, test_cuda_first_nvptx64);
 	tcase_add_test(rules, test_cuda_rejects_ptx_for_newer_sm);
+	tcase_add_test(rules, test_opencl_ptx_device_takes_nvptx64);
 	tcase_add_test(rules, test_format_needs_ingestion);
 	tcase_add_test(rules, test_guessed_format_named_in_reason);
 	tcase_add_test(rules, test_nothing_fits);
