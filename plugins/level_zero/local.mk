@@ -1,1 +1,74 @@
-# Level Zero plugin: see plugins/level_zero/.
+# Level Zero plugin over the Level Zero loader (libze_loader), and its
+# contract tests: the real loader with a recording driver the tests build,
+# loaded as an alternate driver. docs/level-zero.md says more.
+if HAVE_LEVEL_ZERO
+
+plugin_LTLIBRARIES += plugins/devimg-level_zero.la
+plugins_devimg_level_zero_la_SOURCES = \
+	plugins/level_zero/level_zero.h \
+	plugins/level_zero/level_zero.c \
+	plugins/level_zero/devices.c \
+	plugins/level_zero/queue.c \
+	plugins/level_zero/program.c \
+	plugins/level_zero/kernel.c \
+	plugins/level_zero/errors.c
+plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/plugins $(LEVEL_ZERO_CFLAGS)
+plugins_devimg_level_zero_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
+	$(PTHREAD_CFLAGS)
+plugins_devimg_level_zero_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
+plugins_devimg_level_zero_la_LIBADD = $(LEVEL_ZERO_LIBS) $(PTHREAD_LIBS)
+
+# ---- tests ----
+
+# A Level Zero driver that records the calls it gets (ZE_RECORDING_LOG)
+# and exports the DDI tables loader 1.8 asks an alternate driver for.
+check_LTLIBRARIES += tests/level_zero/libze_recording_driver.la
+tests_level_zero_libze_recording_driver_la_SOURCES = \
+	tests/level_zero/ze-recording-driver.c \
+	tests/level_zero/spirv-scan.c tests/level_zero/spirv-scan.h
+tests_level_zero_libze_recording_driver_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	$(LEVEL_ZERO_CFLAGS)
+tests_level_zero_libze_recording_driver_la_CFLAGS = $(AM_CFLAGS) \
+	$(PTHREAD_CFLAGS)
+tests_level_zero_libze_recording_driver_la_LDFLAGS = $(AM_LDFLAGS) \
+	-module -avoid-version -shared -no-undefined -rpath /nowhere \
+	-export-symbols-regex '^ze[st]?Get[A-Za-z]*ProcAddrTable$$'
+tests_level_zero_libze_recording_driver_la_LIBADD = $(PTHREAD_LIBS)
+
+# The dispatch API on the plugin (and, without a driver, on OpenCL).
+check_PROGRAMS += tests/level_zero/contract-run
+tests_level_zero_contract_run_SOURCES = tests/level_zero/contract-run.c
+tests_level_zero_contract_run_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/include -I$(top_srcdir)/plugins
+tests_level_zero_contract_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_level_zero_contract_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
+
+# The plugin's operations called directly.
+check_PROGRAMS += tests/level_zero/plugin-ops
+tests_level_zero_plugin_ops_SOURCES = tests/level_zero/plugin-ops.c
+tests_level_zero_plugin_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_plugin_ops_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_level_zero_plugin_ops_LDADD = $(PTHREAD_LIBS) -ldl
+
+level_zero_shell_tests = \
+	tests/level_zero/kernels.sh \
+	tests/level_zero/spec-constants.sh \
+	tests/level_zero/native-binary.sh \
+	tests/level_zero/no-global-offset.sh \
+	tests/level_zero/build-failure.sh \
+	tests/level_zero/threads.sh \
+	tests/level_zero/plugin-ops.sh \
+	tests/level_zero/two-drivers.sh \
+	tests/level_zero/no-driver.sh \
+	tests/level_zero/no-driver-opencl.sh
+TESTS += $(level_zero_shell_tests)
+dist_check_SCRIPTS += $(level_zero_shell_tests)
+
+endif
+
+# Outside the condition: automake distributes the sources and scripts
+# above whatever configure found, and these must go with them.
+EXTRA_DIST += tests/level_zero/common.sh tests/level_zero/lsan.supp \
+	tests/level_zero/kernels.spvasm tests/level_zero/spec.spvasm \
+	tests/level_zero/broken.spvasm docs/level-zero.md

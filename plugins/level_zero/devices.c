@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Drivers and their root devices, enumerated once at init together with
+ * what devimg needs to know about them: the compute queue group, limits,
+ * and whether the driver has the global-offset extension.
+ *
+ * Without any driver, zeInit() fails: that is zero platforms, not an
+ * error, and the calling thread's message says why.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "level_zero.h"
+
+static struct devimg_plugin_platform *platforms;
+static unsigned nplatforms;
+/* Why there are no platforms, for every later init to repeat. */
+static char no_platforms[256];
+
+static const char *vendor_name(uint32_t id, char *buf, size_t size)
+{
+	switch (id) {
+	case 0x8086:
+		return "Intel(R) Corporation";
+	case 0x10de:
+		return "NVIDIA Corporation";
+	case 0x1002:
+		return "Advanced Micro Devices, Inc.";
+	default:
+		snprintf(buf, size, "PCI vendor 0x%04x", id);
+		return buf;
+	}
+}
+
+static enum devimg_plugin_device_type device_type(ze_device_type_t type)
+{
+	switch (type) {
+	case ZE_DEVICE_TYPE_GPU:
+		return DEVIMG_PLUGIN_DEVICE_GPU;
+	case ZE_DEVICE_TYPE_CPU:
+		return DEVIMG_PLUGIN_DEVICE_CPU;
+	case ZE_DEVICE_TYPE_FPGA:
+	case ZE_DEVICE_TYPE_MCA:
+	case ZE_DEVICE_TYPE_VPU:
+		return DEVIMG_PLUGIN_DEVICE_ACCELERATOR;
+	default:
+		return DEVIMG_PLUGIN_DEVICE_OTHER;
+	}
+}
+
+static int device_properties(struct devimg_plugin_device *dev)
+{
+	ze_device_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+	};
+	struct devimg_plugin_device_info *info = &dev->info;
+	char buf[32];
+	ze_result_t res;
+
+	res = zeDeviceGetProperties(dev->id, &props);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetProperties");
+	props.name[sizeof(props.name) - 1] = '\0';
+	snprintf(dev->name, sizeof(dev->name), "%s", props.name);
+	snprintf(dev->vendor, sizeof(dev->vendor), "%s",
+		 vendor_name(props.vendorId, buf, sizeof(buf)));
+	info->type = device_type(props.type);
+	/* Execution units, as DPC++ counts Level Zero compute units. */
+	info->max_compute_units = props.numSlices * props.numSubslicesPerSlice *
+				  props.numEUsPerSubslice;
+	return 0;
+}
+
+static int device_compute(struct devimg_plugin_device *dev)
+{
+	ze_device_compute_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES,
+	};
+	struct devimg_plugin_device_info *info = &dev->info;
+	ze_result_t res;
+
+	res = zeDeviceGetComputeProperties(dev->id, &props);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetComputeProperties(\"%s\")",
+			       dev->name);
+	info->max_work_group_size = props.maxTotalGroupSize;
+	info->max_work_item_sizes[0] = props.maxGroupSizeX;
+	info->max_work_item_sizes[1] = props.maxGroupSizeY;
+	info->max_work_item_sizes[2] = props.maxGroupSizeZ;
+	info->local_mem_size = props.maxSharedLocalMemory;
+	return 0;
+}
+
+/* Global memory: the sum of the device's memories. */
+static int device_memory(struct devimg_plugin_device *dev)
+{
+	ze_device_memory_properties_t *props;
+	uint32_t n = 0, i;
+	ze_result_t res;
+
+	res = zeDeviceGetMemoryProperties(dev->id, &n, NULL);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetMemoryProperties(\"%s\")",
+			       dev->name);
+	if (n == 0)
+		return 0;
+	props = calloc(n, sizeof(*props));
+	if (!props)
+		return lz_error(-ENOMEM, "out of memory for %u memory properties",
+				n);
+	for (i = 0; i < n; i++)
+		props[i].stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+	res = zeDeviceGetMemoryProperties(dev->id, &n, props);
+	if (res != ZE_RESULT_SUCCESS) {
+		free(props);
+		return lz_fail(res, "zeDeviceGetMemoryProperties(\"%s\")",
+			       dev->name);
+	}
+	for (i = 0; i < n; i++)
+		dev->info.global_mem_size += props[i].totalSize;
+	free(props);
+	return 0;
+}
+
+/* The first command queue group that takes compute commands. */
+static int device_queue_group(struct devimg_plugin_device *dev)
+{
+	ze_command_queue_group_properties_t *props;
+	uint32_t n = 0, i;
+	ze_result_t res;
+
+	dev->compute_ordinal = UINT32_MAX;
+	res = zeDeviceGetCommandQueueGroupProperties(dev->id, &n, NULL);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetCommandQueueGroupProperties(\"%s\")",
+			       dev->name);
+	if (n == 0)
+		return 0;
+	props = calloc(n, sizeof(*props));
+	if (!props)
+		return lz_error(-ENOMEM, "out of memory for %u queue groups", n);
+	for (i = 0; i < n; i++)
+		props[i].stype =
+			ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+	res = zeDeviceGetCommandQueueGroupProperties(dev->id, &n, props);
+	for (i = 0; res == ZE_RESULT_SUCCESS && i < n; i++) {
+		if (props[i].flags &
+		    ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
+			dev->compute_ordinal = i;
+			break;
+		}
+	}
+	free(props);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetCommandQueueGroupProperties(\"%s\")",
+			       dev->name);
+	return 0;
+}
+
+static int device_init(struct devimg_plugin_device *dev,
+		       struct devimg_plugin_platform *pl,
+		       const ze_driver_properties_t *driver,
+		       ze_api_version_t api)
+{
+	struct devimg_plugin_device_info *info = &dev->info;
+	uint32_t v = driver->driverVersion;
+	int rc;
+
+	rc = device_properties(dev);
+	if (rc == 0)
+		rc = device_compute(dev);
+	if (rc == 0)
+		rc = device_memory(dev);
+	if (rc == 0)
+		rc = device_queue_group(dev);
+	if (rc < 0)
+		return rc;
+	snprintf(dev->version, sizeof(dev->version), "Level Zero %u.%u",
+		 (unsigned)ZE_MAJOR_VERSION(api),
+		 (unsigned)ZE_MINOR_VERSION(api));
+	/* The major.minor.build packing that Intel's drivers use. */
+	snprintf(dev->driver_version, sizeof(dev->driver_version), "%u.%u.%u",
+		 v >> 24, (v >> 16) & 0xff, v & 0xffff);
+	info->size = sizeof(*info);
+	info->name = dev->name;
+	info->vendor = dev->vendor;
+	info->version = dev->version;
+	info->driver_version = dev->driver_version;
+	info->backend = "level_zero";
+	info->platform = pl;
+	info->formats = DEVIMG_PLUGIN_FORMAT_SPIRV |
+			DEVIMG_PLUGIN_FORMAT_NATIVE;
+	/*
+	 * Offsets are always taken: launch() says which extension is missing
+	 * rather than letting the loader refuse without a reason.
+	 */
+	info->caps = DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS |
+		     DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
+	info->address_bits = 64;
+	return 0;
+}
+
+static int driver_devices(struct devimg_plugin_platform *pl,
+			  const ze_driver_properties_t *driver,
+			  ze_api_version_t api)
+{
+	ze_device_handle_t *ids;
+	uint32_t n = 0, i;
+	ze_result_t res;
+	int rc = 0;
+
+	res = zeDeviceGet(pl->id, &n, NULL);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGet(%s)", pl->name);
+	if (n == 0)
+		return 0;
+	ids = calloc(n, sizeof(*ids));
+	pl->devices = calloc(n, sizeof(*pl->devices));
+	if (!ids || !pl->devices) {
+		free(ids);
+		return lz_error(-ENOMEM, "out of memory for %u devices", n);
+	}
+	res = zeDeviceGet(pl->id, &n, ids);
+	if (res != ZE_RESULT_SUCCESS)
+		rc = lz_fail(res, "zeDeviceGet(%s)", pl->name);
+	for (i = 0; i < n && rc == 0; i++) {
+		pl->devices[i].id = ids[i];
+		pl->ndevices = i + 1;
+		rc = device_init(&pl->devices[i], pl, driver, api);
+	}
+	free(ids);
+	return rc;
+}
+
+/* Whether the driver lists the extension name among its extensions. */
+static int driver_has_extension(struct devimg_plugin_platform *pl,
+				const char *name, bool *has)
+{
+	ze_driver_extension_properties_t *ext;
+	uint32_t n = 0, i;
+	ze_result_t res;
+
+	*has = false;
+	res = zeDriverGetExtensionProperties(pl->id, &n, NULL);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGetExtensionProperties(%s)",
+			       pl->name);
+	if (n == 0)
+		return 0;
+	ext = calloc(n, sizeof(*ext));
+	if (!ext)
+		return lz_error(-ENOMEM, "out of memory for %u extensions", n);
+	res = zeDriverGetExtensionProperties(pl->id, &n, ext);
+	for (i = 0; res == ZE_RESULT_SUCCESS && i < n && !*has; i++)
+		*has = strncmp(ext[i].name, name, sizeof(ext[i].name)) == 0;
+	free(ext);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGetExtensionProperties(%s)",
+			       pl->name);
+	return 0;
+}
+
+/*
+ * The global offset: the extension listed and its function known to the
+ * driver. Launches call the loader's zeKernelSetGlobalOffsetExp(), not the
+ * address the driver gives: with two or more drivers the loader hands out
+ * its own handles, which only its entry points translate.
+ */
+static int driver_global_offset(struct devimg_plugin_platform *pl)
+{
+	void *fn = NULL;
+	ze_result_t res;
+	bool listed;
+	int rc;
+
+	rc = driver_has_extension(pl, LZ_GLOBAL_OFFSET_EXT, &listed);
+	if (rc < 0 || !listed)
+		return rc;
+	res = zeDriverGetExtensionFunctionAddress(pl->id,
+						  "zeKernelSetGlobalOffsetExp",
+						  &fn);
+	pl->global_offset = res == ZE_RESULT_SUCCESS && fn;
+	return 0;
+}
+
+static int platform_init(struct devimg_plugin_platform *pl, unsigned index)
+{
+	ze_driver_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
+	};
+	ze_api_version_t api = 0;
+	uint32_t v;
+	ze_result_t res;
+	int rc;
+
+	snprintf(pl->name, sizeof(pl->name), "Level Zero driver %u", index);
+	res = zeDriverGetProperties(pl->id, &props);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGetProperties(%s)", pl->name);
+	res = zeDriverGetApiVersion(pl->id, &api);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGetApiVersion(%s)", pl->name);
+	v = props.driverVersion;
+	snprintf(pl->version, sizeof(pl->version),
+		 "Level Zero %u.%u, driver %u.%u.%u",
+		 (unsigned)ZE_MAJOR_VERSION(api),
+		 (unsigned)ZE_MINOR_VERSION(api), v >> 24, (v >> 16) & 0xff,
+		 v & 0xffff);
+	rc = driver_global_offset(pl);
+	if (rc == 0)
+		rc = driver_devices(pl, &props, api);
+	if (rc < 0)
+		return rc;
+	snprintf(pl->vendor, sizeof(pl->vendor), "%s",
+		 pl->ndevices ? pl->devices[0].vendor : "unknown");
+	pl->info.size = sizeof(pl->info);
+	pl->info.name = pl->name;
+	pl->info.vendor = pl->vendor;
+	pl->info.version = pl->version;
+	return 0;
+}
+
+void lz_platforms_fini(void)
+{
+	unsigned i;
+
+	for (i = 0; i < nplatforms; i++)
+		free(platforms[i].devices);
+	free(platforms);
+	platforms = NULL;
+	nplatforms = 0;
+}
+
+/* zeInit: no driver at all is zero platforms, with a message. */
+static int init_loader(bool *none)
+{
+	ze_result_t res = zeInit(0);
+
+	*none = res == ZE_RESULT_ERROR_UNINITIALIZED;
+	if (res == ZE_RESULT_SUCCESS)
+		return 0;
+	if (*none) {
+		lz_fail(res, "zeInit");
+		lz_error_append(": no Level Zero driver");
+		snprintf(no_platforms, sizeof(no_platforms), "%s",
+			 lz_last_error());
+		return 0;
+	}
+	return lz_fail(res, "zeInit");
+}
+
+int lz_platforms_init(void)
+{
+	ze_driver_handle_t *ids = NULL;
+	uint32_t n = 0, i;
+	ze_result_t res;
+	bool none;
+	int rc;
+
+	no_platforms[0] = '\0';
+	rc = init_loader(&none);
+	if (rc < 0 || none)
+		return rc;
+	res = zeDriverGet(&n, NULL);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGet");
+	if (n == 0)
+		return 0;
+	ids = calloc(n, sizeof(*ids));
+	platforms = calloc(n, sizeof(*platforms));
+	if (!ids || !platforms) {
+		rc = lz_error(-ENOMEM, "out of memory for %u drivers", n);
+		goto out;
+	}
+	res = zeDriverGet(&n, ids);
+	if (res != ZE_RESULT_SUCCESS) {
+		rc = lz_fail(res, "zeDriverGet");
+		goto out;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		platforms[i].id = ids[i];
+		nplatforms = i + 1;
+		rc = platform_init(&platforms[i], i);
+	}
+out:
+	free(ids);
+	if (rc < 0)
+		lz_platforms_fini();
+	return rc;
+}
+
+const char *lz_platforms_none(void)
+{
+	return no_platforms;
+}
+
+int lz_platform_list(unsigned capacity,
+		     struct devimg_plugin_platform **out, unsigned *count)
+{
+	unsigned i;
+
+	if (!count || (capacity && !out))
+		return lz_error(-EINVAL, "platform_list: NULL output");
+	for (i = 0; i < nplatforms && i < capacity; i++)
+		out[i] = &platforms[i];
+	*count = nplatforms;
+	return 0;
+}
+
+const struct devimg_plugin_platform_info *lz_platform_info(
+	struct devimg_plugin_platform *platform)
+{
+	return &platform->info;
+}
+
+int lz_device_list(struct devimg_plugin_platform *platform,
+		   unsigned capacity, struct devimg_plugin_device **out,
+		   unsigned *count)
+{
+	unsigned i;
+
+	if (!platform || !count || (capacity && !out))
+		return lz_error(-EINVAL, "device_list: NULL platform or output");
+	for (i = 0; i < platform->ndevices && i < capacity; i++)
+		out[i] = &platform->devices[i];
+	*count = platform->ndevices;
+	return 0;
+}
+
+const struct devimg_plugin_device_info *lz_device_info(
+	struct devimg_plugin_device *device)
+{
+	return &device->info;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the Level Zero plugin: the handles behind the opaque types
+ * of devimg_plugin.h and the helpers its files share.
+ *
+ * Platforms are Level Zero drivers, devices their root devices. A queue is
+ * a command queue with one command list that collects commands until a
+ * blocking copy, queue_finish() or the release of an object a pending
+ * command may use submits it and waits. Programs are modules, created and
+ * built in one step at program_build(), so that the spec constants set
+ * before it and the build flags reach zeModuleCreate() together.
+ */
+#ifndef DEVIMG_LEVEL_ZERO_H
+#define DEVIMG_LEVEL_ZERO_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <ze_api.h>
+
+#include "devimg_plugin.h"
+
+/* The experimental extension that gives kernels a global offset. */
+#define LZ_GLOBAL_OFFSET_EXT "ZE_experimental_global_offset"
+
+struct devimg_plugin_platform {
+	ze_driver_handle_t id;
+	struct devimg_plugin_platform_info info;
+	char name[32];
+	char vendor[64];
+	char version[64];
+	bool global_offset;	/* reports LZ_GLOBAL_OFFSET_EXT */
+	unsigned ndevices;
+	struct devimg_plugin_device *devices;
+};
+
+struct devimg_plugin_device {
+	ze_device_handle_t id;
+	struct devimg_plugin_device_info info;
+	char name[ZE_MAX_DEVICE_NAME];
+	char vendor[64];
+	char version[32];
+	char driver_version[32];
+	uint32_t compute_ordinal;	/* UINT32_MAX: no compute queues */
+};
+
+struct devimg_plugin_context {
+	ze_context_handle_t id;
+	struct devimg_plugin_platform *platform;
+	struct devimg_plugin_device *device;	/* where buffers live */
+	pthread_mutex_t lock;			/* guards queues */
+	struct devimg_plugin_queue *queues;
+};
+
+struct devimg_plugin_queue {
+	ze_command_queue_handle_t id;
+	ze_command_list_handle_t list;
+	struct devimg_plugin_context *ctx;
+	struct devimg_plugin_device *device;
+	pthread_mutex_t lock;		/* guards list and pending */
+	unsigned pending;		/* commands appended, not submitted */
+	struct devimg_plugin_queue *prev, *next;
+};
+
+struct devimg_plugin_mem {
+	void *ptr;
+	size_t size;
+	struct devimg_plugin_context *ctx;
+};
+
+struct devimg_plugin_program {
+	struct devimg_plugin_context *ctx;
+	struct devimg_plugin_device *device;
+	ze_module_format_t format;
+	unsigned char *bytes;		/* the input, until built */
+	size_t size;
+	uint32_t nconsts;
+	uint32_t *const_ids;
+	void **const_values;
+	ze_module_handle_t module;	/* NULL until built */
+	ze_module_build_log_handle_t log;
+};
+
+struct devimg_plugin_kernel {
+	ze_kernel_handle_t id;
+	struct devimg_plugin_program *prog;
+	char *name;
+	uint32_t nargs;
+	uint32_t offset[3];	/* the global offset it carries now */
+};
+
+/* The name of a Level Zero result, "ZE_RESULT_ERROR_DEVICE_LOST". */
+const char *lz_result_name(ze_result_t res);
+/* The negative errno value devimg_plugin.h gives a Level Zero result. */
+int lz_errno(ze_result_t res);
+
+/*
+ * Set the calling thread's message to the formatted text followed by
+ * ": NAME (0xcode)" and return lz_errno(res).
+ */
+int lz_fail(ze_result_t res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Set the calling thread's message to the formatted text; return errnum. */
+int lz_error(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append text (e.g. a build log) to the message, truncating if needed. */
+void lz_error_append(const char *text);
+/* The calling thread's message, "" when none. */
+const char *lz_last_error(void);
+
+/* Drivers and devices (devices.c). */
+int lz_platforms_init(void);
+void lz_platforms_fini(void);
+/* Why init found no platform ("" when it found some or failed). */
+const char *lz_platforms_none(void);
+int lz_platform_list(unsigned capacity,
+		     struct devimg_plugin_platform **platforms,
+		     unsigned *count);
+const struct devimg_plugin_platform_info *lz_platform_info(
+	struct devimg_plugin_platform *platform);
+int lz_device_list(struct devimg_plugin_platform *platform,
+		   unsigned capacity, struct devimg_plugin_device **devices,
+		   unsigned *count);
+const struct devimg_plugin_device_info *lz_device_info(
+	struct devimg_plugin_device *device);
+
+/* Queues and copies (queue.c). */
+int lz_queue_create(struct devimg_plugin_context *ctx,
+		    struct devimg_plugin_device *device,
+		    struct devimg_plugin_queue **out);
+int lz_queue_finish(struct devimg_plugin_queue *q);
+void lz_queue_release(struct devimg_plugin_queue *q);
+int lz_mem_write(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
+		 int blocking, size_t offset, size_t n, const void *src);
+int lz_mem_read(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
+		int blocking, size_t offset, size_t n, void *dst);
+/*
+ * Append a kernel launch to q (the kernel's group size and offset already
+ * set); it is submitted with the next blocking command or finish.
+ */
+int lz_queue_launch(struct devimg_plugin_queue *q,
+		    struct devimg_plugin_kernel *k,
+		    const ze_group_count_t *groups);
+/*
+ * Submit and wait for the pending commands of every queue of ctx, before
+ * an object they may use is destroyed.
+ */
+void lz_context_drain(struct devimg_plugin_context *ctx);
+
+/* Programs (program.c). */
+int lz_program_create_il(struct devimg_plugin_context *ctx,
+			 struct devimg_plugin_device *device, const void *il,
+			 size_t size, struct devimg_plugin_program **out);
+int lz_program_create_binary(struct devimg_plugin_context *ctx,
+			     struct devimg_plugin_device *device,
+			     enum devimg_plugin_binary_kind kind,
+			     const void *binary, size_t size,
+			     struct devimg_plugin_program **out);
+int lz_program_set_spec_const(struct devimg_plugin_program *prog,
+			      uint32_t id, size_t size, const void *value);
+int lz_program_build(struct devimg_plugin_program *prog,
+		     const char *options);
+int lz_program_build_log(struct devimg_plugin_program *prog, char *buf,
+			 size_t capacity, size_t *len);
+int lz_program_binary(struct devimg_plugin_program *prog, void *buf,
+		      size_t capacity, size_t *len);
+void lz_program_release(struct devimg_plugin_program *prog);
+
+/* Kernels and launches (kernel.c). */
+int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
+		     struct devimg_plugin_kernel **out);
+int lz_kernel_arg_count(struct devimg_plugin_kernel *k, unsigned *count);
+int lz_kernel_set_arg_value(struct devimg_plugin_kernel *k, unsigned index,
+			    size_t size, const void *value);
+int lz_kernel_set_arg_mem(struct devimg_plugin_kernel *k, unsigned index,
+			  struct devimg_plugin_mem *mem);
+int lz_kernel_set_arg_local(struct devimg_plugin_kernel *k, unsigned index,
+			    size_t size);
+void lz_kernel_release(struct devimg_plugin_kernel *k);
+int lz_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
+	      unsigned dims, const size_t *global_offset,
+	      const size_t *global_size, const size_t *local_size);
+
+#endif

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: MIT
+/*
+ * contract-run MODE LIBRARY: the dispatch API on the Level Zero plugin.
+ * Opens LIBRARY (wrapped images), makes a context with the devices that
+ * DEVIMG_DEVICE_SELECTOR keeps (the first must be a Level Zero device) and
+ * drives kernels of the dispatch suite on that device. The recording
+ * driver does not run kernels, so what a launch did is checked by the
+ * shell test in the driver's call log; this program checks results, error
+ * codes and messages. Modes:
+ *
+ *   kernels   vadd (suggested group size), off1..off3 (global offsets,
+ *             and a launch without offset after one; kernel and buffer
+ *             released with their launches pending), reduce (local
+ *             memory, given group size), a group size that does not
+ *             divide, buffer round trips
+ *   spec      native spec constants: defaults, overrides, changes, cache
+ *   nooffset  a driver without the global-offset extension
+ *   broken    a build failure whose log reaches devimg_last_error()
+ *   native    vadd from a native image
+ *   threads   threads with their own queues and kernels, one build
+ *   nodriver  no Level Zero driver: the plugin binds with no device and
+ *             says why (PLUGIN is the plugin file, LIBRARY unused)
+ *   opencl    no Level Zero driver, and the OpenCL device still runs vadd
+ *             from LIBRARY (SPIR bitcode)
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <devimg/devimg.h>
+
+#include "devimg_plugin.h"
+
+static int failed;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);			\
+			fprintf(stderr, " [last error: %s]\n",		\
+				devimg_last_error());			\
+			failed = 1;					\
+			return -1;					\
+		}							\
+	} while (0)
+
+struct env {
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev;
+	struct devimg_queue *q;
+};
+
+/* A context of the devices selector keeps (NULL: the environment's). */
+static int ctx_open(struct env *e, const char *selector)
+{
+	int err;
+
+	if (selector)
+		setenv("DEVIMG_DEVICE_SELECTOR", selector, 1);
+	err = devimg_ctx_new(&e->ctx);
+	CHECK(err == 0, "ctx_new(%s): %d", getenv("DEVIMG_DEVICE_SELECTOR"),
+	      err);
+	return 0;
+}
+
+static int env_open(struct env *e, const char *backend)
+{
+	unsigned n = devimg_device_count(e->ctx);
+	int err;
+
+	CHECK(n >= 1, "no device in the context");
+	e->dev = devimg_device_get(e->ctx, 0);
+	CHECK(!strcmp(devimg_device_backend(e->dev), backend),
+	      "device 0 is of backend %s, want %s",
+	      devimg_device_backend(e->dev), backend);
+	printf("device: %s (%s)\n", devimg_device_name(e->dev), backend);
+	err = devimg_queue_new(e->dev, &e->q);
+	CHECK(err == 0, "queue_new: %d", err);
+	return 0;
+}
+
+static int env_close(struct env *e)
+{
+	devimg_queue_unref(e->q);
+	CHECK(devimg_ctx_unref(e->ctx) == NULL,
+	      "the context outlived its last reference");
+	return 0;
+}
+
+static int buf_with(struct env *e, const void *data, size_t size,
+		    struct devimg_buf **b)
+{
+	CHECK(!devimg_buf_new(e->dev, size, b), "buf_new(%zu)", size);
+	CHECK(!devimg_buf_write(e->q, *b, 0, size, data), "buf_write(%zu)",
+	      size);
+	return 0;
+}
+
+/* The buffer holds size bytes equal to data (a copy round trip). */
+static int buf_holds(struct env *e, struct devimg_buf *b, const void *data,
+		     size_t size)
+{
+	void *back = malloc(size);
+	int same;
+
+	CHECK(back, "malloc");
+	if (devimg_buf_read(e->q, b, 0, size, back)) {
+		free(back);
+		CHECK(0, "buf_read(%zu)", size);
+	}
+	same = !memcmp(back, data, size);
+	free(back);
+	CHECK(same, "the buffer does not hold what was written");
+	return 0;
+}
+
+static int test_vadd(struct env *e)
+{
+	enum { N = 1000 };
+	float a[N], b[N], c[N];
+	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_kernel *k;
+	size_t g = N, l = 64;
+	int i, err;
+
+	for (i = 0; i < N; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = (float)(N - i);
+		c[i] = -1.0f;
+	}
+	err = devimg_kernel_new(e->dev, "vadd", &k);
+	CHECK(err == 0, "kernel_new(vadd): %d", err);
+	CHECK(devimg_kernel_arg_count(k) == 3,
+	      "vadd has %u arguments, numKernelArgs says 3",
+	      devimg_kernel_arg_count(k));
+	if (buf_with(e, a, sizeof(a), &ba) || buf_with(e, b, sizeof(b), &bb) ||
+	    buf_with(e, c, sizeof(c), &bc))
+		return -1;
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
+	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
+	      !devimg_kernel_set_arg_buf(k, 2, bc), "set_arg_buf");
+	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
+	CHECK(err == 0, "launch vadd: %d", err);
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	if (buf_holds(e, ba, a, sizeof(a)) || buf_holds(e, bc, c, sizeof(c)))
+		return -1;
+	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
+	CHECK(err == -EINVAL, "global 1000 in groups of 64: %d", err);
+	CHECK(strstr(devimg_last_error(), "not a multiple") &&
+	      strstr(devimg_last_error(), "1000") &&
+	      strstr(devimg_last_error(), "64"),
+	      "message: %s", devimg_last_error());
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	printf("ok vadd: 3 arguments, suggested group size, copies, bad group size\n");
+	return 0;
+}
+
+/* offN at offset {3, 2, 1}, global {5, 4, 3}, w = 8, h = 6. */
+static int test_offset(struct env *e, unsigned dims)
+{
+	static const size_t off[3] = { 3, 2, 1 }, glob[3] = { 5, 4, 3 };
+	unsigned w = 8, h = 6;
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	int zero[8 * 6 * 4] = { 0 }, err;
+	char name[8];
+
+	snprintf(name, sizeof(name), "off%u", dims);
+	err = devimg_kernel_new(e->dev, name, &k);
+	CHECK(err == 0, "kernel_new(%s): %d", name, err);
+	CHECK(devimg_kernel_arg_count(k) == dims, "%s has %u arguments", name,
+	      devimg_kernel_arg_count(k));
+	if (buf_with(e, zero, sizeof(zero), &b))
+		return -1;
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b), "arg 0");
+	if (dims > 1)
+		CHECK(!devimg_kernel_set_arg(k, 1, sizeof(w), &w), "arg w");
+	if (dims > 2)
+		CHECK(!devimg_kernel_set_arg(k, 2, sizeof(h), &h), "arg h");
+	err = devimg_launch(e->q, k, dims, off, glob, NULL);
+	CHECK(err == 0, "launch %s with an offset: %d", name, err);
+	/* The offset is the kernel's state: it must not stick. */
+	err = devimg_launch(e->q, k, dims, NULL, glob, NULL);
+	CHECK(err == 0, "launch %s without offset: %d", name, err);
+	/*
+	 * Released while their launches are pending: those run first. The
+	 * kernel holds the buffer: unref the kernel first and it goes first;
+	 * the buffer first and the buffer goes first, with the kernel.
+	 */
+	if (dims == 1) {
+		devimg_kernel_unref(k);
+		devimg_buf_unref(b);
+	} else {
+		devimg_buf_unref(b);
+		devimg_kernel_unref(k);
+	}
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	printf("ok global offset in %u dimension%s\n", dims,
+	       dims > 1 ? "s" : "");
+	return 0;
+}
+
+static int test_reduce(struct env *e)
+{
+	enum { N = 256, L = 32, G = N / L };
+	int in[N], out[G] = { 0 }, scale = 3, i, err;
+	struct devimg_buf *bi, *bo;
+	struct devimg_kernel *k;
+	size_t g = N, l = L;
+
+	for (i = 0; i < N; i++)
+		in[i] = i * 7 - 300;
+	err = devimg_kernel_new(e->dev, "reduce", &k);
+	CHECK(err == 0, "kernel_new(reduce): %d", err);
+	CHECK(devimg_kernel_arg_count(k) == 4, "reduce has %u arguments",
+	      devimg_kernel_arg_count(k));
+	if (buf_with(e, in, sizeof(in), &bi) ||
+	    buf_with(e, out, sizeof(out), &bo))
+		return -1;
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, bi) &&
+	      !devimg_kernel_set_arg(k, 1, sizeof(scale), &scale) &&
+	      !devimg_kernel_set_arg_local(k, 2, L * sizeof(int)) &&
+	      !devimg_kernel_set_arg_buf(k, 3, bo), "args");
+	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
+	CHECK(err == 0, "launch reduce: %d", err);
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	devimg_kernel_unref(k);
+	devimg_buf_unref(bi);
+	devimg_buf_unref(bo);
+	printf("ok reduce: local memory between ordinary arguments\n");
+	return 0;
+}
+
+static int run_kernels(struct env *e)
+{
+	unsigned dims;
+
+	if (test_vadd(e) || test_reduce(e))
+		return -1;
+	for (dims = 1; dims <= 3; dims++)
+		if (test_offset(e, dims))
+			return -1;
+	return 0;
+}
+
+static int spec_launch(struct env *e, struct devimg_kernel *k,
+		       unsigned builds)
+{
+	size_t g = 1;
+	int err;
+
+	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
+	CHECK(err == 0, "launch spec_k: %d", err);
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
+	      "%u builds, want %u", devimg_ctx_stat_builds(e->ctx), builds);
+	return 0;
+}
+
+/*
+ * Native spec constants: each new set of values is a module built with
+ * them (the shell checks which), a set seen before comes from the cache.
+ */
+static int run_spec(struct env *e)
+{
+	struct { char c; int i; } sv = { 9, 4242 };
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	int add = 10, v, err;
+	unsigned builds;
+
+	err = devimg_kernel_new(e->dev, "spec_k", &k);
+	CHECK(err == 0, "kernel_new(spec_k): %d", err);
+	CHECK(devimg_kernel_arg_count(k) == 2,
+	      "spec_k: %u arguments, want 2 (no implicit buffer natively)",
+	      devimg_kernel_arg_count(k));
+	CHECK(!devimg_buf_new(e->dev, 3 * sizeof(int), &b), "buf_new");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
+	      !devimg_kernel_set_arg(k, 1, sizeof(add), &add), "args");
+	builds = devimg_ctx_stat_builds(e->ctx);
+	if (spec_launch(e, k, builds))
+		return -1;
+	v = 55;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec");
+	if (spec_launch(e, k, builds + 1))
+		return -1;
+	CHECK(!devimg_kernel_set_spec_const(k, "StructSpec", sizeof(sv), &sv),
+	      "set StructSpec");
+	if (spec_launch(e, k, builds + 2))
+		return -1;
+	v = -1;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec again");
+	if (spec_launch(e, k, builds + 3))
+		return -1;
+	v = 55;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec back");
+	if (spec_launch(e, k, builds + 3))
+		return -1;
+	CHECK(devimg_kernel_set_spec_const(k, "ScalarSpec", 2, &v) == -EINVAL,
+	      "wrong size");
+	devimg_kernel_unref(k);
+	devimg_buf_unref(b);
+	printf("ok native spec constants: defaults, overrides, changes, cache\n");
+	return 0;
+}
+
+static int run_nooffset(struct env *e)
+{
+	static const size_t off[2] = { 0, 2 }, zero[2] = { 0, 0 };
+	static const size_t glob[2] = { 5, 4 };
+	unsigned w = 8;
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+	int err;
+
+	err = devimg_kernel_new(e->dev, "off2", &k);
+	CHECK(err == 0, "kernel_new(off2): %d", err);
+	CHECK(!devimg_buf_new(e->dev, 256, &b), "buf_new");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
+	      !devimg_kernel_set_arg(k, 1, sizeof(w), &w), "args");
+	err = devimg_launch(e->q, k, 2, off, glob, NULL);
+	CHECK(err == -ENOTSUP, "launch with offset 0x2: %d", err);
+	CHECK(strstr(devimg_last_error(), "ZE_experimental_global_offset") &&
+	      strstr(devimg_last_error(), "off2") &&
+	      strstr(devimg_last_error(), "0x2x0"),
+	      "message: %s", devimg_last_error());
+	printf("ok no extension: %s\n", devimg_last_error());
+	CHECK(!devimg_launch(e->q, k, 2, zero, glob, NULL),
+	      "launch with a zero offset");
+	CHECK(!devimg_launch(e->q, k, 2, NULL, glob, NULL),
+	      "launch without offset");
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	devimg_kernel_unref(k);
+	devimg_buf_unref(b);
+	printf("ok zero offsets need no extension\n");
+	return 0;
+}
+
+static int run_broken(struct env *e)
+{
+	struct devimg_kernel *k = NULL;
+	const char *msg;
+	int err;
+
+	err = devimg_kernel_new(e->dev, "broken_k", &k);
+	msg = devimg_last_error();
+	CHECK(err == -ENOEXEC && !k, "broken build: %d", err);
+	CHECK(strstr(msg, "zeModuleCreate(SPIR-V") &&
+	      strstr(msg, "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (0x70000004)"),
+	      "the failed call is not named: %s", msg);
+	CHECK(strstr(msg, "build log:\nerror: undefined reference to 'devimg_dispatch_missing'"),
+	      "build log missing from: %s", msg);
+	printf("ok build failure: -ENOEXEC with the build log: %s\n", msg);
+	return 0;
+}
+
+static int run_native(struct env *e)
+{
+	float a[16] = { 1 }, b[16] = { 2 }, c[16] = { 3 };
+	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_kernel *k;
+	size_t g = 16;
+	int err;
+
+	err = devimg_kernel_new(e->dev, "vadd", &k);
+	CHECK(err == 0, "kernel_new(vadd) from a native image: %d", err);
+	CHECK(devimg_kernel_arg_count(k) == 3, "vadd has %u arguments",
+	      devimg_kernel_arg_count(k));
+	if (buf_with(e, a, sizeof(a), &ba) || buf_with(e, b, sizeof(b), &bb) ||
+	    buf_with(e, c, sizeof(c), &bc))
+		return -1;
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
+	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
+	      !devimg_kernel_set_arg_buf(k, 2, bc), "args");
+	CHECK(!devimg_launch(e->q, k, 1, NULL, &g, NULL), "launch");
+	CHECK(!devimg_queue_finish(e->q), "finish");
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	printf("ok vadd from a native binary\n");
+	return 0;
+}
+
+struct worker {
+	struct env *e;
+	int id;
+	int ok;
+};
+
+enum { THREADS = 4, ROUNDS = 10, TN = 256 };
+
+/* Its own queue, kernel and buffers; round trips checked each round. */
+static void *worker_run(void *arg)
+{
+	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
+	struct worker *w = arg;
+	struct devimg_kernel *k = NULL;
+	struct devimg_queue *q = NULL;
+	float a[TN], back[TN];
+	size_t g = TN;
+	int r, i;
+
+	w->ok = 0;
+	if (devimg_queue_new(w->e->dev, &q) ||
+	    devimg_kernel_new(w->e->dev, "vadd", &k) ||
+	    devimg_buf_new(w->e->dev, sizeof(a), &ba) ||
+	    devimg_buf_new(w->e->dev, sizeof(a), &bb) ||
+	    devimg_buf_new(w->e->dev, sizeof(a), &bc) ||
+	    devimg_kernel_set_arg_buf(k, 0, ba) ||
+	    devimg_kernel_set_arg_buf(k, 1, bb) ||
+	    devimg_kernel_set_arg_buf(k, 2, bc))
+		goto out;
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < TN; i++)
+			a[i] = (float)(w->id * 100000 + r * 1000 + i);
+		if (devimg_buf_write(q, ba, 0, sizeof(a), a) ||
+		    devimg_launch(q, k, 1, NULL, &g, NULL) ||
+		    devimg_buf_read(q, ba, 0, sizeof(back), back) ||
+		    memcmp(a, back, sizeof(a)))
+			goto out;
+	}
+	w->ok = 1;
+out:
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	devimg_queue_unref(q);
+	return NULL;
+}
+
+static int run_threads(struct env *e)
+{
+	unsigned builds = devimg_ctx_stat_builds(e->ctx);
+	struct worker w[THREADS];
+	pthread_t t[THREADS];
+	int i;
+
+	for (i = 0; i < THREADS; i++) {
+		w[i].e = e;
+		w[i].id = i;
+		CHECK(!pthread_create(&t[i], NULL, worker_run, &w[i]),
+		      "pthread_create");
+	}
+	for (i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < THREADS; i++)
+		CHECK(w[i].ok, "thread %d failed", i);
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds + 1,
+	      "%u builds for %d threads, want 1",
+	      devimg_ctx_stat_builds(e->ctx) - builds, THREADS);
+	printf("ok %d threads x %d launches on their own queues, one build\n",
+	       THREADS, ROUNDS);
+	return 0;
+}
+
+/* The plugin bound as the loader binds it: no platform, and why. */
+static int plugin_says_why(const char *file)
+{
+	static const char want[] =
+		"zeInit: ZE_RESULT_ERROR_UNINITIALIZED (0x78000001): no Level Zero driver";
+	struct devimg_plugin_ops ops = {
+		.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
+		.size = sizeof(ops),
+	};
+	devimg_plugin_init_fn init;
+	unsigned count = 99;
+	void *h;
+	int rc;
+
+	h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	CHECK(h, "dlopen: %s", dlerror());
+	init = (devimg_plugin_init_fn)dlsym(h, DEVIMG_PLUGIN_ENTRY);
+	CHECK(init, "no %s in %s", DEVIMG_PLUGIN_ENTRY, file);
+	rc = init(DEVIMG_PLUGIN_ABI_VERSION, &ops);
+	CHECK(rc == 0, "init: %d: %s", rc, ops.last_error());
+	CHECK(!strcmp(ops.backend, "level_zero"), "backend %s", ops.backend);
+	CHECK(!strcmp(ops.last_error(), want), "message \"%s\", want \"%s\"",
+	      ops.last_error(), want);
+	CHECK(ops.platform_list(0, NULL, &count) == 0 && count == 0,
+	      "%u platforms", count);
+	printf("ok plugin without driver: 0 platforms: %s\n", ops.last_error());
+	ops.fini();
+	/* Stays mapped, as the loader keeps bound plugins. */
+	return 0;
+}
+
+static int run_nodriver(const char *plugin)
+{
+	struct env e = { 0 };
+
+	if (plugin_says_why(plugin) || ctx_open(&e, "level_zero:*"))
+		return -1;
+	CHECK(devimg_device_count(e.ctx) == 0, "%u Level Zero devices",
+	      devimg_device_count(e.ctx));
+	CHECK(devimg_ctx_unref(e.ctx) == NULL, "ctx_unref");
+	printf("ok level_zero:* selects no device\n");
+	return 0;
+}
+
+static int run_opencl(void)
+{
+	enum { N = 300 };
+	float a[N], b[N], c[N];
+	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_kernel *k;
+	struct env e = { 0 };
+	size_t g = N;
+	int i;
+
+	if (ctx_open(&e, "level_zero:*"))
+		return -1;
+	CHECK(devimg_device_count(e.ctx) == 0, "a Level Zero device");
+	devimg_ctx_unref(e.ctx);
+	if (ctx_open(&e, "opencl:*"))
+		return -1;
+	if (devimg_device_count(e.ctx) == 0) {
+		devimg_ctx_unref(e.ctx);
+		return 77;
+	}
+	if (env_open(&e, "opencl"))
+		return -1;
+	for (i = 0; i < N; i++) {
+		a[i] = (float)i;
+		b[i] = (float)(2 * i + 1);
+	}
+	CHECK(!devimg_kernel_new(e.dev, "vadd", &k), "kernel_new(vadd)");
+	if (buf_with(&e, a, sizeof(a), &ba) || buf_with(&e, b, sizeof(b), &bb))
+		return -1;
+	CHECK(!devimg_buf_new(e.dev, sizeof(c), &bc), "buf_new");
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
+	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
+	      !devimg_kernel_set_arg_buf(k, 2, bc), "args");
+	CHECK(!devimg_launch(e.q, k, 1, NULL, &g, NULL), "launch");
+	CHECK(!devimg_buf_read(e.q, bc, 0, sizeof(c), c), "read");
+	for (i = 0; i < N; i++)
+		CHECK(c[i] == a[i] + b[i], "c[%d] = %g, want %g", i, c[i],
+		      a[i] + b[i]);
+	devimg_kernel_unref(k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	printf("ok the OpenCL device runs vadd beside a driverless Level Zero\n");
+	return env_close(&e);
+}
+
+static int run_level_zero(const char *mode)
+{
+	struct env e = { 0 };
+	int rc = -1;
+
+	if (ctx_open(&e, NULL) || env_open(&e, "level_zero"))
+		return -1;
+	if (!strcmp(mode, "kernels"))
+		rc = run_kernels(&e);
+	else if (!strcmp(mode, "spec"))
+		rc = run_spec(&e);
+	else if (!strcmp(mode, "nooffset"))
+		rc = run_nooffset(&e);
+	else if (!strcmp(mode, "broken"))
+		rc = run_broken(&e);
+	else if (!strcmp(mode, "native"))
+		rc = run_native(&e);
+	else if (!strcmp(mode, "threads"))
+		rc = run_threads(&e);
+	else
+		fprintf(stderr, "unknown mode %s\n", mode);
+	if (env_close(&e))
+		rc = -1;
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	void *lib = NULL;
+	int rc;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s MODE LIBRARY|PLUGIN\n", argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[1], "nodriver"))
+		return run_nodriver(argv[2]) || failed;
+	lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "FAIL: %s\n", dlerror());
+		return 1;
+	}
+	if (!strcmp(argv[1], "opencl"))
+		rc = run_opencl();
+	else
+		rc = run_level_zero(argv[1]);
+	if (rc == 77) {
+		printf("SKIP: no OpenCL device\n");
+		return 77;
+	}
+	return rc || failed;
+}
