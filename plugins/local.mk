@@ -20,6 +20,16 @@ PLUGIN_LDFLAGS = -module -avoid-version -shared -no-undefined \
 
 plugin_LTLIBRARIES =
 
+# What every plugin links in: its per-thread error message and the
+# devimg_plugin_init() handshake (hidden; each plugin has its own copy).
+noinst_LTLIBRARIES += plugins/libplugin-support.la
+plugins_libplugin_support_la_SOURCES = \
+	plugins/common/plugin-support.c plugins/common/plugin-support.h
+plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
+PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common
+PLUGIN_SUPPORT = plugins/libplugin-support.la
+
 if HAVE_OPENCL
 plugin_LTLIBRARIES += plugins/devimg-opencl.la
 plugins_devimg_opencl_la_SOURCES = \
@@ -28,12 +38,12 @@ plugins_devimg_opencl_la_SOURCES = \
 	plugins/opencl/devices.c \
 	plugins/opencl/program.c \
 	plugins/opencl/errors.c
-plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
 	$(OPENCL_CFLAGS)
 plugins_devimg_opencl_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)
 plugins_devimg_opencl_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
-plugins_devimg_opencl_la_LIBADD = $(OPENCL_LIBS) $(PTHREAD_LIBS)
+plugins_devimg_opencl_la_LIBADD = $(PLUGIN_SUPPORT) $(OPENCL_LIBS) $(PTHREAD_LIBS)
 endif
 
 # --- tests ---

@@ -108,8 +108,8 @@ static int device_memory(struct devimg_plugin_device *dev)
 		return 0;
 	props = calloc(n, sizeof(*props));
 	if (!props)
-		return lz_error(-ENOMEM, "out of memory for %u memory properties",
-				n);
+		return plugin_error(-ENOMEM, "out of memory for %u memory properties",
+				    n);
 	for (i = 0; i < n; i++)
 		props[i].stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
 	res = zeDeviceGetMemoryProperties(dev->id, &n, props);
@@ -140,7 +140,7 @@ static int device_queue_group(struct devimg_plugin_device *dev)
 		return 0;
 	props = calloc(n, sizeof(*props));
 	if (!props)
-		return lz_error(-ENOMEM, "out of memory for %u queue groups", n);
+		return plugin_error(-ENOMEM, "out of memory for %u queue groups", n);
 	for (i = 0; i < n; i++)
 		props[i].stype =
 			ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
@@ -220,7 +220,7 @@ static int driver_devices(struct devimg_plugin_platform *pl,
 	pl->devices = calloc(n, sizeof(*pl->devices));
 	if (!ids || !pl->devices) {
 		free(ids);
-		return lz_error(-ENOMEM, "out of memory for %u devices", n);
+		return plugin_error(-ENOMEM, "out of memory for %u devices", n);
 	}
 	res = zeDeviceGet(pl->id, &n, ids);
 	if (res != ZE_RESULT_SUCCESS)
@@ -251,7 +251,7 @@ static int driver_has_extension(struct devimg_plugin_platform *pl,
 		return 0;
 	ext = calloc(n, sizeof(*ext));
 	if (!ext)
-		return lz_error(-ENOMEM, "out of memory for %u extensions", n);
+		return plugin_error(-ENOMEM, "out of memory for %u extensions", n);
 	res = zeDriverGetExtensionProperties(pl->id, &n, ext);
 	for (i = 0; res == ZE_RESULT_SUCCESS && i < n && !*has; i++)
 		*has = strncmp(ext[i].name, name, sizeof(ext[i].name)) == 0;
@@ -343,9 +343,9 @@ static int init_loader(bool *none)
 		return 0;
 	if (*none) {
 		lz_fail(res, "zeInit");
-		lz_error_append(": no Level Zero driver");
+		plugin_error_append(": no Level Zero driver");
 		snprintf(no_platforms, sizeof(no_platforms), "%s",
-			 lz_last_error());
+			 plugin_last_error());
 		return 0;
 	}
 	return lz_fail(res, "zeInit");
@@ -371,7 +371,7 @@ int lz_platforms_init(void)
 	ids = calloc(n, sizeof(*ids));
 	platforms = calloc(n, sizeof(*platforms));
 	if (!ids || !platforms) {
-		rc = lz_error(-ENOMEM, "out of memory for %u drivers", n);
+		rc = plugin_error(-ENOMEM, "out of memory for %u drivers", n);
 		goto out;
 	}
 	res = zeDriverGet(&n, ids);
@@ -402,7 +402,7 @@ int lz_platform_list(unsigned capacity,
 	unsigned i;
 
 	if (!count || (capacity && !out))
-		return lz_error(-EINVAL, "platform_list: NULL output");
+		return plugin_error(-EINVAL, "platform_list: NULL output");
 	for (i = 0; i < nplatforms && i < capacity; i++)
 		out[i] = &platforms[i];
 	*count = nplatforms;
@@ -422,7 +422,7 @@ int lz_device_list(struct devimg_plugin_platform *platform,
 	unsigned i;
 
 	if (!platform || !count || (capacity && !out))
-		return lz_error(-EINVAL, "device_list: NULL platform or output");
+		return plugin_error(-EINVAL, "device_list: NULL platform or output");
 	for (i = 0; i < platform->ndevices && i < capacity; i++)
 		out[i] = &platform->devices[i];
 	*count = platform->ndevices;

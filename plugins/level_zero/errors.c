@@ -10,10 +10,6 @@
 
 #include "level_zero.h"
 
-/* Long enough for a useful build log; longer ones are cut with a note. */
-#define MSG_SIZE 16384
-
-static _Thread_local char msg[MSG_SIZE];
 
 static const struct {
 	ze_result_t res;
@@ -120,53 +116,14 @@ int lz_errno(ze_result_t res)
 	}
 }
 
-static void vset(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-
-static void vset(const char *fmt, va_list ap)
-{
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
-
-int lz_fail(ze_result_t res, const char *fmt, ...)
-{
-	size_t len;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(fmt, ap);
-	va_end(ap);
-	len = strlen(msg);
-	snprintf(msg + len, sizeof(msg) - len, ": %s (0x%08x)",
-		 lz_result_name(res), (unsigned)res);
-	return lz_errno(res);
-}
-
-int lz_error(int errnum, const char *fmt, ...)
+int lz_fail(ze_result_t err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(fmt, ap);
+	plugin_verror(0, fmt, ap);
 	va_end(ap);
-	return errnum;
-}
-
-void lz_error_append(const char *text)
-{
-	static const char cut[] = "\n[... truncated]";
-	size_t len = strlen(msg), room = sizeof(msg) - len;
-	size_t n = strlen(text);
-
-	if (n < room) {
-		memcpy(msg + len, text, n + 1);
-		return;
-	}
-	memcpy(msg + len, text, room - 1);
-	memcpy(msg + sizeof(msg) - sizeof(cut), cut, sizeof(cut));
-}
-
-const char *lz_last_error(void)
-{
-	return msg;
+	plugin_error_appendf(": %s (0x%08x)", lz_result_name(err),
+			     (unsigned)err);
+	return lz_errno(err);
 }

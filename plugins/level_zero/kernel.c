@@ -25,16 +25,16 @@ int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
 	ze_result_t res;
 
 	if (!prog || !name || !out)
-		return lz_error(-EINVAL, "kernel_create: NULL argument");
+		return plugin_error(-EINVAL, "kernel_create: NULL argument");
 	if (!prog->module)
-		return lz_error(-EINVAL, "kernel_create(\"%s\"): the program is not built",
-				name);
+		return plugin_error(-EINVAL, "kernel_create(\"%s\"): the program is not built",
+				    name);
 	k = calloc(1, sizeof(*k));
 	if (k)
 		k->name = strdup(name);
 	if (!k || !k->name) {
 		free(k);
-		return lz_error(-ENOMEM, "out of memory for kernel \"%s\"", name);
+		return plugin_error(-ENOMEM, "out of memory for kernel \"%s\"", name);
 	}
 	desc.pKernelName = name;
 	res = zeKernelCreate(prog->module, &desc, &k->id);
@@ -60,7 +60,7 @@ int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
 int lz_kernel_arg_count(struct devimg_plugin_kernel *k, unsigned *count)
 {
 	if (!k || !count)
-		return lz_error(-EINVAL, "kernel_arg_count: NULL argument");
+		return plugin_error(-EINVAL, "kernel_arg_count: NULL argument");
 	*count = k->nargs;
 	return 0;
 }
@@ -71,7 +71,7 @@ static int set_arg(struct devimg_plugin_kernel *k, unsigned index,
 	ze_result_t res;
 
 	if (!k)
-		return lz_error(-EINVAL, "kernel_set_arg: NULL kernel");
+		return plugin_error(-EINVAL, "kernel_set_arg: NULL kernel");
 	res = zeKernelSetArgumentValue(k->id, index, size, value);
 	if (res != ZE_RESULT_SUCCESS)
 		return lz_fail(res,
@@ -84,7 +84,7 @@ int lz_kernel_set_arg_value(struct devimg_plugin_kernel *k, unsigned index,
 			    size_t size, const void *value)
 {
 	if (!value || !size)
-		return lz_error(-EINVAL, "kernel_set_arg_value: no value");
+		return plugin_error(-EINVAL, "kernel_set_arg_value: no value");
 	return set_arg(k, index, size, value, "value");
 }
 
@@ -92,10 +92,10 @@ int lz_kernel_set_arg_mem(struct devimg_plugin_kernel *k, unsigned index,
 			  struct devimg_plugin_mem *mem)
 {
 	if (!mem)
-		return lz_error(-EINVAL, "kernel_set_arg_mem: NULL buffer");
+		return plugin_error(-EINVAL, "kernel_set_arg_mem: NULL buffer");
 	if (k && mem->ctx != k->prog->ctx)
-		return lz_error(-EINVAL, "kernel_set_arg_mem(%s, argument %u): the buffer is of another context",
-				k->name, index);
+		return plugin_error(-EINVAL, "kernel_set_arg_mem(%s, argument %u): the buffer is of another context",
+				    k->name, index);
 	return set_arg(k, index, sizeof(mem->ptr), &mem->ptr, "buffer");
 }
 
@@ -103,7 +103,7 @@ int lz_kernel_set_arg_local(struct devimg_plugin_kernel *k, unsigned index,
 			    size_t size)
 {
 	if (!size)
-		return lz_error(-EINVAL, "kernel_set_arg_local: size 0");
+		return plugin_error(-EINVAL, "kernel_set_arg_local: size 0");
 	return set_arg(k, index, size, NULL, "local memory");
 }
 
@@ -142,9 +142,9 @@ static int range_init(struct range *r, struct devimg_plugin_kernel *k,
 		size_t o = i < dims && offset ? offset[i] : 0;
 
 		if (g == 0 || g > UINT32_MAX || o > UINT32_MAX)
-			return lz_error(-EINVAL,
-					"launch(%s): global size %zu, offset %zu in dimension %u: Level Zero takes 1 to 2^32-1 work-items and offsets below 2^32",
-					k->name, g, o, i);
+			return plugin_error(-EINVAL,
+					    "launch(%s): global size %zu, offset %zu in dimension %u: Level Zero takes 1 to 2^32-1 work-items and offsets below 2^32",
+					    k->name, g, o, i);
 		r->global[i] = (uint32_t)g;
 		r->offset[i] = (uint32_t)o;
 	}
@@ -172,9 +172,9 @@ static int range_group(struct range *r, struct devimg_plugin_kernel *k,
 		size_t l = i < r->dims ? local[i] : 1;
 
 		if (l == 0 || l > UINT32_MAX)
-			return lz_error(-EINVAL,
-					"launch(%s): work-group size %zu in dimension %u",
-					k->name, l, i);
+			return plugin_error(-EINVAL,
+					    "launch(%s): work-group size %zu in dimension %u",
+					    k->name, l, i);
 		r->group[i] = (uint32_t)l;
 	}
 	return 0;
@@ -191,11 +191,11 @@ static int range_count(struct range *r, struct devimg_plugin_kernel *k,
 
 	for (i = 0; i < 3; i++) {
 		if (r->group[i] == 0 || r->global[i] % r->group[i])
-			return lz_error(-EINVAL,
-					"launch(%s): global size %u is not a multiple of the %s work-group size %u in dimension %u",
-					k->name, r->global[i],
-					suggested ? "suggested (zeKernelSuggestGroupSize)" : "given",
-					r->group[i], i);
+			return plugin_error(-EINVAL,
+					    "launch(%s): global size %u is not a multiple of the %s work-group size %u in dimension %u",
+					    k->name, r->global[i],
+					    suggested ? "suggested (zeKernelSuggestGroupSize)" : "given",
+					    r->group[i], i);
 		*count[i] = r->global[i] / r->group[i];
 	}
 	return 0;
@@ -212,9 +212,9 @@ static int set_offset(struct devimg_plugin_kernel *k, const struct range *r)
 		return 0;
 	format3(off, sizeof(off), r->offset);
 	if (!pl->global_offset)
-		return lz_error(-ENOTSUP,
-				"launch(%s) with global offset %s: %s does not report the %s extension",
-				k->name, off, pl->name, LZ_GLOBAL_OFFSET_EXT);
+		return plugin_error(-ENOTSUP,
+				    "launch(%s) with global offset %s: %s does not report the %s extension",
+				    k->name, off, pl->name, LZ_GLOBAL_OFFSET_EXT);
 	res = zeKernelSetGlobalOffsetExp(k->id, r->offset[0], r->offset[1],
 					 r->offset[2]);
 	if (res != ZE_RESULT_SUCCESS)
@@ -234,11 +234,11 @@ int lz_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 	int rc;
 
 	if (!q || !k || !global_size || dims < 1 || dims > 3)
-		return lz_error(-EINVAL, "launch: NULL argument or %u dimensions",
-				dims);
+		return plugin_error(-EINVAL, "launch: NULL argument or %u dimensions",
+				    dims);
 	if (q->ctx != k->prog->ctx)
-		return lz_error(-EINVAL, "launch(%s): the queue is of another context",
-				k->name);
+		return plugin_error(-EINVAL, "launch(%s): the queue is of another context",
+				    k->name);
 	rc = range_init(&r, k, dims, global_offset, global_size);
 	if (rc == 0)
 		rc = set_offset(k, &r);

@@ -23,13 +23,13 @@ static int check_devices(unsigned n,
 	unsigned i;
 
 	if (!n || !devices || !devices[0])
-		return lz_error(-EINVAL, "context_create: no devices");
+		return plugin_error(-EINVAL, "context_create: no devices");
 	pl = devices[0]->info.platform;
 	for (i = 1; i < n; i++)
 		if (!devices[i] || devices[i]->info.platform != pl)
-			return lz_error(-EINVAL,
-					"context_create: device %u is not of %s",
-					i, pl->name);
+			return plugin_error(-EINVAL,
+					    "context_create: device %u is not of %s",
+					    i, pl->name);
 	return 0;
 }
 
@@ -50,10 +50,10 @@ static int context_create(unsigned n,
 	if (rc < 0)
 		return rc;
 	if (!out)
-		return lz_error(-EINVAL, "context_create: NULL out");
+		return plugin_error(-EINVAL, "context_create: NULL out");
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
-		return lz_error(-ENOMEM, "out of memory for a context");
+		return plugin_error(-ENOMEM, "out of memory for a context");
 	ctx->platform = devices[0]->info.platform;
 	ctx->device = devices[0];
 	res = zeContextCreate(ctx->platform->id, &desc, &ctx->id);
@@ -89,12 +89,12 @@ static int mem_create(struct devimg_plugin_context *ctx, unsigned flags,
 	ze_result_t res;
 
 	if (!ctx || !size || !out || flags & ~both || flags == both)
-		return lz_error(-EINVAL,
-				"mem_create: bad arguments (size %zu, flags %#x)",
-				size, flags);
+		return plugin_error(-EINVAL,
+				    "mem_create: bad arguments (size %zu, flags %#x)",
+				    size, flags);
 	mem = calloc(1, sizeof(*mem));
 	if (!mem)
-		return lz_error(-ENOMEM, "out of memory for a buffer");
+		return plugin_error(-ENOMEM, "out of memory for a buffer");
 	res = zeMemAllocDevice(ctx->id, &desc, size, 64, ctx->device->id,
 			       &mem->ptr);
 	if (res != ZE_RESULT_SUCCESS) {
@@ -129,7 +129,7 @@ static const struct devimg_plugin_ops level_zero_ops = {
 	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
 	.size = sizeof(struct devimg_plugin_ops),
 	.backend = "level_zero",
-	.last_error = lz_last_error,
+	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = lz_platform_list,
 	.platform_info = lz_platform_info,
@@ -163,16 +163,11 @@ static const struct devimg_plugin_ops level_zero_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	size_t n;
-	int rc = 0;
+	int rc;
 
-	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || !ops ||
-	    ops->size < offsetof(struct devimg_plugin_ops, fini))
-		return -EPROTO;
-	n = ops->size < sizeof(level_zero_ops) ? ops->size :
-						 sizeof(level_zero_ops);
-	memcpy(ops, &level_zero_ops, n);
-	ops->size = n;
+	rc = plugin_install_ops(abi_version, ops, &level_zero_ops);
+	if (rc < 0)
+		return rc;
 
 	pthread_mutex_lock(&init_lock);
 	if (init_count == 0)
@@ -180,7 +175,7 @@ DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 	if (rc == 0)
 		init_count++;
 	if (rc == 0 && lz_platforms_none()[0])
-		lz_error(0, "%s", lz_platforms_none());
+		plugin_error(0, "%s", lz_platforms_none());
 	pthread_mutex_unlock(&init_lock);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <ze_api.h>
 
 #include "devimg_plugin.h"
+#include "plugin-support.h"
 
 /* The experimental extension that gives kernels a global offset. */
 #define LZ_GLOBAL_OFFSET_EXT "ZE_experimental_global_offset"
@@ -100,13 +101,6 @@ int lz_errno(ze_result_t res);
  */
 int lz_fail(ze_result_t res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Set the calling thread's message to the formatted text; return errnum. */
-int lz_error(int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Append text (e.g. a build log) to the message, truncating if needed. */
-void lz_error_append(const char *text);
-/* The calling thread's message, "" when none. */
-const char *lz_last_error(void);
 
 /* Drivers and devices (devices.c). */
 int lz_platforms_init(void);

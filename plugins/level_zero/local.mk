@@ -12,12 +12,13 @@ plugins_devimg_level_zero_la_SOURCES = \
 	plugins/level_zero/program.c \
 	plugins/level_zero/kernel.c \
 	plugins/level_zero/errors.c
-plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/plugins $(LEVEL_ZERO_CFLAGS)
+plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
+	$(LEVEL_ZERO_CFLAGS)
 plugins_devimg_level_zero_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)
 plugins_devimg_level_zero_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
-plugins_devimg_level_zero_la_LIBADD = $(LEVEL_ZERO_LIBS) $(PTHREAD_LIBS)
+plugins_devimg_level_zero_la_LIBADD = $(PLUGIN_SUPPORT) $(LEVEL_ZERO_LIBS) \
+	$(PTHREAD_LIBS)
 
 # ---- tests ----
 

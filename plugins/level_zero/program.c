@@ -32,17 +32,17 @@ static int program_new(struct devimg_plugin_context *ctx,
 	struct devimg_plugin_program *prog;
 
 	if (!ctx || !device || !bytes || !size || !out)
-		return lz_error(-EINVAL, "program_create: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_create: NULL or empty argument");
 	if (device->info.platform != ctx->platform)
-		return lz_error(-EINVAL, "program_create: \"%s\" is not of the context's driver",
-				device->name);
+		return plugin_error(-EINVAL, "program_create: \"%s\" is not of the context's driver",
+				    device->name);
 	prog = calloc(1, sizeof(*prog));
 	if (prog)
 		prog->bytes = malloc(size);
 	if (!prog || !prog->bytes) {
 		free(prog);
-		return lz_error(-ENOMEM, "out of memory for a %zu-byte %s program",
-				size, format_name(format));
+		return plugin_error(-ENOMEM, "out of memory for a %zu-byte %s program",
+				    size, format_name(format));
 	}
 	memcpy(prog->bytes, bytes, size);
 	prog->size = size;
@@ -68,12 +68,12 @@ int lz_program_create_binary(struct devimg_plugin_context *ctx,
 			     struct devimg_plugin_program **out)
 {
 	if (kind == DEVIMG_PLUGIN_BINARY_SPIR)
-		return lz_error(-ENOTSUP,
-				"Level Zero takes no SPIR 1.2 bitcode: \"%s\" builds SPIR-V (program_create_il) and its native binaries",
-				device ? device->name : "?");
+		return plugin_error(-ENOTSUP,
+				    "Level Zero takes no SPIR 1.2 bitcode: \"%s\" builds SPIR-V (program_create_il) and its native binaries",
+				    device ? device->name : "?");
 	if (kind != DEVIMG_PLUGIN_BINARY_NATIVE)
-		return lz_error(-EINVAL, "program_create_binary: unknown kind %d",
-				(int)kind);
+		return plugin_error(-EINVAL, "program_create_binary: unknown kind %d",
+				    (int)kind);
 	return program_new(ctx, device, ZE_MODULE_FORMAT_NATIVE, binary, size,
 			   out);
 }
@@ -93,7 +93,7 @@ static int const_add(struct devimg_plugin_program *prog, uint32_t id,
 			       (n + 1) * sizeof(*values)) : NULL;
 	if (!values) {
 		free(slot);
-		return lz_error(-ENOMEM, "out of memory for a spec constant");
+		return plugin_error(-ENOMEM, "out of memory for a spec constant");
 	}
 	prog->const_values = values;
 	ids[n] = id;
@@ -109,19 +109,19 @@ int lz_program_set_spec_const(struct devimg_plugin_program *prog,
 	uint32_t i;
 
 	if (!prog || !size || !value)
-		return lz_error(-EINVAL, "program_set_spec_const: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_set_spec_const: NULL or empty argument");
 	if (prog->format != ZE_MODULE_FORMAT_IL_SPIRV)
-		return lz_error(-ENOTSUP,
-				"SpecId %u: a native binary for \"%s\" has no specialization constants to set",
-				(unsigned)id, prog->device->name);
+		return plugin_error(-ENOTSUP,
+				    "SpecId %u: a native binary for \"%s\" has no specialization constants to set",
+				    (unsigned)id, prog->device->name);
 	if (prog->module)
-		return lz_error(-EINVAL,
-				"SpecId %u: the program is built; constants go to zeModuleCreate",
-				(unsigned)id);
+		return plugin_error(-EINVAL,
+				    "SpecId %u: the program is built; constants go to zeModuleCreate",
+				    (unsigned)id);
 	slot = calloc(1, size > CONST_SLOT ? size : CONST_SLOT);
 	if (!slot)
-		return lz_error(-ENOMEM, "out of memory for SpecId %u",
-				(unsigned)id);
+		return plugin_error(-ENOMEM, "out of memory for SpecId %u",
+				    (unsigned)id);
 	memcpy(slot, value, size);
 	for (i = 0; i < prog->nconsts; i++) {
 		if (prog->const_ids[i] == id) {
@@ -148,8 +148,8 @@ static int log_text(ze_module_build_log_handle_t log, char **out)
 		return 0;
 	text = malloc(size + 1);
 	if (!text)
-		return lz_error(-ENOMEM, "out of memory for a %zu-byte build log",
-				size);
+		return plugin_error(-ENOMEM, "out of memory for a %zu-byte build log",
+				    size);
 	res = zeModuleBuildLogGetString(log, &size, text);
 	if (res != ZE_RESULT_SUCCESS) {
 		free(text);
@@ -173,8 +173,8 @@ static int build_failed(struct devimg_plugin_program *prog, ze_result_t res,
 		     format_name(prog->format), prog->size, options,
 		     (unsigned)prog->nconsts, prog->device->name);
 	if (log && log[0]) {
-		lz_error_append("\nbuild log:\n");
-		lz_error_append(log);
+		plugin_error_append("\nbuild log:\n");
+		plugin_error_append(log);
 	}
 	free(log);
 	/* Whatever the driver says, a failed build is a build failure. */
@@ -190,10 +190,10 @@ int lz_program_build(struct devimg_plugin_program *prog, const char *options)
 	ze_result_t res;
 
 	if (!prog)
-		return lz_error(-EINVAL, "program_build: NULL program");
+		return plugin_error(-EINVAL, "program_build: NULL program");
 	if (prog->module)
-		return lz_error(-EINVAL, "program_build: \"%s\" program already built",
-				prog->device->name);
+		return plugin_error(-EINVAL, "program_build: \"%s\" program already built",
+				    prog->device->name);
 	if (prog->log) {
 		zeModuleBuildLogDestroy(prog->log);
 		prog->log = NULL;
@@ -227,7 +227,7 @@ int lz_program_build_log(struct devimg_plugin_program *prog, char *buf,
 	int rc;
 
 	if (!prog || !len || (capacity && !buf))
-		return lz_error(-EINVAL, "program_build_log: NULL argument");
+		return plugin_error(-EINVAL, "program_build_log: NULL argument");
 	if (prog->log) {
 		rc = log_text(prog->log, &log);
 		if (rc < 0)
@@ -252,11 +252,11 @@ int lz_program_binary(struct devimg_plugin_program *prog, void *buf,
 	ze_result_t res;
 
 	if (!prog || !len || (capacity && !buf))
-		return lz_error(-EINVAL, "program_binary: NULL argument");
+		return plugin_error(-EINVAL, "program_binary: NULL argument");
 	if (!prog->module)
-		return lz_error(-ENOEXEC,
-				"no binary for \"%s\": the program is not built",
-				prog->device->name);
+		return plugin_error(-ENOEXEC,
+				    "no binary for \"%s\": the program is not built",
+				    prog->device->name);
 	res = zeModuleGetNativeBinary(prog->module, &size, NULL);
 	if (res != ZE_RESULT_SUCCESS)
 		return lz_fail(res, "zeModuleGetNativeBinary");

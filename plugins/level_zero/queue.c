@@ -114,16 +114,16 @@ int lz_queue_create(struct devimg_plugin_context *ctx,
 	int rc;
 
 	if (!ctx || !device || !out)
-		return lz_error(-EINVAL, "queue_create: NULL argument");
+		return plugin_error(-EINVAL, "queue_create: NULL argument");
 	if (device->info.platform != ctx->platform)
-		return lz_error(-EINVAL, "queue_create: \"%s\" is not of the context's driver",
-				device->name);
+		return plugin_error(-EINVAL, "queue_create: \"%s\" is not of the context's driver",
+				    device->name);
 	if (device->compute_ordinal == UINT32_MAX)
-		return lz_error(-ENOTSUP, "queue_create: \"%s\" has no command queue group for compute",
-				device->name);
+		return plugin_error(-ENOTSUP, "queue_create: \"%s\" has no command queue group for compute",
+				    device->name);
 	q = calloc(1, sizeof(*q));
 	if (!q)
-		return lz_error(-ENOMEM, "out of memory for a queue");
+		return plugin_error(-ENOMEM, "out of memory for a queue");
 	q->ctx = ctx;
 	q->device = device;
 	rc = queue_objects(q);
@@ -142,7 +142,7 @@ int lz_queue_finish(struct devimg_plugin_queue *q)
 	int rc;
 
 	if (!q)
-		return lz_error(-EINVAL, "queue_finish: NULL queue");
+		return plugin_error(-EINVAL, "queue_finish: NULL queue");
 	pthread_mutex_lock(&q->lock);
 	rc = flush(q);
 	pthread_mutex_unlock(&q->lock);
@@ -204,13 +204,13 @@ static int check_range(struct devimg_plugin_queue *q,
 		       const void *host, const char *op)
 {
 	if (!q || !mem || (n && !host))
-		return lz_error(-EINVAL, "%s: NULL argument", op);
+		return plugin_error(-EINVAL, "%s: NULL argument", op);
 	if (mem->ctx != q->ctx)
-		return lz_error(-EINVAL, "%s: the buffer is of another context than the queue",
-				op);
+		return plugin_error(-EINVAL, "%s: the buffer is of another context than the queue",
+				    op);
 	if (offset > mem->size || n > mem->size - offset)
-		return lz_error(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
-				op, offset, offset + n, mem->size);
+		return plugin_error(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
+				    op, offset, offset + n, mem->size);
 	return 0;
 }
 

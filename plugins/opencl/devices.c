@@ -39,8 +39,8 @@ static int platform_string(cl_platform_id id, cl_platform_info what,
 		return ocl_fail(err, "clGetPlatformInfo(%s)", label);
 	s = malloc(size + 1);
 	if (!s)
-		return ocl_error(-ENOMEM, "out of memory for the platform %s",
-				 label);
+		return plugin_error(-ENOMEM, "out of memory for the platform %s",
+				    label);
 	err = clGetPlatformInfo(id, what, size, s, NULL);
 	if (err != CL_SUCCESS) {
 		free(s);
@@ -63,8 +63,8 @@ static int device_string(cl_device_id id, cl_device_info what,
 		return ocl_fail(err, "clGetDeviceInfo(%s)", label);
 	s = malloc(size + 1);
 	if (!s)
-		return ocl_error(-ENOMEM, "out of memory for the device %s",
-				 label);
+		return plugin_error(-ENOMEM, "out of memory for the device %s",
+				    label);
 	err = clGetDeviceInfo(id, what, size, s, NULL);
 	if (err != CL_SUCCESS) {
 		free(s);
@@ -226,7 +226,7 @@ static int device_work_item_sizes(struct devimg_plugin_device *dev)
 		return rc;
 	all = calloc(dims, sizeof(*all));
 	if (!all)
-		return ocl_error(-ENOMEM, "out of memory for work-item sizes");
+		return plugin_error(-ENOMEM, "out of memory for work-item sizes");
 	rc = device_value(dev->id, CL_DEVICE_MAX_WORK_ITEM_SIZES,
 			  "MAX_WORK_ITEM_SIZES", all, dims * sizeof(*all));
 	if (rc == 0)
@@ -354,7 +354,7 @@ static int platform_devices(struct devimg_plugin_platform *pl)
 	ids = calloc(n, sizeof(*ids));
 	pl->devices = calloc(n, sizeof(*pl->devices));
 	if (!ids || !pl->devices) {
-		rc = ocl_error(-ENOMEM, "out of memory for %u devices", n);
+		rc = plugin_error(-ENOMEM, "out of memory for %u devices", n);
 		goto out;
 	}
 	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, n, ids, NULL);
@@ -430,7 +430,7 @@ int ocl_platforms_init(void)
 	ids = calloc(n, sizeof(*ids));
 	platforms = calloc(n, sizeof(*platforms));
 	if (!ids || !platforms) {
-		rc = ocl_error(-ENOMEM, "out of memory for %u platforms", n);
+		rc = plugin_error(-ENOMEM, "out of memory for %u platforms", n);
 		goto out;
 	}
 	err = clGetPlatformIDs(n, ids, NULL);
@@ -456,7 +456,7 @@ int ocl_platform_list(unsigned capacity,
 	unsigned i;
 
 	if (!count || (capacity && !out))
-		return ocl_error(-EINVAL, "platform_list: NULL output");
+		return plugin_error(-EINVAL, "platform_list: NULL output");
 	for (i = 0; i < nplatforms && i < capacity; i++)
 		out[i] = &platforms[i];
 	*count = nplatforms;
@@ -476,7 +476,7 @@ int ocl_device_list(struct devimg_plugin_platform *platform,
 	unsigned i;
 
 	if (!platform || !count || (capacity && !out))
-		return ocl_error(-EINVAL, "device_list: NULL platform or output");
+		return plugin_error(-EINVAL, "device_list: NULL platform or output");
 	for (i = 0; i < platform->ndevices && i < capacity; i++)
 		out[i] = &platform->devices[i];
 	*count = platform->ndevices;

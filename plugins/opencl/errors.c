@@ -11,10 +11,6 @@
 
 #include "opencl.h"
 
-/* Long enough for a useful build log; longer ones are cut with a note. */
-#define MSG_SIZE 16384
-
-static _Thread_local char msg[MSG_SIZE];
 
 /*
  * Numbers rather than the header's macros, so that names newer than the
@@ -135,52 +131,13 @@ int ocl_errno(cl_int err)
 	}
 }
 
-static void vset(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-
-static void vset(const char *fmt, va_list ap)
-{
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
-
 int ocl_fail(cl_int err, const char *fmt, ...)
 {
-	size_t len;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(fmt, ap);
+	plugin_verror(0, fmt, ap);
 	va_end(ap);
-	len = strlen(msg);
-	snprintf(msg + len, sizeof(msg) - len, ": %s (%d)", ocl_error_name(err),
-		 (int)err);
+	plugin_error_appendf(": %s (%d)", ocl_error_name(err), (int)err);
 	return ocl_errno(err);
-}
-
-int ocl_error(int errnum, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(fmt, ap);
-	va_end(ap);
-	return errnum;
-}
-
-void ocl_error_append(const char *text)
-{
-	static const char cut[] = "\n[... truncated]";
-	size_t len = strlen(msg), room = sizeof(msg) - len;
-
-	if (strlen(text) < room) {
-		memcpy(msg + len, text, strlen(text) + 1);
-		return;
-	}
-	memcpy(msg + len, text, room - 1);
-	memcpy(msg + sizeof(msg) - sizeof(cut), cut, sizeof(cut));
-}
-
-const char *ocl_last_error(void)
-{
-	return msg;
 }

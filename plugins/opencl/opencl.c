@@ -30,17 +30,17 @@ static int context_create(unsigned n,
 	unsigned i;
 
 	if (!n || !devices || !devices[0] || !out)
-		return ocl_error(-EINVAL, "context_create: no devices");
+		return plugin_error(-EINVAL, "context_create: no devices");
 	pl = devices[0]->info.platform;
 	ids = calloc(n, sizeof(*ids));
 	if (!ids)
-		return ocl_error(-ENOMEM, "out of memory for a context");
+		return plugin_error(-ENOMEM, "out of memory for a context");
 	for (i = 0; i < n; i++) {
 		if (!devices[i] || devices[i]->info.platform != pl) {
 			free(ids);
-			return ocl_error(-EINVAL,
-					 "context_create: device %u is not of platform \"%s\"",
-					 i, pl->name);
+			return plugin_error(-EINVAL,
+					    "context_create: device %u is not of platform \"%s\"",
+					    i, pl->name);
 		}
 		ids[i] = devices[i]->id;
 	}
@@ -68,7 +68,7 @@ static int queue_create(struct devimg_plugin_context *ctx,
 	cl_int err;
 
 	if (!ctx || !device || !out)
-		return ocl_error(-EINVAL, "queue_create: NULL argument");
+		return plugin_error(-EINVAL, "queue_create: NULL argument");
 	q = clCreateCommandQueue((cl_context)ctx, device->id, 0, &err);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clCreateCommandQueue(\"%s\")",
@@ -102,9 +102,9 @@ static int mem_create(struct devimg_plugin_context *ctx, unsigned flags,
 	if (!ctx || !size || !out ||
 	    flags & ~(DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY) ||
 	    flags == (DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY))
-		return ocl_error(-EINVAL,
-				 "mem_create: bad arguments (size %zu, flags %#x)",
-				 size, flags);
+		return plugin_error(-EINVAL,
+				    "mem_create: bad arguments (size %zu, flags %#x)",
+				    size, flags);
 	if (flags & DEVIMG_PLUGIN_MEM_READ_ONLY)
 		cl_flags = CL_MEM_READ_ONLY;
 	else if (flags & DEVIMG_PLUGIN_MEM_WRITE_ONLY)
@@ -123,7 +123,7 @@ static int mem_write(struct devimg_plugin_queue *q,
 	cl_int err;
 
 	if (!q || !mem || (n && !src))
-		return ocl_error(-EINVAL, "mem_write: NULL argument");
+		return plugin_error(-EINVAL, "mem_write: NULL argument");
 	err = clEnqueueWriteBuffer((cl_command_queue)q, (cl_mem)mem,
 				   blocking ? CL_TRUE : CL_FALSE, offset, n,
 				   src, 0, NULL, NULL);
@@ -140,7 +140,7 @@ static int mem_read(struct devimg_plugin_queue *q,
 	cl_int err;
 
 	if (!q || !mem || (n && !dst))
-		return ocl_error(-EINVAL, "mem_read: NULL argument");
+		return plugin_error(-EINVAL, "mem_read: NULL argument");
 	err = clEnqueueReadBuffer((cl_command_queue)q, (cl_mem)mem,
 				  blocking ? CL_TRUE : CL_FALSE, offset, n, dst,
 				  0, NULL, NULL);
@@ -163,7 +163,7 @@ static int kernel_create(struct devimg_plugin_program *prog,
 	cl_int err;
 
 	if (!prog || !name || !out)
-		return ocl_error(-EINVAL, "kernel_create: NULL argument");
+		return plugin_error(-EINVAL, "kernel_create: NULL argument");
 	k = clCreateKernel(prog->id, name, &err);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clCreateKernel(\"%s\") on \"%s\"", name,
@@ -178,7 +178,7 @@ static int kernel_arg_count(struct devimg_plugin_kernel *k, unsigned *count)
 	cl_int err;
 
 	if (!k || !count)
-		return ocl_error(-EINVAL, "kernel_arg_count: NULL argument");
+		return plugin_error(-EINVAL, "kernel_arg_count: NULL argument");
 	err = clGetKernelInfo((cl_kernel)k, CL_KERNEL_NUM_ARGS, sizeof(n), &n,
 			      NULL);
 	if (err != CL_SUCCESS)
@@ -203,7 +203,7 @@ static int set_arg(struct devimg_plugin_kernel *k, unsigned index,
 	cl_int err;
 
 	if (!k)
-		return ocl_error(-EINVAL, "kernel_set_arg: NULL kernel");
+		return plugin_error(-EINVAL, "kernel_set_arg: NULL kernel");
 	err = clSetKernelArg((cl_kernel)k, index, size, value);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clSetKernelArg(%s, argument %u, %s of %zu bytes)",
@@ -262,8 +262,8 @@ static int launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 	cl_int err;
 
 	if (!q || !k || !global_size || dims < 1 || dims > 3)
-		return ocl_error(-EINVAL, "launch: NULL argument or %u dimensions",
-				 dims);
+		return plugin_error(-EINVAL, "launch: NULL argument or %u dimensions",
+				    dims);
 	err = clEnqueueNDRangeKernel((cl_command_queue)q, (cl_kernel)k, dims,
 				     global_offset, global_size, local_size, 0,
 				     NULL, NULL);
@@ -290,7 +290,7 @@ static const struct devimg_plugin_ops opencl_ops = {
 	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
 	.size = sizeof(struct devimg_plugin_ops),
 	.backend = "opencl",
-	.last_error = ocl_last_error,
+	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = ocl_platform_list,
 	.platform_info = ocl_platform_info,
@@ -324,15 +324,11 @@ static const struct devimg_plugin_ops opencl_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	size_t n;
-	int rc = 0;
+	int rc;
 
-	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || !ops ||
-	    ops->size < offsetof(struct devimg_plugin_ops, fini))
-		return -EPROTO;
-	n = ops->size < sizeof(opencl_ops) ? ops->size : sizeof(opencl_ops);
-	memcpy(ops, &opencl_ops, n);
-	ops->size = n;
+	rc = plugin_install_ops(abi_version, ops, &opencl_ops);
+	if (rc < 0)
+		return rc;
 
 	pthread_mutex_lock(&init_lock);
 	if (init_count == 0)

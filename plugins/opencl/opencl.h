@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "devimg_plugin.h"
+#include "plugin-support.h"
 
 /*
  * Entry points newer than OpenCL 1.2, resolved at run time so that the
@@ -73,13 +74,6 @@ int ocl_errno(cl_int err);
  */
 int ocl_fail(cl_int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Set the calling thread's message to the formatted text; return errnum. */
-int ocl_error(int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Append text (e.g. a build log) to the message, truncating if needed. */
-void ocl_error_append(const char *text);
-/* The calling thread's message, "" when none. */
-const char *ocl_last_error(void);
 
 /* Platforms and devices (devices.c). */
 int ocl_platforms_init(void);

@@ -21,7 +21,7 @@ static int program_new(cl_program id, struct devimg_plugin_device *device,
 
 	if (!prog) {
 		clReleaseProgram(id);
-		return ocl_error(-ENOMEM, "out of memory for a program");
+		return plugin_error(-ENOMEM, "out of memory for a program");
 	}
 	prog->id = id;
 	prog->device = device;
@@ -39,11 +39,11 @@ int ocl_program_create_il(struct devimg_plugin_context *ctx,
 	cl_int err;
 
 	if (!ctx || !device || !il || !size || !out)
-		return ocl_error(-EINVAL, "program_create_il: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_create_il: NULL or empty argument");
 	if (!device->create_with_il)
-		return ocl_error(-ENOTSUP,
-				 "device \"%s\" (%s) does not take SPIR-V: no OpenCL 2.1 IL version and no cl_khr_il_program",
-				 device->name, device->version);
+		return plugin_error(-ENOTSUP,
+				    "device \"%s\" (%s) does not take SPIR-V: no OpenCL 2.1 IL version and no cl_khr_il_program",
+				    device->name, device->version);
 	id = device->create_with_il((cl_context)ctx, il, size, &err);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err,
@@ -64,16 +64,16 @@ int ocl_program_create_binary(struct devimg_plugin_context *ctx,
 	cl_program id;
 
 	if (!ctx || !device || !binary || !size || !out)
-		return ocl_error(-EINVAL, "program_create_binary: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_create_binary: NULL or empty argument");
 	if (kind != DEVIMG_PLUGIN_BINARY_NATIVE &&
 	    kind != DEVIMG_PLUGIN_BINARY_SPIR)
-		return ocl_error(-EINVAL, "program_create_binary: unknown kind %d",
-				 (int)kind);
+		return plugin_error(-EINVAL, "program_create_binary: unknown kind %d",
+				    (int)kind);
 	if (kind == DEVIMG_PLUGIN_BINARY_SPIR &&
 	    !(device->info.formats & DEVIMG_PLUGIN_FORMAT_SPIR))
-		return ocl_error(-ENOTSUP,
-				 "device \"%s\" does not offer cl_khr_spir: no SPIR 1.2 bitcode",
-				 device->name);
+		return plugin_error(-ENOTSUP,
+				    "device \"%s\" does not offer cl_khr_spir: no SPIR 1.2 bitcode",
+				    device->name);
 	id = clCreateProgramWithBinary((cl_context)ctx, 1, &device->id, &size,
 				       &bytes, &status, &err);
 	if (err == CL_SUCCESS && status != CL_SUCCESS)
@@ -95,13 +95,13 @@ int ocl_program_set_spec_const(struct devimg_plugin_program *prog,
 	cl_int err;
 
 	if (!prog || !size || !value)
-		return ocl_error(-EINVAL, "program_set_spec_const: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_set_spec_const: NULL or empty argument");
 	if (!prog->from_il || !prog->device->set_spec_const)
-		return ocl_error(-ENOTSUP,
-				 "no native specialization constants for this program on \"%s\" (%s)",
-				 prog->device->name,
-				 prog->from_il ? "device below OpenCL 2.2" :
-						 "program not made from SPIR-V");
+		return plugin_error(-ENOTSUP,
+				    "no native specialization constants for this program on \"%s\" (%s)",
+				    prog->device->name,
+				    prog->from_il ? "device below OpenCL 2.2" :
+				    "program not made from SPIR-V");
 	err = prog->device->set_spec_const(prog->id, id, size, value);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err,
@@ -122,7 +122,7 @@ static int build_log(struct devimg_plugin_program *prog, char **out)
 		return ocl_fail(err, "clGetProgramBuildInfo(BUILD_LOG)");
 	log = malloc(size + 1);
 	if (!log)
-		return ocl_error(-ENOMEM, "out of memory for a build log");
+		return plugin_error(-ENOMEM, "out of memory for a build log");
 	err = clGetProgramBuildInfo(prog->id, prog->device->id,
 				    CL_PROGRAM_BUILD_LOG, size, log, NULL);
 	if (err != CL_SUCCESS) {
@@ -144,8 +144,8 @@ static int build_failed(struct devimg_plugin_program *prog, cl_int err,
 	rc = ocl_fail(err, "clBuildProgram for \"%s\" with options \"%s\"",
 		      prog->device->name, options);
 	if (log && log[0]) {
-		ocl_error_append("\nbuild log:\n");
-		ocl_error_append(log);
+		plugin_error_append("\nbuild log:\n");
+		plugin_error_append(log);
 	}
 	free(log);
 	return rc;
@@ -159,7 +159,7 @@ int ocl_program_build(struct devimg_plugin_program *prog,
 	int rc = 0;
 
 	if (!prog)
-		return ocl_error(-EINVAL, "program_build: NULL program");
+		return plugin_error(-EINVAL, "program_build: NULL program");
 	if (!options)
 		options = "";
 	if (prog->spir) {
@@ -167,7 +167,7 @@ int ocl_program_build(struct devimg_plugin_program *prog,
 
 		all = malloc(n);
 		if (!all)
-			return ocl_error(-ENOMEM, "out of memory for build options");
+			return plugin_error(-ENOMEM, "out of memory for build options");
 		snprintf(all, n, "%s%s%s", SPIR_BUILD_OPTIONS,
 			 options[0] ? " " : "", options);
 		options = all;
@@ -188,7 +188,7 @@ int ocl_program_build_log(struct devimg_plugin_program *prog, char *buf,
 	int rc;
 
 	if (!prog || !len || (capacity && !buf))
-		return ocl_error(-EINVAL, "program_build_log: NULL argument");
+		return plugin_error(-EINVAL, "program_build_log: NULL argument");
 	rc = build_log(prog, &log);
 	if (rc < 0)
 		return rc;
@@ -212,15 +212,15 @@ int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,
 	cl_int err;
 
 	if (!prog || !len || (capacity && !buf))
-		return ocl_error(-EINVAL, "program_binary: NULL argument");
+		return plugin_error(-EINVAL, "program_binary: NULL argument");
 	err = clGetProgramInfo(prog->id, CL_PROGRAM_BINARY_SIZES, sizeof(size),
 			       &size, NULL);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clGetProgramInfo(BINARY_SIZES)");
 	if (size == 0)
-		return ocl_error(-ENOEXEC,
-				 "no binary for \"%s\": the program is not built",
-				 prog->device->name);
+		return plugin_error(-ENOEXEC,
+				    "no binary for \"%s\": the program is not built",
+				    prog->device->name);
 	if (capacity >= size) {
 		err = clGetProgramInfo(prog->id, CL_PROGRAM_BINARIES,
 				       sizeof(bytes), &bytes, NULL);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-support.h"
+
+static _Thread_local char msg[PLUGIN_MSG_SIZE];
+
+int plugin_verror(int errnum, const char *fmt, va_list ap)
+{
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return errnum;
+}
+
+int plugin_error(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	plugin_verror(errnum, fmt, ap);
+	va_end(ap);
+	return errnum;
+}
+
+void plugin_error_append(const char *text)
+{
+	static const char cut[] = "\n[... truncated]";
+	size_t len = strlen(msg), room = sizeof(msg) - len;
+	size_t n = strlen(text);
+
+	if (n < room) {
+		memcpy(msg + len, text, n + 1);
+		return;
+	}
+	memcpy(msg + len, text, room - 1);
+	memcpy(msg + sizeof(msg) - sizeof(cut), cut, sizeof(cut));
+}
+
+void plugin_error_appendf(const char *fmt, ...)
+{
+	size_t len = strlen(msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
+	va_end(ap);
+}
+
+const char *plugin_last_error(void)
+{
+	return msg;
+}
+
+int plugin_install_ops(unsigned abi_version, struct devimg_plugin_ops *ops,
+		       const struct devimg_plugin_ops *table)
+{
+	size_t n;
+
+	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || !ops ||
+	    ops->size < offsetof(struct devimg_plugin_ops, fini))
+		return -EPROTO;
+	n = ops->size < sizeof(*table) ? ops->size : sizeof(*table);
+	memcpy(ops, table, n);
+	ops->size = n;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every backend plugin needs besides its vendor API: the per-thread
+ * message behind the last_error() operation, and the devimg_plugin_init()
+ * handshake. Linked into each plugin (a convenience library), so each
+ * plugin has its own message buffers; nothing here is exported.
+ */
+#ifndef DEVIMG_PLUGIN_SUPPORT_H
+#define DEVIMG_PLUGIN_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "devimg_plugin.h"
+
+/* Long enough for a useful build log; longer ones are cut with a note. */
+#define PLUGIN_MSG_SIZE 16384
+
+/* Set the calling thread's message to the formatted text; return errnum. */
+int plugin_error(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int plugin_verror(int errnum, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* Append text (e.g. a build log) to the message, truncating if needed. */
+void plugin_error_append(const char *text);
+/* Append formatted text, e.g. the vendor's ": NAME (code)". */
+void plugin_error_appendf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* The calling thread's message, "" when none. */
+const char *plugin_last_error(void);
+
+/*
+ * The first half of devimg_plugin_init(): -EPROTO, touching nothing, when
+ * the loader speaks another ABI or offers a table too small to hold even
+ * the header fields; otherwise copy table (size bytes) into ops, at most
+ * ops->size bytes, and set ops->size to what was copied. 0.
+ */
+int plugin_install_ops(unsigned abi_version, struct devimg_plugin_ops *ops,
+		       const struct devimg_plugin_ops *table);
+
+#endif
