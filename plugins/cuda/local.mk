@@ -1,1 +1,104 @@
-# CUDA plugin: see plugins/cuda/.
+# CUDA plugin: devimg-cuda.so opens libcuda.so.1 at run time, so it builds
+# without CUDA. Its tests (tests/cuda/) run kernels written in CUDA C in
+# the device compiler's lowered form, compiled to PTX by clang at build
+# time; without a GPU, a recording driver stands in for the launches and
+# the GPU suite exits 77. docs/cuda.md says more.
+if BUILD_CUDA
+
+plugin_LTLIBRARIES += plugins/devimg-cuda.la
+plugins_devimg_cuda_la_SOURCES = \
+	plugins/cuda/cuda-plugin.h \
+	plugins/cuda/driver.h \
+	plugins/cuda/cuda.c \
+	plugins/cuda/devices.c \
+	plugins/cuda/driver.c \
+	plugins/cuda/errors.c \
+	plugins/cuda/program.c \
+	plugins/cuda/kernel.c \
+	plugins/cuda/geometry.c plugins/cuda/geometry.h
+plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+plugins_devimg_cuda_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
+	$(PTHREAD_CFLAGS)
+plugins_devimg_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
+plugins_devimg_cuda_la_LIBADD = $(PTHREAD_LIBS) -ldl
+
+# ---- tests ----
+
+# Launch geometry (local-memory offsets, block choice): Check unit tests.
+check_PROGRAMS += tests/cuda/geometry-test
+TESTS += tests/cuda/geometry-test
+tests_cuda_geometry_test_SOURCES = tests/cuda/geometry-test.c \
+	plugins/cuda/geometry.c plugins/cuda/geometry.h
+tests_cuda_geometry_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/cuda
+tests_cuda_geometry_test_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_cuda_geometry_test_LDADD = $(CHECK_LIBS)
+
+# The CUDA-only cases through the dispatch API.
+check_PROGRAMS += tests/cuda/cuda-run
+tests_cuda_cuda_run_SOURCES = tests/cuda/cuda-run.c
+tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/plugins
+tests_cuda_cuda_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
+
+# A recording CUDA driver over host memory: the plugin's launches checked
+# where there is no GPU (no-gpu.sh points DEVIMG_CUDA_DRIVER at it).
+check_LTLIBRARIES += tests/cuda/libcuda-fake.la
+tests_cuda_libcuda_fake_la_SOURCES = tests/cuda/fake-driver.c
+tests_cuda_libcuda_fake_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/plugins/cuda
+tests_cuda_libcuda_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
+tests_cuda_libcuda_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-shared -no-undefined -rpath /nowhere
+
+# Test kernels: CUDA C in lowered form, to PTX at build time, so that a
+# build tree carried to a GPU machine without clang runs the tests.
+CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
+	-nocudainc -nocudalib -Wno-unknown-cuda-version -O2 -S \
+	-I$(top_srcdir)/tests/cuda
+cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
+	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx
+if HAVE_CLANG
+check_DATA += $(cuda_test_ptx)
+endif
+CLEANFILES += $(cuda_test_ptx)
+
+tests/cuda/%.ptx: $(top_srcdir)/tests/cuda/%.cu $(top_srcdir)/tests/cuda/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/cuda && $(CUDA_PTX_COMPILE) -o $@ $<
+
+# Without a GPU: no driver, stub drivers, the recording driver. On a GPU:
+# the dispatch suite, cuda-run's cases, two GPUs, cubin and fatbin images.
+cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh
+TESTS += $(cuda_shell_tests)
+dist_check_SCRIPTS += $(cuda_shell_tests)
+EXTRA_DIST += tests/cuda/common.sh tests/cuda/lowered.h tests/cuda/dispatch.cu \
+	tests/cuda/spec.cu tests/cuda/broken.cu tests/cuda/cuda.cu \
+	tests/cuda/spec-off.cu tests/cuda/lsan.supp docs/cuda.md
+
+# ---- benchmark ----
+
+# devimg_launch() against raw cuLaunchKernel() on one GPU (bench/
+# launch-cuda.sh says how); `make bench-cuda` alone, `make bench` with the
+# others. Without a GPU it says so in one line.
+bench_scripts += bench/launch-cuda.sh
+EXTRA_DIST += bench/launch-cuda.c
+
+cuda_bench = bench-cuda
+cuda_clean_bench = clean-bench-cuda
+
+bench-cuda: loader/libdevimg.la devimg-wrap$(EXEEXT) plugins/devimg-cuda.la
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
+	BENCH_LAUNCHES='$(BENCH_LAUNCHES)' BENCH_REPS='$(BENCH_REPS)' \
+	$(SHELL) $(top_srcdir)/bench/launch-cuda.sh; \
+	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
+
+clean-bench-cuda:
+	-rm -rf bench/launch-cuda
+
+endif
+
+# Hooks into targets that other files define too (empty without CUDA).
+bench: $(cuda_bench)
+clean-local: $(cuda_clean_bench)
+.PHONY: bench-cuda clean-bench-cuda

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-cuda: per-launch cost of devimg_launch() against raw
+ * cuLaunchKernel() on one GPU.
+ *
+ * Usage: launch-cuda PTX [LAUNCHES [REPS]]. PTX holds
+ * `.entry empty(.param .u64)`, which is also wrapped and linked into this
+ * program. On devimg's first device (a CUDA one: run with
+ * DEVIMG_DEVICE_SELECTOR=cuda:0) and CUDA device 0 of the driver, which
+ * are the same GPU, both through its primary context and on streams made
+ * with CU_STREAM_NON_BLOCKING as the plugin makes them, times LAUNCHES
+ * launches of one work-item in two modes, "sync" (a stream synchronize
+ * after each launch) and "batch" (one after all; its enqueue loop alone
+ * is also timed, "submit"), REPS times, raw and devimg back to back (order
+ * alternating), and prints the median microseconds per launch and the
+ * ratio devimg/raw: the median of the REPS paired ratios (each devimg run
+ * over the raw run next to it), which cancels slow drifts of clocks and
+ * of the GPU. "target <= 1.05x PASS/MISS". Exits 77, after one line that
+ * says why, without a CUDA device; 1 on errors; 0 otherwise (also on
+ * MISS).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <devimg/devimg.h>
+
+#include "driver.h"
+
+#define TARGET 1.05
+
+enum { RAW_SYNC, RAW_BATCH, DEV_SYNC, DEV_BATCH, NMODES };
+/* Figures: the modes, then the enqueue loops of the batch modes. */
+enum { RAW_SUBMIT = NMODES, DEV_SUBMIT, NFIGS };
+
+static const char *const fig_name[NFIGS] = {
+	"raw    sync  ", "raw    batch ", "devimg sync  ", "devimg batch ",
+	"raw    submit", "devimg submit",
+};
+
+struct raw {
+	struct cu_driver cu;
+	CUdevice dev;
+	CUcontext ctx;
+	CUstream stream;
+	CUmodule mod;
+	CUfunction fn;
+	CUdeviceptr ptr;
+	void *params[1];
+};
+
+struct bench {
+	struct raw raw;
+	struct devimg_queue *q;
+	struct devimg_kernel *k;
+	unsigned n;
+};
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0) {
+		buf = calloc(1, (size_t)len + 1);
+		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static int raw_launch(struct raw *r)
+{
+	return r->cu.cuLaunchKernel(r->fn, 1, 1, 1, 1, 1, 1, 0, r->stream,
+				    r->params, NULL) != CUDA_SUCCESS;
+}
+
+/* One timed run of a mode: microseconds per launch, negative on error. */
+static double run_mode(struct bench *b, int mode, double *submit)
+{
+	static const size_t g = 1;
+	int sync = mode == RAW_SYNC || mode == DEV_SYNC;
+	int raw = mode == RAW_SYNC || mode == RAW_BATCH;
+	double t0, t1;
+	unsigned i;
+
+	t0 = now_us();
+	for (i = 0; i < b->n; i++) {
+		if (raw) {
+			if (raw_launch(&b->raw))
+				return -1;
+			if (sync && b->raw.cu.cuStreamSynchronize(b->raw.stream))
+				return -1;
+		} else {
+			if (devimg_launch(b->q, b->k, 1, NULL, &g, NULL))
+				return -1;
+			if (sync && devimg_queue_finish(b->q))
+				return -1;
+		}
+	}
+	if (!sync) {
+		*submit = (now_us() - t0) / b->n;
+		if (raw ? b->raw.cu.cuStreamSynchronize(b->raw.stream) != 0 :
+			  devimg_queue_finish(b->q) != 0)
+			return -1;
+	}
+	t1 = now_us();
+	return (t1 - t0) / b->n;
+}
+
+/* The driver's entry points, as the plugin finds them. */
+static int raw_open(struct raw *r, char *why, size_t size)
+{
+	const char *file = getenv("DEVIMG_CUDA_DRIVER");
+	void *sym;
+	int count = 0;
+	CUresult err;
+
+	if (!file || !file[0])
+		file = CU_DRIVER_SONAME;
+	r->cu.handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	if (!r->cu.handle) {
+		snprintf(why, size, "%s", dlerror());
+		return -1;
+	}
+#define RESOLVE(field, symbol, params)					\
+	sym = dlsym(r->cu.handle, #symbol);				\
+	r->cu.field = (__typeof__(r->cu.field))(uintptr_t)sym;
+	CU_REQUIRED_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+	if (!r->cu.cuLaunchKernel || !r->cu.cuInit) {
+		snprintf(why, size, "%s is no CUDA driver", file);
+		return -1;
+	}
+	err = r->cu.cuInit(0);
+	if (err == CUDA_SUCCESS)
+		err = r->cu.cuDeviceGetCount(&count);
+	if (err != CUDA_SUCCESS || count == 0) {
+		snprintf(why, size, "cuInit/cuDeviceGetCount: CUresult %d, %d devices",
+			 (int)err, count);
+		return -1;
+	}
+	return 0;
+}
+
+static int raw_setup(struct raw *r, const char *ptx)
+{
+	struct cu_driver *cu = &r->cu;
+	CUresult err;
+	char *text;
+
+	text = read_text(ptx);
+	if (!text) {
+		fprintf(stderr, "bench-cuda: cannot read %s\n", ptx);
+		return 1;
+	}
+	if ((err = cu->cuDeviceGet(&r->dev, 0)) ||
+	    (err = cu->cuDevicePrimaryCtxRetain(&r->ctx, r->dev)) ||
+	    (err = cu->cuCtxSetCurrent(r->ctx)) ||
+	    (err = cu->cuStreamCreate(&r->stream, CU_STREAM_NON_BLOCKING)) ||
+	    (err = cu->cuModuleLoadDataEx(&r->mod, text, 0, NULL, NULL)) ||
+	    (err = cu->cuModuleGetFunction(&r->fn, r->mod, "empty")) ||
+	    (err = cu->cuMemAlloc(&r->ptr, sizeof(int)))) {
+		fprintf(stderr, "bench-cuda: raw CUDA setup failed: CUresult %d\n",
+			(int)err);
+		free(text);
+		return 1;
+	}
+	free(text);
+	r->params[0] = &r->ptr;
+	return 0;
+}
+
+static void raw_teardown(struct raw *r)
+{
+	if (!r->ctx)
+		return;
+	r->cu.cuCtxSetCurrent(r->ctx);
+	if (r->ptr)
+		r->cu.cuMemFree(r->ptr);
+	if (r->mod)
+		r->cu.cuModuleUnload(r->mod);
+	if (r->stream)
+		r->cu.cuStreamDestroy(r->stream);
+	r->cu.cuDevicePrimaryCtxRelease(r->dev);
+}
+
+int main(int argc, char **argv)
+{
+	static const int pair[3][2] = {
+		{ DEV_SYNC, RAW_SYNC }, { DEV_BATCH, RAW_BATCH },
+		{ DEV_SUBMIT, RAW_SUBMIT },
+	};
+	static const char *const pair_name[3] = { "sync", "batch", "submit" };
+	double *t[NFIGS] = { 0 }, *ratio[3] = { 0 }, med[NFIGS], rmed[3];
+	struct bench b = { 0 };
+	struct devimg_ctx *ctx = NULL;
+	struct devimg_device *dev;
+	struct devimg_buf *buf = NULL;
+	double submit = 0;
+	unsigned reps, r, m, p;
+	char why[512];
+	int pass = 1, err, ret = 1;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PTX [LAUNCHES [REPS]]\n", argv[0]);
+		return 1;
+	}
+	b.n = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1000;
+	reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 41;
+	if (!b.n)
+		b.n = 1000;
+	if (!reps)
+		reps = 41;
+
+	if (raw_open(&b.raw, why, sizeof(why)) < 0) {
+		printf("bench-cuda: no CUDA device (%s), skipped\n", why);
+		return 77;
+	}
+	err = devimg_ctx_new(&ctx);
+	if (err) {
+		fprintf(stderr, "bench-cuda: devimg_ctx_new: %s\n",
+			devimg_strerror(err));
+		return 1;
+	}
+	dev = devimg_device_get(ctx, 0);
+	if (!dev || strcmp(devimg_device_backend(dev), "cuda")) {
+		printf("bench-cuda: devimg shows no CUDA device first (DEVIMG_DEVICE_SELECTOR=cuda:0?), skipped\n");
+		devimg_ctx_unref(ctx);
+		return 77;
+	}
+	printf("device: %s\n", devimg_device_name(dev));
+	if (raw_setup(&b.raw, argv[1]))
+		goto out;
+	if ((err = devimg_queue_new(dev, &b.q)) ||
+	    (err = devimg_kernel_new(dev, "empty", &b.k)) ||
+	    (err = devimg_buf_new(dev, sizeof(int), &buf)) ||
+	    (err = devimg_kernel_set_arg_buf(b.k, 0, buf))) {
+		fprintf(stderr, "bench-cuda: devimg setup: %s: %s\n",
+			devimg_strerror(err), devimg_last_error());
+		goto out;
+	}
+
+	for (m = 0; m < NFIGS; m++) {
+		t[m] = calloc(reps, sizeof(double));
+		if (!t[m])
+			goto out;
+	}
+	for (p = 0; p < 3; p++) {
+		ratio[p] = calloc(reps, sizeof(double));
+		if (!ratio[p])
+			goto out;
+	}
+	/* Warm up: module loads, first-launch paths, caches. */
+	for (m = 0; m < NMODES; m++) {
+		if (run_mode(&b, (int)m, &submit) < 0) {
+			fprintf(stderr, "bench-cuda: %s failed: %s\n", fig_name[m],
+				devimg_last_error());
+			goto out;
+		}
+	}
+	for (r = 0; r < reps; r++) {
+		for (m = 0; m < NMODES; m++) {
+			/* Alternate raw-first and devimg-first. */
+			unsigned mm = r & 1 ? (m + 2) % NMODES : m;
+
+			t[mm][r] = run_mode(&b, (int)mm, &submit);
+			if (t[mm][r] < 0) {
+				fprintf(stderr, "bench-cuda: %s failed\n",
+					fig_name[mm]);
+				goto out;
+			}
+			if (mm == RAW_BATCH)
+				t[RAW_SUBMIT][r] = submit;
+			else if (mm == DEV_BATCH)
+				t[DEV_SUBMIT][r] = submit;
+		}
+		for (p = 0; p < 3; p++)
+			ratio[p][r] = t[pair[p][0]][r] / t[pair[p][1]][r];
+	}
+	printf("%u launches of one work-item x %u repetitions, interleaved\n",
+	       b.n, reps);
+	for (m = 0; m < NFIGS; m++) {
+		qsort(t[m], reps, sizeof(double), cmp_double);
+		med[m] = t[m][reps / 2];
+		printf("%s  median %8.3f us/launch  (min %.3f, max %.3f)\n",
+		       fig_name[m], med[m], t[m][0], t[m][reps - 1]);
+	}
+	printf("ratio devimg/raw (median of paired runs):");
+	for (p = 0; p < 3; p++) {
+		qsort(ratio[p], reps, sizeof(double), cmp_double);
+		rmed[p] = ratio[p][reps / 2];
+		printf(" %s %.3fx", pair_name[p], rmed[p]);
+		if (p < 2)
+			pass &= rmed[p] <= TARGET;
+	}
+	printf("\ntarget <= %.2fx on sync and batch %s\n", TARGET,
+	       pass ? "PASS" : "MISS");
+	ret = 0;
+out:
+	for (m = 0; m < NFIGS; m++)
+		free(t[m]);
+	for (p = 0; p < 3; p++)
+		free(ratio[p]);
+	devimg_kernel_unref(b.k);
+	devimg_buf_unref(buf);
+	devimg_queue_unref(b.q);
+	raw_teardown(&b.raw);
+	devimg_ctx_unref(ctx);
+	return ret;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Driver results: their names, the errno values the plugin interface
+ * returns for them, and the per-thread message of the last failure.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda-plugin.h"
+
+/* Long enough for a JIT log or two; longer ones are cut with a note. */
+#define MSG_SIZE 16384
+
+static _Thread_local char msg[MSG_SIZE];
+
+/*
+ * Names of the results the plugin meets most, for a driver whose
+ * cuGetErrorName does not know a code (or is missing).
+ */
+static const struct {
+	CUresult code;
+	const char *name;
+} cu_errors[] = {
+#define NAME(code) { code, #code }
+	NAME(CUDA_SUCCESS),
+	NAME(CUDA_ERROR_INVALID_VALUE),
+	NAME(CUDA_ERROR_OUT_OF_MEMORY),
+	NAME(CUDA_ERROR_NOT_INITIALIZED),
+	NAME(CUDA_ERROR_DEINITIALIZED),
+	NAME(CUDA_ERROR_STUB_LIBRARY),
+	NAME(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER),
+	NAME(CUDA_ERROR_DEVICE_UNAVAILABLE),
+	NAME(CUDA_ERROR_NO_DEVICE),
+	NAME(CUDA_ERROR_INVALID_DEVICE),
+	NAME(CUDA_ERROR_DEVICE_NOT_LICENSED),
+	NAME(CUDA_ERROR_INVALID_IMAGE),
+	NAME(CUDA_ERROR_INVALID_CONTEXT),
+	NAME(CUDA_ERROR_NO_BINARY_FOR_GPU),
+	NAME(CUDA_ERROR_INVALID_PTX),
+	NAME(CUDA_ERROR_JIT_COMPILER_NOT_FOUND),
+	NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION),
+	NAME(CUDA_ERROR_JIT_COMPILATION_DISABLED),
+	NAME(CUDA_ERROR_INVALID_SOURCE),
+	NAME(CUDA_ERROR_FILE_NOT_FOUND),
+	NAME(CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND),
+	NAME(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED),
+	NAME(CUDA_ERROR_OPERATING_SYSTEM),
+	NAME(CUDA_ERROR_INVALID_HANDLE),
+	NAME(CUDA_ERROR_NOT_FOUND),
+	NAME(CUDA_ERROR_NOT_READY),
+	NAME(CUDA_ERROR_ILLEGAL_ADDRESS),
+	NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES),
+	NAME(CUDA_ERROR_LAUNCH_TIMEOUT),
+	NAME(CUDA_ERROR_LAUNCH_FAILED),
+	NAME(CUDA_ERROR_NOT_PERMITTED),
+	NAME(CUDA_ERROR_NOT_SUPPORTED),
+	NAME(CUDA_ERROR_SYSTEM_NOT_READY),
+	NAME(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH),
+	NAME(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE),
+	NAME(CUDA_ERROR_UNKNOWN),
+#undef NAME
+};
+
+const char *cu_error_name(CUresult err)
+{
+	const char *name = NULL;
+	size_t i;
+
+	if (cu.cuGetErrorName && cu.cuGetErrorName(err, &name) == CUDA_SUCCESS &&
+	    name)
+		return name;
+	for (i = 0; i < sizeof(cu_errors) / sizeof(cu_errors[0]); i++)
+		if (cu_errors[i].code == err)
+			return cu_errors[i].name;
+	return "unknown CUDA error";
+}
+
+int cu_errno(CUresult err)
+{
+	switch (err) {
+	case CUDA_SUCCESS:
+		return 0;
+	case CUDA_ERROR_INVALID_VALUE:
+	case CUDA_ERROR_INVALID_CONTEXT:
+	case CUDA_ERROR_INVALID_HANDLE:
+		return -EINVAL;
+	case CUDA_ERROR_OUT_OF_MEMORY:
+	case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+		return -ENOMEM;
+	case CUDA_ERROR_NOT_INITIALIZED:
+	case CUDA_ERROR_DEINITIALIZED:
+	case CUDA_ERROR_STUB_LIBRARY:
+	case CUDA_ERROR_DEVICE_UNAVAILABLE:
+	case CUDA_ERROR_NO_DEVICE:
+	case CUDA_ERROR_INVALID_DEVICE:
+	case CUDA_ERROR_DEVICE_NOT_LICENSED:
+	case CUDA_ERROR_SYSTEM_NOT_READY:
+	case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+	case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+		return -ENODEV;
+	case CUDA_ERROR_INVALID_IMAGE:
+	case CUDA_ERROR_NO_BINARY_FOR_GPU:
+	case CUDA_ERROR_INVALID_PTX:
+	case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+	case CUDA_ERROR_INVALID_SOURCE:
+	case CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND:
+	case CUDA_ERROR_SHARED_OBJECT_INIT_FAILED:
+		return -ENOEXEC;
+	case CUDA_ERROR_NOT_FOUND:
+		return -ENOENT;
+	case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER:
+	case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+	case CUDA_ERROR_JIT_COMPILATION_DISABLED:
+	case CUDA_ERROR_NOT_SUPPORTED:
+		return -ENOTSUP;
+	default:
+		return -EIO;
+	}
+}
+
+static void vset(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+static void vset(const char *fmt, va_list ap)
+{
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+}
+
+int cu_fail(CUresult err, const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(fmt, ap);
+	va_end(ap);
+	len = strlen(msg);
+	snprintf(msg + len, sizeof(msg) - len, ": %s (%d)", cu_error_name(err),
+		 (int)err);
+	return cu_errno(err);
+}
+
+int cu_error(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(fmt, ap);
+	va_end(ap);
+	return errnum;
+}
+
+void cu_error_append(const char *text)
+{
+	static const char cut[] = "\n[... truncated]";
+	size_t len = strlen(msg), room = sizeof(msg) - len, n = strlen(text);
+
+	if (n < room) {
+		memcpy(msg + len, text, n + 1);
+		return;
+	}
+	memcpy(msg + len, text, room - 1);
+	memcpy(msg + sizeof(msg) - sizeof(cut), cut, sizeof(cut));
+}
+
+const char *cu_last_error(void)
+{
+	return msg;
+}

@@ -1,0 +1,47 @@
+# Sourced by the CUDA tests: where things are, and the PTX of the test
+# kernels copied to the scratch folder (the tests skip without it), with
+# the .sym files of their images.
+# shellcheck shell=sh
+. "$top_srcdir/tests/lib.sh"
+
+plugins=$top_builddir/plugins/.libs
+plugin=$plugins/devimg-cuda.so
+run=$top_builddir/tests/cuda/cuda-run
+dispatch=$top_builddir/tests/dispatch/dispatch-run
+list=$top_builddir/tests/plugins/plugin-list
+WRAP=$top_builddir/devimg-wrap
+built=$top_builddir/tests/cuda
+dsym=$top_srcdir/tests/dispatch/dispatch.sym
+props=$top_srcdir/tests/dispatch/spec.props
+[ -f "$plugin" ] || skip "CUDA plugin not built"
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+: "${CC:=cc}"
+
+mkdir -p "$scratch/pocl-cache"
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cuda/lsan.supp:print_suppressions=0
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH LSAN_OPTIONS
+cd "$scratch"
+
+# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
+lib() {
+	name=$1
+	shift
+	"$WRAP" -o "$name.o" -kind=sycl "$@" || fail "devimg-wrap for $name failed"
+	$CC -shared -o "lib$name.so" "$name.o" || fail "cannot link lib$name.so"
+}
+
+# copy_ptx: the test kernels' PTX and .sym files here, or skip.
+copy_ptx() {
+	for f in dispatch spec broken cuda spec-off; do
+		[ -f "$built/$f.ptx" ] ||
+			skip "no PTX built for the CUDA tests (configure found no clang)"
+		cp "$built/$f.ptx" .
+	done
+	printf 'spec_k\n' >spec.sym
+	printf 'broken_k\n' >broken.sym
+	printf 'ptx_only\n' >ptx.sym
+	printf 'local_layout\nbig_shared\nwhich\nnotwin\nscale\n' >cuda.sym
+	printf 'spec_off\n' >spec-off.sym
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The CUDA plugin on a GPU: the end-to-end suite of tests/dispatch
+# (dispatch-run main, nocompat, broken, threads) on PTX made from CUDA C in
+# the device compiler's lowered form (tests/cuda/*.cu, compiled by clang at
+# build time, so that a build tree carried to a GPU machine without clang
+# runs it), cuda-run's CUDA-only cases, two GPUs when there are two, and
+# the same suite on cubin and fatbin images when ptxas and fatbinary are at
+# hand. Skips (77) without a CUDA device, saying why.
+. "$top_srcdir/tests/cuda/common.sh"
+
+rc=0
+"$run" info >out.info 2>&1 || rc=$?
+cat out.info
+if [ "$rc" -eq 77 ]; then
+	DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
+	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
+	skip "no CUDA device: ${why:-the driver shows none}"
+fi
+[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc"
+cc=$(sed -n 's/^cc //p' out.info)
+copy_ptx
+
+# PTX for a device newer than any: rejected at image selection.
+printf '//\n.version 7.0\n.target sm_999\n.address_size 64\n' >future.ptx
+
+# main: one image declared native, one left for devimg to guess.
+lib main -target=nvptx64 -format=native -entries="$dsym" dispatch.ptx \
+	-target=nvptx64 -format=none -entries=spec.sym -properties="$props" \
+	spec.ptx
+lib nocompat -target=nvptx64 -format=native -entries=ptx.sym future.ptx
+lib broken -target=nvptx64 -format=native -entries=broken.sym broken.ptx
+lib cuda -target=nvptx64 -format=native -entries=cuda.sym cuda.ptx \
+	-target=nvptx64 -format=native -entries=spec-off.sym \
+	-properties="$props" spec-off.ptx
+
+DEVIMG_DEVICE_SELECTOR=cuda:*
+export DEVIMG_DEVICE_SELECTOR
+
+# runner PROGRAM MODE LIBRARY: must pass; 77 only where allowed.
+runner() {
+	rc=0
+	"$1" "$2" "$3" >"out.$2" 2>&1 || rc=$?
+	cat "out.$2"
+	[ "$rc" -eq 0 ] || fail "$(basename "$1") $2 $(basename "$3") exited $rc"
+}
+
+for mode in main nocompat broken threads; do
+	libname=$mode
+	[ "$mode" = threads ] && libname=main
+	runner "$dispatch" "$mode" "$scratch/lib$libname.so"
+done
+grep -q "PTX for sm_999" out.nocompat ||
+	fail "the rejection does not say why: $(cat out.nocompat)"
+runner "$run" main "$scratch/libcuda.so"
+
+rc=0
+"$run" multigpu "$scratch/libcuda.so" >out.multi 2>&1 || rc=$?
+cat out.multi
+[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "cuda-run multigpu exited $rc"
+
+# The suite again on cubin and fatbin images, when the toolkit is here.
+PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+FATBINARY=$(command -v fatbinary || echo /usr/local/cuda/bin/fatbinary)
+if [ -x "$PTXAS" ] && [ -n "$cc" ]; then
+	for f in dispatch spec; do
+		"$PTXAS" -arch=sm_"$cc" -o "$f.cubin" "$f.ptx" ||
+			fail "$PTXAS could not make $f.cubin for sm_$cc"
+	done
+	lib cubin -target=nvptx64 -format=native -entries="$dsym" dispatch.cubin \
+		-target=nvptx64 -format=none -entries=spec.sym \
+		-properties="$props" spec.cubin
+	runner "$dispatch" main "$scratch/libcubin.so"
+	echo "ok the suite on cubin images (sm_$cc)"
+	if [ -x "$FATBINARY" ]; then
+		for f in dispatch spec; do
+			"$FATBINARY" --64 --create="$f.fatbin" \
+				--image3=kind=elf,sm="$cc",file="$f.cubin" \
+				--image3=kind=ptx,sm=80,file="$f.ptx" ||
+				fail "$FATBINARY could not make $f.fatbin"
+		done
+		lib fatbin -target=nvptx64 -format=native -entries="$dsym" \
+			dispatch.fatbin -target=nvptx64 -format=native \
+			-entries=spec.sym -properties="$props" spec.fatbin
+		runner "$dispatch" main "$scratch/libfatbin.so"
+		echo "ok the suite on fatbin images"
+	fi
+else
+	echo "no ptxas: cubin and fatbin images not tried"
+fi

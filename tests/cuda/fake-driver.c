@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A recording CUDA driver for the CUDA plugin's tests on machines without
+ * a GPU: the entry points devimg-cuda.so resolves, over host memory, with
+ * the driver's rules on contexts (a context must be current for
+ * allocations, module loads and launches; a launch's function and stream
+ * must be of the current one). Modules are PTX, whose .entry parameter
+ * lists give the functions and their parameter sizes. Kernels do not run:
+ * cuLaunchKernel, cuMemAlloc*, cuFuncSetAttribute and cuModuleLoadDataEx
+ * append one line each to the file DEVIMG_FAKE_CUDA_LOG names, e.g.
+ *
+ *   launch which_with_offset grid 1 1 1 block 1 1 1 shared 0 params x8 o:5,0,0
+ *
+ * where a 4-byte parameter prints as u32:N, a 12-byte one as o:X,Y,Z and
+ * any other as xSIZE. DEVIMG_FAKE_CUDA_DEVICES sets the device count (1).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+#define MAX_PARAMS 64
+
+/* The entry points, as driver.h declares them for the plugin. */
+#define FAKE_PROTOTYPE(field, symbol, params) FAKE_EXPORT CUresult symbol params;
+CU_REQUIRED_FUNCTIONS(FAKE_PROTOTYPE)
+CU_OPTIONAL_FUNCTIONS(FAKE_PROTOTYPE)
+#undef FAKE_PROTOTYPE
+
+struct CUctx_st {
+	int device;
+};
+
+struct CUfunc_st {
+	char name[128];
+	struct CUmod_st *module;
+	unsigned nparams;
+	size_t size[MAX_PARAMS];
+};
+
+struct CUmod_st {
+	struct CUctx_st *ctx;
+	unsigned nfuncs;
+	struct CUfunc_st *funcs;
+};
+
+struct CUstream_st {
+	struct CUctx_st *ctx;
+};
+
+static struct CUctx_st contexts[8];
+static volatile unsigned char param_bytes_sum;
+static _Thread_local struct CUctx_st *current;
+
+static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void record(const char *fmt, ...)
+{
+	const char *path = getenv("DEVIMG_FAKE_CUDA_LOG");
+	va_list ap;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+static int device_count(void)
+{
+	const char *n = getenv("DEVIMG_FAKE_CUDA_DEVICES");
+	int count = n ? atoi(n) : 1;
+
+	return count < 0 ? 0 : count > 8 ? 8 : count;
+}
+
+FAKE_EXPORT CUresult cuInit(unsigned int flags)
+{
+	return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDriverGetVersion(int *version)
+{
+	*version = 12040;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetCount(int *count)
+{
+	*count = device_count();
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGet(CUdevice *dev, int ordinal)
+{
+	if (ordinal < 0 || ordinal >= device_count())
+		return CUDA_ERROR_INVALID_DEVICE;
+	*dev = ordinal;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	snprintf(name, (size_t)len, "devimg fake GPU %d", dev);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetAttribute(int *value, int attr, CUdevice dev)
+{
+	switch (attr) {
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+		*value = 1024;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+		*value = 64;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+		*value = 0x7fffffff;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+		*value = 65535;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+		*value = 48 * 1024;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+		*value = 227 * 1024;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+		*value = 132;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+		*value = 9;
+		break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+		*value = 0;
+		break;
+	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+		*value = 1;
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return dev < device_count() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+	*bytes = (size_t)80 << 30;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice dev)
+{
+	if (dev < 0 || dev >= device_count())
+		return CUDA_ERROR_INVALID_DEVICE;
+	contexts[dev].device = dev;
+	*ctx = &contexts[dev];
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
+{
+	*ctx = current;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	current = ctx;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned int flags)
+{
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (flags != CU_STREAM_NON_BLOCKING)
+		record("stream flags %u", flags);
+	*stream = calloc(1, sizeof(**stream));
+	if (!*stream)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	(*stream)->ctx = current;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamDestroy_v2(CUstream stream)
+{
+	free(stream);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamSynchronize(CUstream stream)
+{
+	return stream ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult alloc(CUdeviceptr *ptr, size_t size, const char *kind)
+{
+	void *p;
+
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	p = calloc(1, size);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*ptr = (CUdeviceptr)(uintptr_t)p;
+	record("alloc %s %zu on %d", kind, size, current->device);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size)
+{
+	return alloc(ptr, size, "device");
+}
+
+FAKE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t size,
+				       unsigned int flags)
+{
+	return flags == CU_MEM_ATTACH_GLOBAL ? alloc(ptr, size, "managed") :
+					       CUDA_ERROR_INVALID_VALUE;
+}
+
+FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr ptr)
+{
+	free((void *)(uintptr_t)ptr);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src,
+					  size_t n, CUstream stream)
+{
+	memcpy((void *)(uintptr_t)dst, src, n);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src,
+					  size_t n, CUstream stream)
+{
+	memcpy(dst, (const void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+/* The size of one ".param" declaration: ".u32 x" or ".align 4 .b8 x[12]". */
+static size_t param_size(const char *p, const char *end)
+{
+	const char *bracket = memchr(p, '[', (size_t)(end - p));
+	const char *dot;
+
+	if (bracket)
+		return (size_t)strtoul(bracket + 1, NULL, 10);
+	dot = strpbrk(p + 6, ".");
+	if (!dot || dot >= end)
+		return 0;
+	return (size_t)strtoul(dot + 2, NULL, 10) / 8;
+}
+
+static int parse_entry(const char *p, struct CUfunc_st *f)
+{
+	const char *open = strchr(p, '('), *close, *q;
+	size_t n;
+
+	if (!open)
+		return -1;
+	while (*p == ' ')
+		p++;
+	n = (size_t)(strcspn(p, "( \t\n"));
+	if (n >= sizeof(f->name))
+		return -1;
+	memcpy(f->name, p, n);
+	f->name[n] = '\0';
+	close = strchr(open, ')');
+	if (!close)
+		return -1;
+	for (q = open; (q = strstr(q, ".param")) && q < close; q += 6) {
+		const char *next = strpbrk(q, ",)");
+
+		if (f->nparams == MAX_PARAMS || !next)
+			return -1;
+		f->size[f->nparams++] = param_size(q, next);
+	}
+	return 0;
+}
+
+FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image,
+					unsigned int noptions, int *options,
+					void **values)
+{
+	const char *text = image, *p;
+	struct CUmod_st *m;
+	unsigned i;
+
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (strncmp(text, "//", 2) && strncmp(text, ".version", 8))
+		return CUDA_ERROR_INVALID_IMAGE;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	m->ctx = current;
+	for (p = text; (p = strstr(p, ".entry ")); p += 7) {
+		struct CUfunc_st *v = realloc(m->funcs, (m->nfuncs + 1) * sizeof(*v));
+
+		if (!v)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		m->funcs = v;
+		memset(&v[m->nfuncs], 0, sizeof(*v));
+		if (parse_entry(p + 7, &v[m->nfuncs]) < 0) {
+			free(m->funcs);
+			free(m);
+			return CUDA_ERROR_INVALID_PTX;
+		}
+		v[m->nfuncs].module = m;
+		m->nfuncs++;
+	}
+	for (i = 0; i < noptions; i++) {
+		if (options[i] == CU_JIT_INFO_LOG_BUFFER)
+			snprintf(values[i], 64, "fake JIT: %u entries", m->nfuncs);
+		else if (options[i] != CU_JIT_ERROR_LOG_BUFFER &&
+			 options[i] != CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES &&
+			 options[i] != CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+			record("jit option %d=%zu", options[i],
+			       (size_t)(uintptr_t)values[i]);
+	}
+	record("load %u entries on %d", m->nfuncs, current->device);
+	*mod = m;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuModuleUnload(CUmodule mod)
+{
+	if (current != mod->ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	free(mod->funcs);
+	free(mod);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod,
+					 const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < mod->nfuncs; i++) {
+		if (!strcmp(mod->funcs[i].name, name)) {
+			*fn = &mod->funcs[i];
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+FAKE_EXPORT CUresult cuFuncGetAttribute(int *value, int attr, CUfunction fn)
+{
+	if (attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+		*value = 0;
+	else if (attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+		*value = 1024;
+	else
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuFuncSetAttribute(CUfunction fn, int attr, int value)
+{
+	record("attr %s %d %d", fn->name, attr, value);
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuFuncGetParamInfo(CUfunction fn, size_t index,
+					size_t *offset, size_t *size)
+{
+	size_t i, at = 0;
+
+	if (index >= fn->nparams)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < index; i++)
+		at += fn->size[i];
+	*offset = at;
+	*size = fn->size[index];
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuLaunchKernel(CUfunction fn, unsigned int gx,
+				    unsigned int gy, unsigned int gz,
+				    unsigned int bx, unsigned int by,
+				    unsigned int bz, unsigned int shared,
+				    CUstream stream, void **params, void **extra)
+{
+	unsigned char sum = 0;
+	char line[1024];
+	size_t used, j;
+	unsigned i;
+
+	if (!current || fn->module->ctx != current || stream->ctx != current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!params || extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	used = (size_t)snprintf(line, sizeof(line),
+				"launch %s grid %u %u %u block %u %u %u shared %u params",
+				fn->name, gx, gy, gz, bx, by, bz, shared);
+	for (i = 0; i < fn->nparams && used < sizeof(line); i++) {
+		const uint32_t *u = params[i];
+
+		/* Read every byte, as the driver does (and sanitizers see). */
+		for (j = 0; j < fn->size[i]; j++)
+			sum += ((const unsigned char *)params[i])[j];
+
+		if (fn->size[i] == 4)
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 " u32:%u", u[0]);
+		else if (fn->size[i] == 12)
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 " o:%u,%u,%u", u[0], u[1], u[2]);
+		else
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 " x%zu", fn->size[i]);
+	}
+	record("%s", line);
+	param_bytes_sum = sum;
+	return CUDA_SUCCESS;
+}
