@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "devimg_plugin.h"
+#include "plugin-support.h"
 #include "driver.h"
 
 /* The driver's entry points; valid while cu_driver_loaded(). */
@@ -140,12 +141,5 @@ int cu_errno(CUresult err);
  */
 int cu_fail(CUresult err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Set the calling thread's message to the formatted text; return errnum. */
-int cu_error(int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Append text (e.g. a JIT log) to the message, truncating if needed. */
-void cu_error_append(const char *text);
-/* The calling thread's message, "" when none. */
-const char *cu_last_error(void);
 
 #endif

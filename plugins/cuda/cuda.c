@@ -54,15 +54,15 @@ static int context_check(unsigned n, struct devimg_plugin_device *const *devices
 	for (i = 0; i < n; i++) {
 		if (!devices[i] ||
 		    devices[i]->info.platform != devices[0]->info.platform)
-			return cu_error(-EINVAL,
-					"context_create: device %u is not a CUDA device of this plugin",
-					i);
+			return plugin_error(-EINVAL,
+					    "context_create: device %u is not a CUDA device of this plugin",
+					    i);
 		if (n > 1 && !devices[i]->managed)
-			return cu_error(-EINVAL,
-					"context_create: a context over %u CUDA devices shares its buffers through managed memory, which \"%s\" (device %d) cannot access concurrently; select one device, e.g. DEVIMG_DEVICE_SELECTOR=cuda:%d",
-					n, devices[i]->name,
-					devices[i]->ordinal,
-					devices[0]->ordinal);
+			return plugin_error(-EINVAL,
+					    "context_create: a context over %u CUDA devices shares its buffers through managed memory, which \"%s\" (device %d) cannot access concurrently; select one device, e.g. DEVIMG_DEVICE_SELECTOR=cuda:%d",
+					    n, devices[i]->name,
+					    devices[i]->ordinal,
+					    devices[0]->ordinal);
 	}
 	return 0;
 }
@@ -77,7 +77,7 @@ static int context_create(unsigned n,
 	int rc;
 
 	if (!n || !devices || !devices[0] || !out)
-		return cu_error(-EINVAL, "context_create: no devices");
+		return plugin_error(-EINVAL, "context_create: no devices");
 	rc = context_check(n, devices);
 	if (rc < 0)
 		return rc;
@@ -92,7 +92,7 @@ static int context_create(unsigned n,
 			free(ctx->primary);
 			free(ctx);
 		}
-		return cu_error(-ENOMEM, "out of memory for a context");
+		return plugin_error(-ENOMEM, "out of memory for a context");
 	}
 	ctx->n = n;
 	for (i = 0; i < n; i++) {
@@ -139,17 +139,17 @@ static int queue_create(struct devimg_plugin_context *ctx,
 	int rc;
 
 	if (!ctx || !device || !out)
-		return cu_error(-EINVAL, "queue_create: NULL argument");
+		return plugin_error(-EINVAL, "queue_create: NULL argument");
 	primary = primary_of(ctx, device);
 	if (!primary)
-		return cu_error(-EINVAL, "queue_create: \"%s\" is not a device of the context",
-				device->name);
+		return plugin_error(-EINVAL, "queue_create: \"%s\" is not a device of the context",
+				    device->name);
 	rc = cu_make_current(primary, "a stream");
 	if (rc < 0)
 		return rc;
 	q = calloc(1, sizeof(*q));
 	if (!q)
-		return cu_error(-ENOMEM, "out of memory for a queue");
+		return plugin_error(-ENOMEM, "out of memory for a queue");
 	err = cu.cuStreamCreate(&q->stream, CU_STREAM_NON_BLOCKING);
 	if (err != CUDA_SUCCESS) {
 		free(q);
@@ -167,7 +167,7 @@ static int queue_finish(struct devimg_plugin_queue *q)
 	CUresult err;
 
 	if (!q)
-		return cu_error(-EINVAL, "queue_finish: NULL queue");
+		return plugin_error(-EINVAL, "queue_finish: NULL queue");
 	/* A stream names its context: nothing needs to be current. */
 	err = cu.cuStreamSynchronize(q->stream);
 	if (err != CUDA_SUCCESS)
@@ -196,15 +196,15 @@ static int mem_create(struct devimg_plugin_context *ctx, unsigned flags,
 	if (!ctx || !size || !out ||
 	    flags & ~(DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY) ||
 	    flags == (DEVIMG_PLUGIN_MEM_READ_ONLY | DEVIMG_PLUGIN_MEM_WRITE_ONLY))
-		return cu_error(-EINVAL,
-				"mem_create: bad arguments (size %zu, flags %#x)",
-				size, flags);
+		return plugin_error(-EINVAL,
+				    "mem_create: bad arguments (size %zu, flags %#x)",
+				    size, flags);
 	rc = cu_make_current(ctx->primary[0], "a buffer");
 	if (rc < 0)
 		return rc;
 	mem = calloc(1, sizeof(*mem));
 	if (!mem)
-		return cu_error(-ENOMEM, "out of memory for a buffer");
+		return plugin_error(-ENOMEM, "out of memory for a buffer");
 	if (ctx->n == 1)
 		err = cu.cuMemAlloc(&mem->ptr, size);
 	else
@@ -228,10 +228,10 @@ static int copy_check(const char *op, struct devimg_plugin_queue *q,
 		      const void *host)
 {
 	if (!q || !mem || (n && !host))
-		return cu_error(-EINVAL, "%s: NULL argument", op);
+		return plugin_error(-EINVAL, "%s: NULL argument", op);
 	if (offset > mem->size || n > mem->size - offset)
-		return cu_error(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
-				op, offset, offset + n, mem->size);
+		return plugin_error(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
+				    op, offset, offset + n, mem->size);
 	return cu_make_current(q->ctx, op);
 }
 
@@ -300,7 +300,7 @@ static const struct devimg_plugin_ops cuda_ops = {
 	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
 	.size = sizeof(struct devimg_plugin_ops),
 	.backend = "cuda",
-	.last_error = cu_last_error,
+	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = cu_platform_list,
 	.platform_info = cu_platform_info,
@@ -339,15 +339,11 @@ static const struct devimg_plugin_ops cuda_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	size_t n;
-	int rc = 0;
+	int rc;
 
-	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || !ops ||
-	    ops->size < offsetof(struct devimg_plugin_ops, fini))
-		return -EPROTO;
-	n = ops->size < sizeof(cuda_ops) ? ops->size : sizeof(cuda_ops);
-	memcpy(ops, &cuda_ops, n);
-	ops->size = n;
+	rc = plugin_install_ops(abi_version, ops, &cuda_ops);
+	if (rc < 0)
+		return rc;
 
 	pthread_mutex_lock(&init_lock);
 	if (init_count == 0)

@@ -22,7 +22,7 @@ static char none_reason[1024];
 /* Keep the calling thread's message as the reason there is no platform. */
 static void no_platform(void)
 {
-	snprintf(none_reason, sizeof(none_reason), "%s", cu_last_error());
+	snprintf(none_reason, sizeof(none_reason), "%s", plugin_last_error());
 }
 
 static int attribute(struct devimg_plugin_device *dev, int attr,
@@ -154,7 +154,7 @@ int cu_platforms_init(void)
 		return 0;
 	}
 	if (count <= 0) {
-		cu_error(0, "the CUDA driver shows no device");
+		plugin_error(0, "the CUDA driver shows no device");
 		no_platform();
 		return 0;
 	}
@@ -163,8 +163,8 @@ int cu_platforms_init(void)
 		return cu_fail(err, "cuDriverGetVersion");
 	platform.devices = calloc((size_t)count, sizeof(*platform.devices));
 	if (!platform.devices)
-		return cu_error(-ENOMEM, "out of memory for %d CUDA devices",
-				count);
+		return plugin_error(-ENOMEM, "out of memory for %d CUDA devices",
+				    count);
 	snprintf(platform.version, sizeof(platform.version), "CUDA %d.%d",
 		 version / 1000, version % 1000 / 10);
 	platform.info.size = sizeof(platform.info);
@@ -188,11 +188,11 @@ int cu_platform_list(unsigned capacity,
 		     struct devimg_plugin_platform **out, unsigned *count)
 {
 	if (!count || (capacity && !out))
-		return cu_error(-EINVAL, "platform_list: NULL output");
+		return plugin_error(-EINVAL, "platform_list: NULL output");
 	if (nplatforms && capacity)
 		out[0] = &platform;
 	if (!nplatforms && none_reason[0])
-		cu_error(0, "%s", none_reason);
+		plugin_error(0, "%s", none_reason);
 	*count = nplatforms;
 	return 0;
 }
@@ -209,7 +209,7 @@ int cu_device_list(struct devimg_plugin_platform *pl, unsigned capacity,
 	unsigned i;
 
 	if (!pl || !count || (capacity && !out))
-		return cu_error(-EINVAL, "device_list: NULL platform or output");
+		return plugin_error(-EINVAL, "device_list: NULL platform or output");
 	for (i = 0; i < pl->ndevices && i < capacity; i++)
 		out[i] = &pl->devices[i];
 	*count = pl->ndevices;

@@ -40,8 +40,8 @@ static int resolve(void *handle, const char *file, const char *symbol,
 	if (*sym || !required)
 		return 0;
 	why = dlerror();
-	return cu_error(-ENODEV, "%s has no %s (%s): a CUDA driver of 11.0 or newer is needed",
-			file, symbol, why ? why : "NULL");
+	return plugin_error(-ENODEV, "%s has no %s (%s): a CUDA driver of 11.0 or newer is needed",
+			    file, symbol, why ? why : "NULL");
 }
 
 int cu_driver_open(void)
@@ -57,8 +57,8 @@ int cu_driver_open(void)
 	d.handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
 	if (!d.handle) {
 		why = dlerror();
-		return cu_error(-ENODEV, "cannot load the CUDA driver %s: %s",
-				file, why ? why : "unknown reason");
+		return plugin_error(-ENODEV, "cannot load the CUDA driver %s: %s",
+				    file, why ? why : "unknown reason");
 	}
 #define CU_RESOLVE(field, symbol, required)				\
 	if (rc == 0 &&							\

@@ -10,10 +10,6 @@
 
 #include "cuda-plugin.h"
 
-/* Long enough for a JIT log or two; longer ones are cut with a note. */
-#define MSG_SIZE 16384
-
-static _Thread_local char msg[MSG_SIZE];
 
 /*
  * Names of the results the plugin meets most, for a driver whose
@@ -120,52 +116,13 @@ int cu_errno(CUresult err)
 	}
 }
 
-static void vset(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-
-static void vset(const char *fmt, va_list ap)
-{
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
-
 int cu_fail(CUresult err, const char *fmt, ...)
 {
-	size_t len;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vset(fmt, ap);
+	plugin_verror(0, fmt, ap);
 	va_end(ap);
-	len = strlen(msg);
-	snprintf(msg + len, sizeof(msg) - len, ": %s (%d)", cu_error_name(err),
-		 (int)err);
+	plugin_error_appendf(": %s (%d)", cu_error_name(err), (int)err);
 	return cu_errno(err);
-}
-
-int cu_error(int errnum, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(fmt, ap);
-	va_end(ap);
-	return errnum;
-}
-
-void cu_error_append(const char *text)
-{
-	static const char cut[] = "\n[... truncated]";
-	size_t len = strlen(msg), room = sizeof(msg) - len, n = strlen(text);
-
-	if (n < room) {
-		memcpy(msg + len, text, n + 1);
-		return;
-	}
-	memcpy(msg + len, text, room - 1);
-	memcpy(msg + sizeof(msg) - sizeof(cut), cut, sizeof(cut));
-}
-
-const char *cu_last_error(void)
-{
-	return msg;
 }

@@ -89,8 +89,8 @@ static int count_params(CUfunction fn, const char *name, unsigned *count,
 		w = realloc(v, (n + 1) * sizeof(*w));
 		if (!w) {
 			free(v);
-			return cu_error(-ENOMEM, "out of memory for the parameters of %s",
-					name);
+			return plugin_error(-ENOMEM, "out of memory for the parameters of %s",
+					    name);
 		}
 		v = w;
 		v[n] = size;
@@ -128,7 +128,7 @@ static int find_twin(struct devimg_plugin_kernel *k)
 
 	twin = malloc(n);
 	if (!twin)
-		return cu_error(-ENOMEM, "out of memory for a kernel name");
+		return plugin_error(-ENOMEM, "out of memory for a kernel name");
 	snprintf(twin, n, "%s%s", k->name, TWIN_SUFFIX);
 	err = cu.cuModuleGetFunction(&k->twin.fn, k->prog->module, twin);
 	if (err == CUDA_ERROR_NOT_FOUND) {
@@ -144,10 +144,10 @@ static int find_twin(struct devimg_plugin_kernel *k)
 		rc = count_params(k->twin.fn, twin, &count, &sizes);
 	if (rc == 0 && k->counted &&
 	    (count != k->nparams + 1 || sizes[count - 1] != 3 * sizeof(uint32_t)))
-		rc = cu_error(-EINVAL,
-			      "kernel %s has %u parameters, its twin %s %u (the last of %zu bytes): a twin takes the kernel's parameters and then three uint32",
-			      k->name, k->nparams, twin, count,
-			      count ? sizes[count - 1] : 0);
+		rc = plugin_error(-EINVAL,
+				  "kernel %s has %u parameters, its twin %s %u (the last of %zu bytes): a twin takes the kernel's parameters and then three uint32",
+				  k->name, k->nparams, twin, count,
+				  count ? sizes[count - 1] : 0);
 out:
 	free(sizes);
 	free(twin);
@@ -181,13 +181,13 @@ static int grow_args(struct devimg_plugin_kernel *k, unsigned n)
 		return 0;
 	params = realloc(k->params, (n + 1) * sizeof(*params));
 	if (!params)
-		return cu_error(-ENOMEM, "out of memory for %u arguments", n);
+		return plugin_error(-ENOMEM, "out of memory for %u arguments", n);
 	k->params = params;
 	if (n > k->nargs) {
 		args = realloc(k->args, n * sizeof(*args));
 		if (!args)
-			return cu_error(-ENOMEM, "out of memory for %u arguments",
-					n);
+			return plugin_error(-ENOMEM, "out of memory for %u arguments",
+					    n);
 		memset(args + k->nargs, 0, (n - k->nargs) * sizeof(*args));
 		k->args = args;
 		k->nargs = n;
@@ -206,14 +206,14 @@ int cu_kernel_create(struct devimg_plugin_program *prog, const char *name,
 	int rc;
 
 	if (!prog || !name || !out)
-		return cu_error(-EINVAL, "kernel_create: NULL argument");
+		return plugin_error(-EINVAL, "kernel_create: NULL argument");
 	if (!prog->module)
-		return cu_error(-EINVAL, "kernel_create(\"%s\"): the program is not built",
-				name);
+		return plugin_error(-EINVAL, "kernel_create(\"%s\"): the program is not built",
+				    name);
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->name = strdup(name))) {
 		free(k);
-		return cu_error(-ENOMEM, "out of memory for a kernel");
+		return plugin_error(-ENOMEM, "out of memory for a kernel");
 	}
 	k->prog = prog;
 	err = cu.cuModuleGetFunction(&k->plain.fn, prog->module, name);
@@ -247,11 +247,11 @@ fail:
 int cu_kernel_arg_count(struct devimg_plugin_kernel *k, unsigned *count)
 {
 	if (!k || !count)
-		return cu_error(-EINVAL, "kernel_arg_count: NULL argument");
+		return plugin_error(-EINVAL, "kernel_arg_count: NULL argument");
 	if (!k->counted)
-		return cu_error(-ENOTSUP,
-				"the CUDA driver cannot tell the parameters of %s: cuFuncGetParamInfo needs a CUDA 12.4 driver",
-				k->name);
+		return plugin_error(-ENOTSUP,
+				    "the CUDA driver cannot tell the parameters of %s: cuFuncGetParamInfo needs a CUDA 12.4 driver",
+				    k->name);
 	*count = k->nparams;
 	return 0;
 }
@@ -266,18 +266,18 @@ static int arg_slot(struct devimg_plugin_kernel *k, unsigned index,
 	int rc;
 
 	if (!k)
-		return cu_error(-EINVAL, "kernel_set_arg: NULL kernel");
+		return plugin_error(-EINVAL, "kernel_set_arg: NULL kernel");
 	if (k->counted && index >= k->nparams)
-		return cu_error(-EINVAL, "kernel %s has %u parameters, no argument %u",
-				k->name, k->nparams, index);
+		return plugin_error(-EINVAL, "kernel %s has %u parameters, no argument %u",
+				    k->name, k->nparams, index);
 	if (!k->counted && index >= MAX_ARGS)
-		return cu_error(-EINVAL, "kernel %s: argument %u is past the %u a launch can take",
-				k->name, index, MAX_ARGS);
+		return plugin_error(-EINVAL, "kernel %s: argument %u is past the %u a launch can take",
+				    k->name, index, MAX_ARGS);
 	if (k->counted && k->param_size[index] != size)
-		return cu_error(-EINVAL,
-				"kernel %s: argument %u (%s) is a parameter of %zu bytes, %zu given",
-				k->name, index, what, k->param_size[index],
-				size);
+		return plugin_error(-EINVAL,
+				    "kernel %s: argument %u (%s) is a parameter of %zu bytes, %zu given",
+				    k->name, index, what, k->param_size[index],
+				    size);
 	rc = grow_args(k, index + 1);
 	if (rc < 0)
 		return rc;
@@ -305,8 +305,8 @@ int cu_kernel_set_arg_value(struct devimg_plugin_kernel *k, unsigned index,
 	int rc;
 
 	if (!size || !value)
-		return cu_error(-EINVAL, "kernel_set_arg_value: no value for argument %u",
-				index);
+		return plugin_error(-EINVAL, "kernel_set_arg_value: no value for argument %u",
+				    index);
 	rc = arg_slot(k, index, size, "a value", &a);
 	if (rc < 0)
 		return rc;
@@ -320,8 +320,8 @@ int cu_kernel_set_arg_value(struct devimg_plugin_kernel *k, unsigned index,
 		void *v = calloc(1, cap);
 
 		if (!v)
-			return cu_error(-ENOMEM, "out of memory for argument %u",
-					index);
+			return plugin_error(-ENOMEM, "out of memory for argument %u",
+					    index);
 		free(a->value);
 		a->value = v;
 		a->capacity = cap;
@@ -339,8 +339,8 @@ int cu_kernel_set_arg_mem(struct devimg_plugin_kernel *k, unsigned index,
 	int rc;
 
 	if (!mem)
-		return cu_error(-EINVAL, "kernel_set_arg_mem: NULL buffer for argument %u",
-				index);
+		return plugin_error(-EINVAL, "kernel_set_arg_mem: NULL buffer for argument %u",
+				    index);
 	rc = arg_slot(k, index, sizeof(CUdeviceptr), "a buffer", &a);
 	if (rc < 0)
 		return rc;
@@ -357,8 +357,8 @@ int cu_kernel_set_arg_local(struct devimg_plugin_kernel *k, unsigned index,
 	int rc;
 
 	if (!size)
-		return cu_error(-EINVAL, "kernel_set_arg_local: 0 bytes for argument %u",
-				index);
+		return plugin_error(-EINVAL, "kernel_set_arg_local: 0 bytes for argument %u",
+				    index);
 	rc = arg_slot(k, index, sizeof(uint32_t), "local memory, passed as a 32-bit offset",
 		      &a);
 	if (rc < 0)
@@ -409,8 +409,8 @@ static int check_args(struct devimg_plugin_kernel *k, unsigned *count)
 
 	for (i = 0; i < n; i++)
 		if (i >= k->nargs || k->args[i].kind == ARG_UNSET)
-			return cu_error(-EINVAL, "launch: argument %u of kernel %s is not set",
-					i, k->name);
+			return plugin_error(-EINVAL, "launch: argument %u of kernel %s is not set",
+					    i, k->name);
 	*count = n;
 	return 0;
 }
@@ -429,9 +429,9 @@ static int layout_locals(struct devimg_plugin_kernel *k, unsigned count,
 		if (a->kind != ARG_LOCAL)
 			continue;
 		if (!cu_local_place(total, a->size, UINT32_MAX, &offset))
-			return cu_error(-ENOMEM,
-					"kernel %s: local argument %u (%zu bytes) puts local memory past 4 GiB",
-					k->name, i, a->size);
+			return plugin_error(-ENOMEM,
+					    "kernel %s: local argument %u (%zu bytes) puts local memory past 4 GiB",
+					    k->name, i, a->size);
 		a->local_offset = (uint32_t)offset;
 	}
 	return 0;
@@ -455,10 +455,10 @@ static int shared_fits(struct devimg_plugin_kernel *k, struct cu_function *f,
 		return 0;
 	if ((size_t)f->static_shared > most ||
 	    total > most - (size_t)f->static_shared)
-		return cu_error(-ENOMEM,
-				"kernel %s needs %zu bytes of local memory and has %d bytes of static shared memory; \"%s\" allows %zu bytes per block (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)",
-				k->name, total, f->static_shared, dev->name,
-				most);
+		return plugin_error(-ENOMEM,
+				    "kernel %s needs %zu bytes of local memory and has %d bytes of static shared memory; \"%s\" allows %zu bytes per block (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)",
+				    k->name, total, f->static_shared, dev->name,
+				    most);
 	max = (int)(most - (size_t)f->static_shared);
 	err = cu.cuFuncSetAttribute(f->fn,
 				    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -551,11 +551,11 @@ static int geometry(struct devimg_plugin_kernel *k, struct cu_function *f,
 bad:
 	format_range(glob, sizeof(glob), dims, global);
 	format_range(loc, sizeof(loc), dims, local);
-	return cu_error(-EINVAL,
-			"launch of %s: global size %s in work-groups of %s: every global size must be a non-zero multiple of its work-group size, a work-group at most %d threads (%dx%dx%d) and the grid at most %dx%dx%d groups",
-			k->name, glob, loc, f->max_threads, dev->max_block[0],
-			dev->max_block[1], dev->max_block[2], dev->max_grid[0],
-			dev->max_grid[1], dev->max_grid[2]);
+	return plugin_error(-EINVAL,
+			    "launch of %s: global size %s in work-groups of %s: every global size must be a non-zero multiple of its work-group size, a work-group at most %d threads (%dx%dx%d) and the grid at most %dx%dx%d groups",
+			    k->name, glob, loc, f->max_threads, dev->max_block[0],
+			    dev->max_block[1], dev->max_block[2], dev->max_grid[0],
+			    dev->max_grid[1], dev->max_grid[2]);
 }
 
 /* Whether the launch runs the twin, with the offset stored for it. */
@@ -576,8 +576,8 @@ static int use_twin(struct devimg_plugin_kernel *k, unsigned dims,
 		size_t v = i < dims ? global_offset[i] : 0;
 
 		if (v > UINT32_MAX)
-			return cu_error(-EINVAL, "launch of %s: global offset %zu in dimension %u does not fit the 32 bits of %s%s",
-					k->name, v, i, k->name, TWIN_SUFFIX);
+			return plugin_error(-EINVAL, "launch of %s: global offset %zu in dimension %u does not fit the 32 bits of %s%s",
+					    k->name, v, i, k->name, TWIN_SUFFIX);
 		k->offset[i] = (uint32_t)v;
 	}
 	return 0;
@@ -595,12 +595,12 @@ int cu_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 	int rc;
 
 	if (!q || !k || !global_size || dims < 1 || dims > 3)
-		return cu_error(-EINVAL, "launch: NULL argument or %u dimensions",
-				dims);
+		return plugin_error(-EINVAL, "launch: NULL argument or %u dimensions",
+				    dims);
 	if (q->ctx != k->prog->ctx)
-		return cu_error(-EINVAL, "launch: kernel %s was made for \"%s\", the queue is on \"%s\"",
-				k->name, k->prog->device->name,
-				q->device->name);
+		return plugin_error(-EINVAL, "launch: kernel %s was made for \"%s\", the queue is on \"%s\"",
+				    k->name, k->prog->device->name,
+				    q->device->name);
 	if ((rc = check_args(k, &count)) < 0 ||
 	    (rc = use_twin(k, dims, global_offset, &twin)) < 0)
 		return rc;

@@ -16,11 +16,11 @@ plugins_devimg_cuda_la_SOURCES = \
 	plugins/cuda/program.c \
 	plugins/cuda/kernel.c \
 	plugins/cuda/geometry.c plugins/cuda/geometry.h
-plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS)
 plugins_devimg_cuda_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)
 plugins_devimg_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
-plugins_devimg_cuda_la_LIBADD = $(PTHREAD_LIBS) -ldl
+plugins_devimg_cuda_la_LIBADD = $(PLUGIN_SUPPORT) $(PTHREAD_LIBS) -ldl
 
 # ---- tests ----
 

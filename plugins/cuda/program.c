@@ -41,9 +41,9 @@ int cu_program_create_il(struct devimg_plugin_context *ctx,
 			 struct devimg_plugin_device *device, const void *il,
 			 size_t size, struct devimg_plugin_program **out)
 {
-	return cu_error(-ENOTSUP,
-			"CUDA device \"%s\" takes PTX, cubin or fatbin images, not SPIR-V",
-			device ? device->name : "?");
+	return plugin_error(-ENOTSUP,
+			    "CUDA device \"%s\" takes PTX, cubin or fatbin images, not SPIR-V",
+			    device ? device->name : "?");
 }
 
 int cu_program_create_binary(struct devimg_plugin_context *ctx,
@@ -59,35 +59,35 @@ int cu_program_create_binary(struct devimg_plugin_context *ctx,
 	unsigned i;
 
 	if (!ctx || !device || !binary || !size || !out)
-		return cu_error(-EINVAL, "program_create_binary: NULL or empty argument");
+		return plugin_error(-EINVAL, "program_create_binary: NULL or empty argument");
 	if (kind == DEVIMG_PLUGIN_BINARY_SPIR)
-		return cu_error(-ENOTSUP,
-				"CUDA device \"%s\" takes no SPIR bitcode, only PTX, cubin or fatbin",
-				device->name);
+		return plugin_error(-ENOTSUP,
+				    "CUDA device \"%s\" takes no SPIR bitcode, only PTX, cubin or fatbin",
+				    device->name);
 	if (kind != DEVIMG_PLUGIN_BINARY_NATIVE)
-		return cu_error(-EINVAL, "program_create_binary: unknown kind %d",
-				(int)kind);
+		return plugin_error(-EINVAL, "program_create_binary: unknown kind %d",
+				    (int)kind);
 	for (i = 0; i < ctx->n; i++)
 		if (ctx->devices[i] == device)
 			primary = ctx->primary[i];
 	if (!primary)
-		return cu_error(-EINVAL, "program_create_binary: \"%s\" is not a device of the context",
-				device->name);
+		return plugin_error(-EINVAL, "program_create_binary: \"%s\" is not a device of the context",
+				    device->name);
 	what = image_kind(p, size);
 	if (!what)
-		return cu_error(-ENOEXEC,
-				"a %zu-byte image for \"%s\" is neither PTX text, nor a cubin (ELF), nor a fatbin: it starts with %02x %02x %02x %02x",
-				size, device->name, p[0], size > 1 ? p[1] : 0,
-				size > 2 ? p[2] : 0, size > 3 ? p[3] : 0);
+		return plugin_error(-ENOEXEC,
+				    "a %zu-byte image for \"%s\" is neither PTX text, nor a cubin (ELF), nor a fatbin: it starts with %02x %02x %02x %02x",
+				    size, device->name, p[0], size > 1 ? p[1] : 0,
+				    size > 2 ? p[2] : 0, size > 3 ? p[3] : 0);
 	if (size == SIZE_MAX)
-		return cu_error(-ENOMEM, "image too large");
+		return plugin_error(-ENOMEM, "image too large");
 	prog = calloc(1, sizeof(*prog));
 	if (prog)
 		prog->image = malloc(size + 1);
 	if (!prog || !prog->image) {
 		free(prog);
-		return cu_error(-ENOMEM, "out of memory for a %zu-byte image",
-				size);
+		return plugin_error(-ENOMEM, "out of memory for a %zu-byte image",
+				    size);
 	}
 	/* The JIT reads PTX up to its NUL, which images need not carry. */
 	memcpy(prog->image, binary, size);
@@ -103,9 +103,9 @@ int cu_program_create_binary(struct devimg_plugin_context *ctx,
 int cu_program_set_spec_const(struct devimg_plugin_program *prog,
 			      uint32_t id, size_t size, const void *value)
 {
-	return cu_error(-ENOTSUP,
-			"CUDA has no native specialization constants (SpecId %u): devimg passes them in a buffer argument",
-			(unsigned)id);
+	return plugin_error(-ENOTSUP,
+			    "CUDA has no native specialization constants (SpecId %u): devimg passes them in a buffer argument",
+			    (unsigned)id);
 }
 
 struct jit_options {
@@ -182,10 +182,10 @@ int cu_program_build(struct devimg_plugin_program *prog,
 	int rc;
 
 	if (!prog)
-		return cu_error(-EINVAL, "program_build: NULL program");
+		return plugin_error(-EINVAL, "program_build: NULL program");
 	if (prog->module)
-		return cu_error(-EINVAL, "program_build: the program for \"%s\" is built already",
-				prog->device->name);
+		return plugin_error(-EINVAL, "program_build: the program for \"%s\" is built already",
+				    prog->device->name);
 	if (!options)
 		options = "";
 	rc = cu_make_current(prog->ctx, "a module");
@@ -196,7 +196,7 @@ int cu_program_build(struct devimg_plugin_program *prog,
 	if (!info || !error) {
 		free(info);
 		free(error);
-		return cu_error(-ENOMEM, "out of memory for JIT logs");
+		return plugin_error(-ENOMEM, "out of memory for JIT logs");
 	}
 	add_option(&o, CU_JIT_INFO_LOG_BUFFER, (uintptr_t)info);
 	add_option(&o, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, JIT_LOG_SIZE);
@@ -221,14 +221,14 @@ int cu_program_build(struct devimg_plugin_program *prog,
 		if (rc != -ENOMEM)
 			rc = -ENOEXEC;
 		if (error[0] || info[0]) {
-			cu_error_append("\nJIT log:\n");
-			cu_error_append(error[0] ? error : info);
+			plugin_error_append("\nJIT log:\n");
+			plugin_error_append(error[0] ? error : info);
 		}
 	}
 	free(info);
 	free(error);
 	if (rc == 0 && !prog->log)
-		rc = cu_error(-ENOMEM, "out of memory for a build log");
+		rc = plugin_error(-ENOMEM, "out of memory for a build log");
 	return rc;
 }
 
@@ -239,7 +239,7 @@ int cu_program_build_log(struct devimg_plugin_program *prog, char *buf,
 	size_t n;
 
 	if (!prog || !len || (capacity && !buf))
-		return cu_error(-EINVAL, "program_build_log: NULL argument");
+		return plugin_error(-EINVAL, "program_build_log: NULL argument");
 	log = prog->log ? prog->log : "";
 	n = strlen(log) + 1;
 	if (capacity) {
@@ -257,11 +257,11 @@ int cu_program_binary(struct devimg_plugin_program *prog, void *buf,
 		      size_t capacity, size_t *len)
 {
 	if (!prog || !len || (capacity && !buf))
-		return cu_error(-EINVAL, "program_binary: NULL argument");
+		return plugin_error(-EINVAL, "program_binary: NULL argument");
 	if (!prog->module)
-		return cu_error(-ENOEXEC,
-				"no binary for \"%s\": the program is not built",
-				prog->device->name);
+		return plugin_error(-ENOEXEC,
+				    "no binary for \"%s\": the program is not built",
+				    prog->device->name);
 	if (capacity >= prog->size)
 		memcpy(buf, prog->image, prog->size);
 	*len = prog->size;
