@@ -86,7 +86,8 @@ tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS) \
 	-rpath /nowhere
 
 plugin_shell_tests = tests/plugins/discovery.sh \
-	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh
+	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
+	tests/plugins/opencl-nvidia.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 EXTRA_DIST += tests/plugins/kernels.cl tests/plugins/broken.cl \

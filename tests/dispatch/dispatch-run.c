@@ -7,7 +7,7 @@
  * (only images for another backend), "broken" (a failing build),
  * "threads" (threads launching their own kernels on their own queues),
  * "pick" (one kernel in images for several targets: the value the launch
- * writes says which image was chosen).
+ * writes says which image was chosen), "vadd" (that test alone).
  * Exits 77 when there is no device.
  */
 #include <dlfcn.h>
@@ -412,7 +412,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s main|nocompat|broken|threads|pick LIBRARY\n",
+		fprintf(stderr, "usage: %s main|vadd|nocompat|broken|threads|pick LIBRARY\n",
 			argv[0]);
 		return 2;
 	}
@@ -449,6 +449,8 @@ int main(int argc, char **argv)
 		test_nocompat(&e);
 	} else if (!strcmp(argv[1], "threads")) {
 		test_threads(&e);
+	} else if (!strcmp(argv[1], "vadd")) {
+		test_vadd(&e);
 	} else if (!strcmp(argv[1], "pick")) {
 		test_pick(&e);
 	} else if (!strcmp(argv[1], "broken")) {
