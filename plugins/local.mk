@@ -90,5 +90,16 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-nvidia.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
+# PTX of the OpenCL flavour for NVIDIA's OpenCL, made at build time.
+if HAVE_CLANG
+check_DATA += tests/plugins/nv-vadd.ptx
+endif
+CLEANFILES += tests/plugins/nv-vadd.ptx
+tests/plugins/nv-vadd.ptx: $(top_srcdir)/tests/plugins/nv-vadd.cl
+	$(AM_V_GEN)$(MKDIR_P) tests/plugins && \
+	$(CLANG) -cc1 -triple nvptx64-nvidia-nvcl -target-cpu sm_80 \
+		-cl-std=CL1.2 -O2 -S -o $@ $<
+
+EXTRA_DIST += tests/plugins/nv-vadd.cl
 EXTRA_DIST += tests/plugins/kernels.cl tests/plugins/broken.cl \
 	tests/plugins/fill.spvasm tests/plugins/lsan.supp

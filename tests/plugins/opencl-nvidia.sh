@@ -1,17 +1,17 @@
 #!/bin/sh
-# The OpenCL plugin on NVIDIA's OpenCL: PTX, made from the CUDA test
-# kernels at build time, wrapped as an nvptx64 image and taken by an
-# OpenCL GPU that reports PTX as its native binary format; vadd runs
-# there and is checked on the host. Skips without such a device (on the
-# GPU machines it runs).
+# The OpenCL plugin on NVIDIA's OpenCL: PTX of the OpenCL flavour, made
+# from tests/plugins/nv-vadd.cl by clang at build time, wrapped as an
+# nvptx64 image and taken by an OpenCL GPU that reports PTX as its native
+# binary format; vadd runs there and is checked on the host. Skips
+# without such a device (on the GPU machines it runs).
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
 run=$top_builddir/tests/dispatch/dispatch-run
-ptx=$top_builddir/tests/cuda/dispatch.ptx
+ptx=$top_builddir/tests/plugins/nv-vadd.ptx
 WRAP=$top_builddir/devimg-wrap
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-[ -f "$ptx" ] || skip "no test PTX built (CUDA plugin off or no clang)"
+[ -f "$ptx" ] || skip "no test PTX built (configure found no clang)"
 : "${CC:=cc}"
 
 mkdir -p "$scratch/pocl-cache"
