@@ -36,6 +36,7 @@ struct devimg_device {
 	struct devimg_plugin_context *pctx;
 	const struct devimg_plugin_device_info *info;
 	struct devimg_device_caps caps;
+	struct devimg_device_features features;
 	pthread_mutex_t cache_lock;		/* guards cache, serialises builds */
 	struct progcache_entry *cache;
 };
@@ -76,7 +77,7 @@ struct devimg_plugins *dispatch_plugins(void);
 
 /* ---- device.c ---- */
 
-/* Fill dev->caps from dev->info. */
+/* Fill dev->caps and dev->features from dev->info. */
 void device_init_caps(struct devimg_device *dev);
 
 /* ---- progcache.c ---- */

@@ -2,13 +2,17 @@
 /*
  * Introspection of image records: the fields copied at registration, the
  * bytes borrowed from the loaded file, and the property sets, copied from
- * the descriptor on first use into one allocation owned by the record.
+ * the descriptor on first use into one allocation owned by the record;
+ * the launch metadata decoded from those sets on each request (eliminated
+ * arguments, required work-group sizes, device requirements).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libdevimg-internal.h"
+#include "props.h"
 
 DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)
 {
@@ -336,4 +340,262 @@ devimg_image_find_property(struct devimg_image *img, const char *set,
 		return -ENOENT;
 	}
 	return -ENOENT;
+}
+
+/* ---- launch metadata (docs/launch-metadata.md) ---- */
+
+DEVIMG_EXPORT const char *devimg_aspect_name(uint32_t aspect)
+{
+	return props_aspect_name(aspect);
+}
+
+static const struct devimg_propset_info *
+props_set(const struct image_props *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsets; i++)
+		if (strcmp(p->sets[i].name, name) == 0)
+			return &p->sets[i];
+	return NULL;
+}
+
+static const struct devimg_property_info *
+set_prop(const struct devimg_propset_info *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; s && i < s->nprops; i++)
+		if (strcmp(s->props[i].name, name) == 0)
+			return &s->props[i];
+	return NULL;
+}
+
+/* A property of a byte array's type, or -EINVAL logged. */
+static int need_byte_array(const struct devimg_image *img, const char *set,
+			   const struct devimg_property_info *p)
+{
+	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
+		return 0;
+	log_err("image %llu (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
+		(unsigned long long)img->id, img->index, set, p->name,
+		p->type);
+	return -EINVAL;
+}
+
+static int decode_failed(const struct devimg_image *img,
+			 const struct props_error *perr)
+{
+	log_err("image %llu (index %u): %s", (unsigned long long)img->id,
+		img->index, perr->msg);
+	return -EINVAL;
+}
+
+DEVIMG_EXPORT int devimg_image_kernel_arg_mask(struct devimg_image *img,
+					       const char *kernel,
+					       const unsigned char **mask,
+					       size_t *nargs)
+{
+	const struct devimg_property_info *prop;
+	struct props_error perr = { { 0 } };
+	const unsigned char *bits;
+	char where[256];
+	uint64_t n;
+	int r;
+
+	if (!img || !kernel || !mask || !nargs)
+		return -EINVAL;
+	r = devimg_image_find_property(img, PROPS_SET_KERNEL_PARAM_OPT, kernel,
+				       &prop);
+	if (r < 0)
+		return r;
+	r = need_byte_array(img, PROPS_SET_KERNEL_PARAM_OPT, prop);
+	if (r < 0)
+		return r;
+	snprintf(where, sizeof(where), "set '%s' property '%.160s'",
+		 PROPS_SET_KERNEL_PARAM_OPT, kernel);
+	r = props_param_opt_decode(prop->data, prop->size, where, &bits, &n,
+				   &perr);
+	if (r < 0)
+		return decode_failed(img, &perr);
+	*mask = bits;
+	*nargs = (size_t)n;
+	return 0;
+}
+
+/* The property "<kernel><suffix>" of set, or NULL. */
+static const struct devimg_property_info *
+kernel_prop(const struct image_props *p, const char *set, const char *kernel,
+	    const char *suffix, int *err)
+{
+	const struct devimg_property_info *prop;
+	size_t kl = strlen(kernel), sl = strlen(suffix);
+	char *name = malloc(kl + sl + 1);
+
+	*err = 0;
+	if (!name) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(name, kernel, kl);
+	memcpy(name + kl, suffix, sl + 1);
+	prop = set_prop(props_set(p, set), name);
+	free(name);
+	return prop;
+}
+
+DEVIMG_EXPORT int devimg_image_reqd_work_group_size(struct devimg_image *img,
+						    const char *kernel,
+						    unsigned *dims,
+						    size_t size[3])
+{
+	const struct devimg_property_info *prop;
+	struct props_error perr = { { 0 } };
+	const struct image_props *p;
+	char where[256];
+	uint64_t v[3];
+	unsigned d, i;
+	int r;
+
+	if (!img || !kernel || !dims || !size)
+		return -EINVAL;
+	r = image_get_props(img, &p);
+	if (r < 0)
+		return r;
+	prop = kernel_prop(p, PROPS_SET_PROGRAM_METADATA, kernel,
+			   PROPS_META_REQD_WORK_GROUP_SIZE, &r);
+	if (!prop)
+		return r < 0 ? r : -ENOENT;
+	r = need_byte_array(img, PROPS_SET_PROGRAM_METADATA, prop);
+	if (r < 0)
+		return r;
+	snprintf(where, sizeof(where), "set '%s' property '%.160s'",
+		 PROPS_SET_PROGRAM_METADATA, prop->name);
+	r = props_work_group_size(prop->data, prop->size, 4, where, v, &d,
+				  &perr);
+	if (r < 0)
+		return decode_failed(img, &perr);
+	for (i = 0; i < 3; i++)
+		size[i] = (size_t)v[i];
+	*dims = d;
+	return 0;
+}
+
+/* "aspects": uint32 values; up to max stored, the count in reqs. */
+static int reqs_aspects(const struct devimg_image *img,
+			const struct devimg_property_info *prop,
+			struct devimg_image_reqs *reqs, uint32_t *aspects,
+			size_t max)
+{
+	static const char where[] = "set '" PROPS_SET_DEVICE_REQS
+				    "' property '" PROPS_REQ_ASPECTS "'";
+	struct props_error perr = { { 0 } };
+	uint64_t *v = NULL;
+	size_t n, i;
+	int r;
+
+	r = need_byte_array(img, PROPS_SET_DEVICE_REQS, prop);
+	if (r < 0)
+		return r;
+	r = props_uint_list(prop->data, prop->size, 4, where, NULL, 0, &n,
+			    &perr);
+	if (r < 0)
+		return decode_failed(img, &perr);
+	if (n < max)
+		max = n;
+	if (max) {
+		v = calloc(max, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		props_uint_list(prop->data, prop->size, 4, where, v, max, &n,
+				NULL);
+		for (i = 0; i < max; i++)
+			aspects[i] = (uint32_t)v[i];
+		free(v);
+	}
+	reqs->naspects = n;
+	return 0;
+}
+
+/* A uint32 value given as UINT32 or as a byte array of one uint32. */
+static int reqs_u32(const struct devimg_image *img,
+		    const struct devimg_property_info *prop, uint32_t *out)
+{
+	struct props_error perr = { { 0 } };
+	char where[256];
+	uint64_t v;
+	size_t n;
+
+	if (prop->type == DEVIMG_PROPERTY_UINT32) {
+		*out = prop->u32;
+		return 0;
+	}
+	if (need_byte_array(img, PROPS_SET_DEVICE_REQS, prop) < 0)
+		return -EINVAL;
+	snprintf(where, sizeof(where), "set '%s' property '%.160s'",
+		 PROPS_SET_DEVICE_REQS, prop->name);
+	if (props_uint_list(prop->data, prop->size, 4, where, &v, 1, &n,
+			    &perr) < 0)
+		return decode_failed(img, &perr);
+	if (n != 1) {
+		log_err("image %llu (index %u): %s: %zu values, expected 1",
+			(unsigned long long)img->id, img->index, where, n);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int reqs_wg_size(const struct devimg_image *img,
+			const struct devimg_property_info *prop,
+			unsigned elem_bytes, struct devimg_image_reqs *reqs)
+{
+	struct props_error perr = { { 0 } };
+	char where[256];
+
+	if (need_byte_array(img, PROPS_SET_DEVICE_REQS, prop) < 0)
+		return -EINVAL;
+	snprintf(where, sizeof(where), "set '%s' property '%.160s'",
+		 PROPS_SET_DEVICE_REQS, prop->name);
+	if (props_work_group_size(prop->data, prop->size, elem_bytes, where,
+				  reqs->wg_size, &reqs->wg_dims, &perr) < 0)
+		return decode_failed(img, &perr);
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
+					    struct devimg_image_reqs *reqs,
+					    uint32_t *aspects, size_t max)
+{
+	const struct devimg_propset_info *set;
+	const struct devimg_property_info *prop;
+	struct devimg_image_reqs r = { 0 };
+	const struct image_props *p;
+	int err;
+
+	if (!img || !reqs || (max && !aspects))
+		return -EINVAL;
+	err = image_get_props(img, &p);
+	if (err < 0)
+		return err;
+	set = props_set(p, PROPS_SET_DEVICE_REQS);
+	r.wg_size[0] = r.wg_size[1] = r.wg_size[2] = 1;
+	if ((prop = set_prop(set, PROPS_REQ_ASPECTS)) &&
+	    (err = reqs_aspects(img, prop, &r, aspects, max)) < 0)
+		return err;
+	if ((prop = set_prop(set, PROPS_REQ_SUB_GROUP_SIZE)) &&
+	    (err = reqs_u32(img, prop, &r.sub_group_size)) < 0)
+		return err;
+	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_NUM_DIM)) &&
+	    (err = reqs_u32(img, prop, &r.work_group_num_dim)) < 0)
+		return err;
+	/* The uint64 form replaced the uint32 one; take it when both exist. */
+	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_64)))
+		err = reqs_wg_size(img, prop, 8, &r);
+	else if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_32)))
+		err = reqs_wg_size(img, prop, 4, &r);
+	if (err < 0)
+		return err;
+	*reqs = r;
+	return 0;
 }

@@ -4,7 +4,10 @@
  * recorded arguments, specialization constants (native: a program built
  * with the values, looked up in the cache at the next launch; emulated:
  * the kernel's last argument, a buffer refreshed before the next launch)
- * and launches.
+ * and launches. Launch metadata from the image's property sets: arguments
+ * the optimizer eliminated are accepted in the original numbering and
+ * dropped, the others renumbered for the backend; a required work-group
+ * size is the default local size and the only one accepted.
  *
  * A kernel's argument state and spec constants are guarded by its lock,
  * held from argument application to the plugin's launch, so threads may
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "props.h"
 
 enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
 
@@ -47,7 +51,17 @@ struct devimg_kernel {
 	bool spec_dirty;
 	struct devimg_plugin_mem *spec_mem;	/* emulated path */
 	unsigned spec_index;
+	/*
+	 * Eliminated arguments: backend[i] is the plugin's index of argument
+	 * i (original numbering), ELIMINATED when the image's kernel lacks it.
+	 * NULL: nothing eliminated, the numbers are the same.
+	 */
+	unsigned *backend;
+	unsigned reqd_dims;		/* 0: no required work-group size */
+	size_t reqd[3];
 };
+
+#define ELIMINATED UINT_MAX
 
 static int find_images(const char *name, struct devimg_image ***imgs,
 		       size_t *n)
@@ -99,7 +113,8 @@ static int pick_image(struct devimg_device *dev, const char *name,
 				     name);
 		goto out;
 	}
-	err = devimg_select_image(&dev->caps, imgs, n, &chosen, reasons);
+	err = devimg_select_image_with(&dev->caps, &dev->features, imgs, n,
+				       &chosen, reasons);
 	if (err == 0) {
 		*out = devimg_image_ref(imgs[chosen]);
 		goto out;
@@ -120,27 +135,44 @@ out:
 	return err;
 }
 
+static bool eliminated(const struct devimg_kernel *k, unsigned i)
+{
+	return k->backend && k->backend[i] == ELIMINATED;
+}
+
+/* Pass recorded argument i to the plugin kernel, unless eliminated. */
 static int apply_arg(struct devimg_kernel *k, unsigned i)
 {
 	struct devimg_plugin *p = k->dev->plugin;
 	struct kernel_arg *a = &k->args[i];
+	unsigned to;
 	int err = 0;
 
+	if (a->kind == ARG_UNSET)
+		return 0;
+	to = k->backend ? k->backend[i] : i;
+	if (to == ELIMINATED)
+		return 0;
 	switch (a->kind) {
 	case ARG_VALUE:
-		err = devimg_plugin_kernel_set_arg_value(p, k->pk, i, a->size,
+		err = devimg_plugin_kernel_set_arg_value(p, k->pk, to, a->size,
 							 a->value);
 		break;
 	case ARG_BUF:
-		err = devimg_plugin_kernel_set_arg_mem(p, k->pk, i,
+		err = devimg_plugin_kernel_set_arg_mem(p, k->pk, to,
 						       a->buf->mem);
 		break;
 	case ARG_LOCAL:
-		err = devimg_plugin_kernel_set_arg_local(p, k->pk, i, a->size);
+		err = devimg_plugin_kernel_set_arg_local(p, k->pk, to,
+							 a->size);
 		break;
 	case ARG_UNSET:
 		break;
 	}
+	if (err < 0 && to != i)
+		return dispatch_error(err, "kernel '%s', argument %u (%u after elimination): %s",
+				      k->name, i, to,
+				      devimg_plugin_last_error(p));
 	if (err < 0)
 		return dispatch_error(err, "kernel '%s', argument %u: %s",
 				      k->name, i, devimg_plugin_last_error(p));
@@ -201,6 +233,78 @@ static char *join_options(struct devimg_image *img)
 	return s;
 }
 
+/*
+ * Map the original argument numbers to the backend's when the image says
+ * arguments were eliminated. The mask may or may not count the emulated
+ * spec-constant buffer (DPC++'s counts it, as its last parameter); when the
+ * backend tells its argument count, the arguments kept must match it.
+ */
+static int kernel_setup_elimination(struct devimg_kernel *k)
+{
+	const unsigned char *mask;
+	size_t nbits, kept = 0, i;
+	unsigned nuser = k->nuser, next = 0;
+	bool emulated = k->spec && !k->native_spec;
+	int err;
+
+	err = devimg_image_kernel_arg_mask(k->img, k->name, &mask, &nbits);
+	if (err == -ENOENT)
+		return 0;
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': '%s' of image %u (target %s): %s",
+				      k->name, "SYCL/kernel param opt",
+				      devimg_image_index(k->img),
+				      devimg_image_target(k->img),
+				      devimg_strerror(err));
+	if (nbits >= UINT_MAX)
+		return dispatch_error(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' counts %zu arguments",
+				      k->name, nbits);
+	for (i = 0; i < nbits; i++)
+		kept += !props_arg_eliminated(mask, i);
+	/* DPC++'s mask counts the spec-constant buffer, its last parameter. */
+	if (emulated && nbits && !props_arg_eliminated(mask, nbits - 1) &&
+	    kept == (size_t)nuser + 1) {
+		nbits--;
+		kept--;
+	}
+	if (nuser != UINT_MAX && kept != nuser)
+		return dispatch_error(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' of image %u keeps %zu of %zu arguments, the built kernel has %u",
+				      k->name, devimg_image_index(k->img), kept,
+				      nbits, nuser);
+	k->backend = calloc(nbits ? nbits : 1, sizeof(*k->backend));
+	if (!k->backend)
+		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				      k->name);
+	for (i = 0; i < nbits; i++)
+		k->backend[i] = props_arg_eliminated(mask, i) ? ELIMINATED :
+								next++;
+	k->nuser = (unsigned)nbits;
+	return 0;
+}
+
+/* Eliminated arguments and the required work-group size. */
+static int kernel_setup_metadata(struct devimg_kernel *k)
+{
+	int err;
+
+	err = kernel_setup_elimination(k);
+	if (err < 0)
+		return err;
+	err = devimg_image_reqd_work_group_size(k->img, k->name,
+						&k->reqd_dims, k->reqd);
+	if (err == -ENOENT) {
+		k->reqd_dims = 0;
+		return 0;
+	}
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': '%s%s' of image %u (target %s): %s",
+				      k->name, k->name, "@reqd_work_group_size",
+				      devimg_image_index(k->img),
+				      devimg_image_target(k->img),
+				      devimg_strerror(err));
+	return 0;
+}
+
 static int kernel_setup(struct devimg_kernel *k)
 {
 	struct devimg_device *dev = k->dev;
@@ -256,15 +360,17 @@ static int kernel_setup(struct devimg_kernel *k)
 				      k->name,
 				      devimg_plugin_last_error(dev->plugin));
 	k->nuser = count;
-	if (!k->spec || k->native_spec)
-		return 0;
-
-	/* Emulated: the last argument is the buffer of all values. */
-	if (count == UINT_MAX || count == 0)
-		return dispatch_error(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
-				      k->name);
-	k->spec_index = count - 1;
-	k->nuser = count - 1;
+	if (k->spec && !k->native_spec) {
+		/* Emulated: the last argument is the buffer of all values. */
+		if (count == UINT_MAX || count == 0)
+			return dispatch_error(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
+					      k->name);
+		k->spec_index = count - 1;
+		k->nuser = count - 1;
+	}
+	err = kernel_setup_metadata(k);
+	if (err < 0 || !k->spec || k->native_spec)
+		return err;
 	err = devimg_spec_values_buffer(k->spec, &blob, &spec_size);
 	if (err < 0)
 		return dispatch_error(err, "kernel '%s': spec constants: %s",
@@ -343,6 +449,7 @@ devimg_kernel_unref(struct devimg_kernel *k)
 	if (k->spec_mem)
 		devimg_plugin_mem_release(k->dev->plugin, k->spec_mem);
 	devimg_spec_values_unref(k->spec);
+	free(k->backend);
 	devimg_image_unref(k->img);
 	pthread_mutex_destroy(&k->lock);
 	devimg_ctx_unref(k->ctx);
@@ -363,43 +470,76 @@ devimg_kernel_image(const struct devimg_kernel *k)
 	return k ? k->img : NULL;
 }
 
-/* Record argument i (under k->lock) and pass it to the plugin kernel. */
-static int set_arg(struct devimg_kernel *k, unsigned i, enum arg_kind kind,
-		   size_t size, const void *value, struct devimg_buf *b)
+/* Room for arguments 0 to n - 1 in k->args (k->lock held). */
+static int reserve_args(struct devimg_kernel *k, size_t n)
 {
-	struct kernel_arg a = { .kind = kind, .size = size };
+	struct kernel_arg *v;
+
+	if (n <= k->nargs_rec)
+		return 0;
+	v = realloc(k->args, n * sizeof(*v));
+	if (!v)
+		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				      k->name);
+	memset(v + k->nargs_rec, 0, (n - k->nargs_rec) * sizeof(*v));
+	k->args = v;
+	k->nargs_rec = n;
+	return 0;
+}
+
+/*
+ * Take over *a (its value and buffer reference) as argument i and pass it
+ * to the plugin kernel (k->lock held). *a is consumed either way.
+ */
+static int store_arg(struct devimg_kernel *k, unsigned i,
+		     struct kernel_arg *a)
+{
 	int err;
 
-	if (k->nuser != UINT_MAX && i >= k->nuser)
-		return dispatch_error(-EINVAL, "kernel '%s' has %u arguments, no argument %u",
-				      k->name, k->nuser, i);
-	if (kind == ARG_VALUE) {
-		a.value = malloc(size ? size : 1);
-		if (!a.value)
-			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-					      k->name);
-		memcpy(a.value, value, size);
+	err = reserve_args(k, (size_t)i + 1);
+	if (err < 0) {
+		arg_clear(a);
+		return err;
 	}
-	if (i >= k->nargs_rec) {
-		struct kernel_arg *v = realloc(k->args, (i + 1) * sizeof(*v));
-
-		if (!v) {
-			free(a.value);
-			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-					      k->name);
-		}
-		memset(v + k->nargs_rec, 0,
-		       (i + 1 - k->nargs_rec) * sizeof(*v));
-		k->args = v;
-		k->nargs_rec = i + 1;
-	}
-	a.buf = devimg_buf_ref(b);
 	arg_clear(&k->args[i]);
-	k->args[i] = a;
+	k->args[i] = *a;
 	err = apply_arg(k, i);
 	if (err < 0)
 		arg_clear(&k->args[i]);
 	return err;
+}
+
+/* An argument record: the value copied, the buffer referenced. */
+static int make_arg(const struct devimg_kernel *k, unsigned i,
+		    enum arg_kind kind, size_t size, const void *value,
+		    struct devimg_buf *b, struct kernel_arg *a)
+{
+	*a = (struct kernel_arg){ .kind = kind, .size = size };
+	if (k->nuser != UINT_MAX && i >= k->nuser)
+		return dispatch_error(-EINVAL, "kernel '%s' has %u arguments, no argument %u",
+				      k->name, k->nuser, i);
+	if (kind == ARG_VALUE) {
+		a->value = malloc(size ? size : 1);
+		if (!a->value)
+			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+					      k->name);
+		memcpy(a->value, value, size);
+	}
+	a->buf = devimg_buf_ref(b);
+	return 0;
+}
+
+/* Record argument i (under k->lock) and pass it to the plugin kernel. */
+static int set_arg(struct devimg_kernel *k, unsigned i, enum arg_kind kind,
+		   size_t size, const void *value, struct devimg_buf *b)
+{
+	struct kernel_arg a;
+	int err;
+
+	err = make_arg(k, i, kind, size, value, b, &a);
+	if (err < 0)
+		return err;
+	return store_arg(k, i, &a);
 }
 
 DEVIMG_EXPORT int devimg_kernel_set_arg(struct devimg_kernel *k, unsigned i,
@@ -441,6 +581,164 @@ DEVIMG_EXPORT int devimg_kernel_set_arg_local(struct devimg_kernel *k,
 	pthread_mutex_lock(&k->lock);
 	err = set_arg(k, i, ARG_LOCAL, size, NULL, NULL);
 	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+/* ---- argument tables (kernel_param_desc_t) ---- */
+
+static const char *param_kind_name(int kind)
+{
+	switch (kind) {
+	case DEVIMG_PARAM_ACCESSOR:
+		return "accessor";
+	case DEVIMG_PARAM_STD_LAYOUT:
+		return "std_layout";
+	case DEVIMG_PARAM_SAMPLER:
+		return "sampler";
+	case DEVIMG_PARAM_POINTER:
+		return "pointer";
+	case DEVIMG_PARAM_SPEC_CONST_BUFFER:
+		return "specialization_constants_buffer";
+	case DEVIMG_PARAM_STREAM:
+		return "stream";
+	case DEVIMG_PARAM_WORK_GROUP_MEMORY:
+		return "work_group_memory";
+	default:
+		return "unknown";
+	}
+}
+
+/* Bytes [offset, offset + size) of the object, or -EINVAL. */
+static int param_bytes(const struct devimg_kernel *k, size_t i,
+		       const struct devimg_param_desc *d, size_t size,
+		       size_t obj_size)
+{
+	if (d->offset < 0 || (size_t)d->offset > obj_size ||
+	    size > obj_size - (size_t)d->offset)
+		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): %zu bytes at offset %d leave the captured object of %zu bytes",
+				      k->name, i, param_kind_name(d->kind),
+				      size, d->offset, obj_size);
+	return 0;
+}
+
+/* The struct devimg_buf * the object holds at the entry's offset. */
+static int param_buf(const struct devimg_kernel *k, size_t i,
+		     const struct devimg_param_desc *d, const void *obj,
+		     size_t obj_size, struct kernel_arg *a)
+{
+	struct devimg_buf *b;
+	int err;
+
+	err = param_bytes(k, i, d, sizeof(b), obj_size);
+	if (err < 0)
+		return err;
+	memcpy(&b, (const char *)obj + d->offset, sizeof(b));
+	if (!b)
+		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): NULL buffer at offset %d",
+				      k->name, i, param_kind_name(d->kind),
+				      d->offset);
+	if (b->dev->pctx != k->dev->pctx)
+		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu: the buffer belongs to another platform",
+				      k->name, i);
+	return make_arg(k, (unsigned)i, ARG_BUF, 0, NULL, b, a);
+}
+
+/* The size_t byte count of local memory the object holds at offset. */
+static int param_local(const struct devimg_kernel *k, size_t i,
+		       const struct devimg_param_desc *d, const void *obj,
+		       size_t obj_size, struct kernel_arg *a)
+{
+	size_t size;
+	int err;
+
+	err = param_bytes(k, i, d, sizeof(size), obj_size);
+	if (err < 0)
+		return err;
+	memcpy(&size, (const char *)obj + d->offset, sizeof(size));
+	if (!size)
+		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): 0 bytes of local memory",
+				      k->name, i, param_kind_name(d->kind));
+	return make_arg(k, (unsigned)i, ARG_LOCAL, size, NULL, NULL, a);
+}
+
+/*
+ * The record entry i of the table asks for; a->kind ARG_UNSET for the
+ * spec-constant buffer, which the loader passes itself.
+ */
+static int param_arg(struct devimg_kernel *k, size_t i, size_t n,
+		     const struct devimg_param_desc *d, const void *obj,
+		     size_t obj_size, struct kernel_arg *a)
+{
+	int target = d->info & DEVIMG_PARAM_TARGET_MASK;
+	int err;
+
+	*a = (struct kernel_arg){ .kind = ARG_UNSET };
+	switch (d->kind) {
+	case DEVIMG_PARAM_STD_LAYOUT:
+		if (d->info <= 0)
+			return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (std_layout): size %d",
+					      k->name, i, d->info);
+		err = param_bytes(k, i, d, (size_t)d->info, obj_size);
+		if (err < 0)
+			return err;
+		return make_arg(k, (unsigned)i, ARG_VALUE, (size_t)d->info,
+				(const char *)obj + d->offset, NULL, a);
+	case DEVIMG_PARAM_POINTER:
+		return param_buf(k, i, d, obj, obj_size, a);
+	case DEVIMG_PARAM_WORK_GROUP_MEMORY:
+		return param_local(k, i, d, obj, obj_size, a);
+	case DEVIMG_PARAM_ACCESSOR:
+		if (target == DEVIMG_ACCESS_GLOBAL_BUFFER ||
+		    target == DEVIMG_ACCESS_CONSTANT_BUFFER)
+			return param_buf(k, i, d, obj, obj_size, a);
+		if (target == DEVIMG_ACCESS_LOCAL)
+			return param_local(k, i, d, obj, obj_size, a);
+		return dispatch_error(-ENOTSUP, "kernel '%s', parameter %zu (accessor): target %d is not supported (2014 global_buffer, 2015 constant_buffer, 2016 local are)",
+				      k->name, i, target);
+	case DEVIMG_PARAM_SPEC_CONST_BUFFER:
+		if (i + 1 != n)
+			return dispatch_error(-EINVAL, "kernel '%s', parameter %zu of %zu: the spec-constant buffer can only be the last",
+					      k->name, i, n);
+		return 0;
+	default:
+		return dispatch_error(-ENOTSUP, "kernel '%s', parameter %zu: kind %d (%s) is not supported",
+				      k->name, i, d->kind,
+				      param_kind_name(d->kind));
+	}
+}
+
+DEVIMG_EXPORT int devimg_kernel_set_args(struct devimg_kernel *k,
+					 const struct devimg_param_desc *params,
+					 size_t n, const void *obj,
+					 size_t obj_size)
+{
+	struct kernel_arg *a;
+	size_t i, done = 0;
+	int err = 0;
+
+	if (!k || (n && !params) || (obj_size && !obj))
+		return dispatch_error(-EINVAL, "devimg_kernel_set_args: NULL argument");
+	if (n > UINT_MAX)
+		return dispatch_error(-EINVAL, "devimg_kernel_set_args: %zu parameters",
+				      n);
+	a = calloc(n ? n : 1, sizeof(*a));
+	if (!a)
+		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				      k->name);
+	for (i = 0; i < n && err == 0; i++)
+		err = param_arg(k, i, n, &params[i], obj, obj_size, &a[i]);
+	if (err < 0)
+		goto out;
+	pthread_mutex_lock(&k->lock);
+	err = reserve_args(k, n && a[n - 1].kind == ARG_UNSET ? n - 1 : n);
+	for (; err == 0 && done < n; done++)
+		if (a[done].kind != ARG_UNSET)
+			err = store_arg(k, (unsigned)done, &a[done]);
+	pthread_mutex_unlock(&k->lock);
+out:
+	for (i = done; i < n; i++)
+		arg_clear(&a[i]);
+	free(a);
 	return err;
 }
 
@@ -501,11 +799,57 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 	return err;
 }
 
+/* "8x4x1": the first dims sizes. */
+static void dims_label(const size_t *size, unsigned dims, char *buf,
+		       size_t bufsize)
+{
+	size_t len = 0;
+	unsigned d;
+
+	buf[0] = '\0';
+	for (d = 0; d < dims && len < bufsize; d++)
+		len += (size_t)snprintf(buf + len, bufsize - len, "%s%zu",
+					d ? "x" : "", size[d]);
+}
+
+/*
+ * The local size of a launch of a kernel with a required work-group size:
+ * the required one (1 in dimensions it does not name), which a given
+ * local size must equal.
+ */
+static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
+			   const size_t *local_size, size_t out[3])
+{
+	char want[80], got[80];
+	unsigned d;
+
+	for (d = 0; d < 3; d++)
+		out[d] = d < k->reqd_dims ? k->reqd[d] : 1;
+	for (d = dims; d < k->reqd_dims; d++)
+		if (out[d] != 1) {
+			dims_label(out, k->reqd_dims, want, sizeof(want));
+			return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s, which a %u-dimensional launch cannot have",
+					      k->name, want, dims);
+		}
+	if (!local_size)
+		return 0;
+	for (d = 0; d < dims; d++)
+		if (local_size[d] != out[d]) {
+			dims_label(out, dims, want, sizeof(want));
+			dims_label(local_size, dims, got, sizeof(got));
+			return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s (SYCL/program metadata), the launch asks for %s",
+					      k->name, want, got);
+		}
+	return 0;
+}
+
 DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 				unsigned dims, const size_t *global_offset,
 				const size_t *global_size,
 				const size_t *local_size)
 {
+	const size_t *local = local_size;
+	size_t reqd[3];
 	struct devimg_plugin *p;
 	unsigned i;
 	int err = 0;
@@ -518,6 +862,12 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 	if (q->dev != k->dev)
 		return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' was made for %s, the queue is on another device",
 				      k->name, devimg_device_name(k->dev));
+	if (k->reqd_dims) {
+		err = reqd_local_size(k, dims, local_size, reqd);
+		if (err < 0)
+			return err;
+		local = reqd;
+	}
 	p = k->dev->plugin;
 	if (global_offset &&
 	    !(k->dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET))
@@ -528,8 +878,8 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 	pthread_mutex_lock(&k->lock);
 	if (k->nuser != UINT_MAX)
 		for (i = 0; i < k->nuser; i++)
-			if (i >= k->nargs_rec ||
-			    k->args[i].kind == ARG_UNSET) {
+			if (!eliminated(k, i) && (i >= k->nargs_rec ||
+			    k->args[i].kind == ARG_UNSET)) {
 				err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
 						     i, k->name);
 				goto out;
@@ -540,7 +890,7 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 			goto out;
 	}
 	err = devimg_plugin_launch(p, q->pq, k->pk, dims, global_offset,
-				   global_size, local_size);
+				   global_size, local);
 	if (err < 0)
 		err = dispatch_error(err, "launching kernel '%s' on %s: %s",
 				     k->name, devimg_device_name(k->dev),

@@ -4,14 +4,19 @@
  * CUDA adapters' binary selection), applied to the images whose target the
  * backend takes and whose format the device can ingest, so that every
  * image left out says why. Formats declared NONE are guessed from the
- * image's first bytes at selection time, not at registration.
+ * image's first bytes at selection time, not at registration. With the
+ * device's features, an image must also meet its "SYCL/device
+ * requirements" (aspects, sub-group size, work-group size); what the
+ * device is not known to have is not assumed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "props.h"
 #include "select.h"
 
 #define PTX_SCAN 4096
@@ -340,7 +345,147 @@ static bool format_ok(const struct devimg_device_caps *dev,
 	}
 }
 
+/* ---- device requirements ---- */
+
+/* "fp16", or "70" for an aspect without a name. */
+static const char *aspect_label(uint32_t id, char *buf, size_t size)
+{
+	const char *name = props_aspect_name(id);
+
+	if (name)
+		return name;
+	snprintf(buf, size, "%" PRIu32, id);
+	return buf;
+}
+
+static bool aspects_ok(const struct devimg_device_features *feat,
+		       const struct select_cand *c, size_t i,
+		       char (*why)[DEVIMG_REASON_MAX])
+{
+	const struct select_reqs *r = c->reqs;
+	char num[16];
+	const char *name;
+	uint64_t bit;
+	size_t j;
+
+	for (j = 0; j < r->naspects; j++) {
+		uint32_t a = r->aspects[j];
+
+		bit = a < 64 ? (uint64_t)1 << a : 0;
+		if (bit & feat->aspects_known & feat->aspects)
+			continue;
+		name = aspect_label(a, num, sizeof(num));
+		if (bit & feat->aspects_known)
+			say(why, i, c, "needs aspect %s, device lacks it", name);
+		else if (feat->aspects_reported)
+			say(why, i, c, "needs aspect %s, which is not known for the device",
+			    name);
+		else
+			say(why, i, c, "needs aspect %s; the plugin reports no aspects, only the device type's are known",
+			    name);
+		return false;
+	}
+	return true;
+}
+
+static bool sub_group_ok(const struct devimg_device_features *feat,
+			 const struct select_cand *c, size_t i,
+			 char (*why)[DEVIMG_REASON_MAX])
+{
+	uint32_t want = c->reqs->sub_group_size;
+	char have[96];
+	size_t len = 0;
+	unsigned j;
+
+	if (!want)
+		return true;
+	for (j = 0; j < feat->nsub_group_sizes; j++)
+		if (feat->sub_group_sizes[j] == want)
+			return true;
+	if (!feat->nsub_group_sizes) {
+		say(why, i, c, "needs sub-group size %" PRIu32 ", device reports no sub-group sizes",
+		    want);
+		return false;
+	}
+	have[0] = '\0';
+	for (j = 0; j < feat->nsub_group_sizes && len < sizeof(have); j++)
+		len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%" PRIu32,
+					j ? ", " : "", feat->sub_group_sizes[j]);
+	say(why, i, c, "needs sub-group size %" PRIu32 ", device has %s", want,
+	    have);
+	return false;
+}
+
+/* "8x8x2": the first dims sizes. */
+static void size_label(const uint64_t *size, unsigned dims, char *buf,
+		       size_t bufsize)
+{
+	size_t len = 0;
+	unsigned d;
+
+	buf[0] = '\0';
+	for (d = 0; d < dims && len < bufsize; d++)
+		len += (size_t)snprintf(buf + len, bufsize - len, "%s%" PRIu64,
+					d ? "x" : "", size[d]);
+}
+
+static bool work_group_ok(const struct devimg_device_features *feat,
+			  const struct select_cand *c, size_t i,
+			  char (*why)[DEVIMG_REASON_MAX])
+{
+	const struct select_reqs *r = c->reqs;
+	uint64_t total = 1;
+	char label[72];
+	unsigned d;
+
+	if (!r->wg_dims)
+		return true;
+	size_label(r->wg_size, r->wg_dims, label, sizeof(label));
+	for (d = 0; d < r->wg_dims; d++) {
+		size_t max = feat->max_work_item_sizes[d];
+
+		if (max && r->wg_size[d] > max) {
+			say(why, i, c, "needs work-group size %s, device allows %zu in dimension %u",
+			    label, max, d);
+			return false;
+		}
+		total = total > UINT64_MAX / r->wg_size[d] ? UINT64_MAX :
+			total * r->wg_size[d];
+	}
+	if (feat->max_work_group_size && total > feat->max_work_group_size) {
+		say(why, i, c, "needs work-group size %s (%" PRIu64 " work-items), device allows %zu",
+		    label, total, feat->max_work_group_size);
+		return false;
+	}
+	return true;
+}
+
+static bool requirements_ok(const struct devimg_device_features *feat,
+			    const struct select_cand *c, size_t i,
+			    char (*why)[DEVIMG_REASON_MAX])
+{
+	if (!feat || !c->reqs)
+		return true;
+	switch (c->reqs->error) {
+	case 0:
+		break;
+	case -ESTALE:
+		say(why, i, c, "unregistered before its device requirements were read");
+		return false;
+	case -EINVAL:
+		say(why, i, c, "malformed device requirements (the log says which)");
+		return false;
+	default:
+		say(why, i, c, "device requirements unreadable: %s",
+		    devimg_strerror(c->reqs->error));
+		return false;
+	}
+	return aspects_ok(feat, c, i, why) && sub_group_ok(feat, c, i, why) &&
+	       work_group_ok(feat, c, i, why);
+}
+
 static bool qualifies(const struct devimg_device_caps *dev,
+		      const struct devimg_device_features *feat,
 		      const struct select_cand *c, size_t i,
 		      char (*why)[DEVIMG_REASON_MAX])
 {
@@ -354,7 +499,7 @@ static bool qualifies(const struct devimg_device_caps *dev,
 		say(why, i, c, "empty image");
 		return false;
 	}
-	return format_ok(dev, c, i, why);
+	return format_ok(dev, c, i, why) && requirements_ok(feat, c, i, why);
 }
 
 /*
@@ -399,6 +544,14 @@ int select_pick(const struct devimg_device_caps *dev,
 		const struct select_cand *c, size_t n, size_t *chosen,
 		char (*why)[DEVIMG_REASON_MAX])
 {
+	return select_pick_with(dev, NULL, c, n, chosen, why);
+}
+
+int select_pick_with(const struct devimg_device_caps *dev,
+		     const struct devimg_device_features *feat,
+		     const struct select_cand *c, size_t n, size_t *chosen,
+		     char (*why)[DEVIMG_REASON_MAX])
+{
 	bool ok[64], *okp = ok;
 	size_t i, best;
 	int r = -ENOEXEC;
@@ -413,7 +566,7 @@ int select_pick(const struct devimg_device_caps *dev,
 			return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
-		okp[i] = qualifies(dev, &c[i], i, why);
+		okp[i] = qualifies(dev, feat, &c[i], i, why);
 	best = pick(dev, c, n, okp);
 	for (i = 0; best != SIZE_MAX && i < n; i++) {
 		if (i == best && why)
@@ -450,14 +603,52 @@ static void describe(const struct devimg_device_caps *dev,
 		c->stale = img->format == DEVIMG_FORMAT_NONE;
 }
 
-DEVIMG_EXPORT int devimg_select_image(const struct devimg_device_caps *dev,
-				      struct devimg_image *const *imgs,
-				      size_t n, size_t *chosen,
-				      char (*reasons)[DEVIMG_REASON_MAX])
+/*
+ * The requirements of an image the device could otherwise take; the
+ * aspects are allocated (*owned, to be freed) when there are any.
+ */
+static void describe_reqs(struct devimg_image *img, struct select_reqs *r,
+			  uint32_t **owned)
+{
+	struct devimg_image_reqs reqs;
+	uint32_t *aspects = NULL;
+	size_t max = 0;
+	int err;
+
+	for (;;) {
+		err = devimg_image_requirements(img, &reqs, aspects, max);
+		if (err < 0 || reqs.naspects <= max)
+			break;
+		free(aspects);
+		max = reqs.naspects;
+		aspects = calloc(max, sizeof(*aspects));
+		if (!aspects) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	*r = (struct select_reqs){ .error = err };
+	if (err == 0) {
+		r->aspects = aspects;
+		r->naspects = reqs.naspects;
+		r->sub_group_size = reqs.sub_group_size;
+		r->wg_dims = reqs.wg_dims;
+		memcpy(r->wg_size, reqs.wg_size, sizeof(r->wg_size));
+	}
+	*owned = aspects;
+}
+
+DEVIMG_EXPORT int
+devimg_select_image_with(const struct devimg_device_caps *dev,
+			 const struct devimg_device_features *feat,
+			 struct devimg_image *const *imgs, size_t n,
+			 size_t *chosen, char (*reasons)[DEVIMG_REASON_MAX])
 {
 	struct select_cand cands[16] = { 0 }, *c = cands;
+	struct select_reqs *reqs = NULL;
+	uint32_t **owned = NULL;
 	size_t i;
-	int r;
+	int r = -ENOMEM;
 
 	if (!dev || (n && !imgs) || !chosen || !valid_device(dev))
 		return -EINVAL;
@@ -466,10 +657,34 @@ DEVIMG_EXPORT int devimg_select_image(const struct devimg_device_caps *dev,
 		if (!c)
 			return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
+	if (feat && n) {
+		reqs = calloc(n, sizeof(*reqs));
+		owned = calloc(n, sizeof(*owned));
+		if (!reqs || !owned)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
 		describe(dev, imgs[i], &c[i]);
-	r = select_pick(dev, c, n, chosen, reasons);
+		if (reqs && select_target_fits(dev, imgs[i]->target)) {
+			describe_reqs(imgs[i], &reqs[i], &owned[i]);
+			c[i].reqs = &reqs[i];
+		}
+	}
+	r = select_pick_with(dev, feat, c, n, chosen, reasons);
+out:
+	for (i = 0; owned && i < n; i++)
+		free(owned[i]);
+	free(owned);
+	free(reqs);
 	if (c != cands)
 		free(c);
 	return r;
+}
+
+DEVIMG_EXPORT int devimg_select_image(const struct devimg_device_caps *dev,
+				      struct devimg_image *const *imgs,
+				      size_t n, size_t *chosen,
+				      char (*reasons)[DEVIMG_REASON_MAX])
+{
+	return devimg_select_image_with(dev, NULL, imgs, n, chosen, reasons);
 }

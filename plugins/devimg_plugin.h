@@ -136,7 +136,43 @@ struct devimg_plugin_device_info {
 	unsigned address_bits;
 	unsigned cc_major;		/* CUDA compute capability, else 0 */
 	unsigned cc_minor;
+	/*
+	 * Appended: read only when size covers them. Aspects by DPC++'s
+	 * numbers (sycl/info/aspects.def, DEVIMG_PLUGIN_ASPECT_*): bit n of
+	 * aspects set when the device has aspect n, bit n of aspects_known
+	 * set when the plugin determined it either way; the loader takes
+	 * cpu, gpu, accelerator and custom from type itself. A plugin that
+	 * leaves aspects_known 0 (or whose size stops before it) reports no
+	 * aspects, which the loader does not assume then.
+	 */
+	uint64_t aspects;
+	uint64_t aspects_known;
+	unsigned nsub_group_sizes;	/* 0: unknown */
+	uint32_t sub_group_sizes[8];
 };
+
+/* Aspect numbers the plugins determine (DPC++'s sycl::aspect). */
+enum {
+	DEVIMG_PLUGIN_ASPECT_CPU = 1,
+	DEVIMG_PLUGIN_ASPECT_GPU = 2,
+	DEVIMG_PLUGIN_ASPECT_ACCELERATOR = 3,
+	DEVIMG_PLUGIN_ASPECT_CUSTOM = 4,
+	DEVIMG_PLUGIN_ASPECT_FP16 = 5,
+	DEVIMG_PLUGIN_ASPECT_FP64 = 6,
+	DEVIMG_PLUGIN_ASPECT_IMAGE = 9,
+	DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER = 10,
+	DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER = 11,
+	DEVIMG_PLUGIN_ASPECT_QUEUE_PROFILING = 12,
+	DEVIMG_PLUGIN_ASPECT_USM_DEVICE_ALLOCATIONS = 13,
+	DEVIMG_PLUGIN_ASPECT_USM_HOST_ALLOCATIONS = 14,
+	DEVIMG_PLUGIN_ASPECT_USM_SHARED_ALLOCATIONS = 15,
+	DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS = 17,
+	DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS = 26,
+	DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS = 27,
+	DEVIMG_PLUGIN_ASPECT_ATOMIC64 = 28,
+};
+
+#define DEVIMG_PLUGIN_ASPECT_BIT(n) ((uint64_t)1 << (n))
 
 /*
  * The operation table. Every pointer is set by a plugin of this ABI; an

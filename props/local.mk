@@ -4,7 +4,7 @@ props_libdevimg_props_la_SOURCES = \
 	props/error.c props/lines.c props/file.c \
 	props/model.c props/base64.c props/bytes.c \
 	props/reader.c props/writer.c \
-	props/sym.c props/table.c props/specconst.c
+	props/sym.c props/table.c props/specconst.c props/launch.c
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \

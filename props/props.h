@@ -5,7 +5,8 @@
  * The in-memory model of property sets (shared by devimg-wrap, devimg-dump
  * and libdevimg), the readers and writer of the sycl-post-link text formats
  * (.props, .sym, file tables), the LSB-first base64 codec of byte arrays and
- * the decoders of specialization-constant descriptors and default values.
+ * the decoders of specialization-constant descriptors and default values
+ * and of launch metadata (eliminated arguments, work-group sizes, aspects).
  *
  * Error contract: every function that can fail returns 0 or a negative errno
  * value (-EINVAL for malformed input, -ENOMEM, -ERANGE for numbers out of
@@ -233,6 +234,60 @@ void props_spec_const_fini(struct props_spec_const *c);
 int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,
 		      uint32_t *total, struct props_error *err);
+
+/* ---- launch metadata (docs/launch-metadata.md) ---- */
+
+/* Properties of PROPS_SET_DEVICE_REQS (one set for the whole image). */
+#define PROPS_REQ_ASPECTS "aspects"
+#define PROPS_REQ_SUB_GROUP_SIZE "reqd_sub_group_size"
+/* uint64 per dimension; the uint32 "reqd_work_group_size" came first */
+#define PROPS_REQ_WORK_GROUP_SIZE_64 "reqd_work_group_size_uint64_t"
+#define PROPS_REQ_WORK_GROUP_SIZE_32 "reqd_work_group_size"
+#define PROPS_REQ_WORK_GROUP_NUM_DIM "work_group_num_dim"
+/* Suffixes of PROPS_SET_PROGRAM_METADATA names: "<kernel>@..." */
+#define PROPS_META_REQD_WORK_GROUP_SIZE "@reqd_work_group_size"
+#define PROPS_META_MAX_WORK_GROUP_SIZE "@max_work_group_size"
+#define PROPS_META_WORK_GROUP_NUM_DIM "@work_group_num_dim"
+
+/*
+ * A PROPS_SET_KERNEL_PARAM_OPT property (named by its kernel): *nargs is
+ * the kernel's argument count before elimination (the bit count) and
+ * *mask the payload, where argument i was eliminated when
+ * props_arg_eliminated(*mask, i): bit i % 8 of byte i / 8, least
+ * significant first (DPC++'s createKernelArgMask).
+ */
+int props_param_opt_decode(const void *buf, uint64_t size, const char *where,
+			   const unsigned char **mask, uint64_t *nargs,
+			   struct props_error *err);
+
+static inline int props_arg_eliminated(const unsigned char *mask, uint64_t i)
+{
+	return mask[i / 8] >> (i % 8) & 1;
+}
+
+/*
+ * The payload of a byte array as little-endian unsigned integers of
+ * elem_bytes (4 or 8) each: *n is how many there are, the first up to max
+ * go to vals (may be NULL when max is 0). -EINVAL when the bit count is not
+ * a whole number of integers.
+ */
+int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
+		    const char *where, uint64_t *vals, size_t max, size_t *n,
+		    struct props_error *err);
+
+/*
+ * A work-group size: 1 to 3 non-zero integers of elem_bytes, dimension 0
+ * first. out[] gets all three, 1 past *dims.
+ */
+int props_work_group_size(const void *buf, uint64_t size, unsigned elem_bytes,
+			  const char *where, uint64_t out[3], unsigned *dims,
+			  struct props_error *err);
+
+/*
+ * The name of a DPC++ aspect (the values of sycl::aspect in aspects.def,
+ * "fp64" for 6); NULL for an id without a name here.
+ */
+const char *props_aspect_name(uint32_t id);
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,109 @@ static size_t payload_len(const struct devimg_prop *p)
 	return (size_t)(p->nbits / 8 + (p->nbits % 8 != 0));
 }
 
+/* ---- launch metadata (docs/launch-metadata.md) ---- */
+
+enum meta_kind {
+	META_NONE,
+	META_ARG_MASK,		/* SYCL/kernel param opt */
+	META_WG_SIZE,		/* work-group sizes: a tuple */
+	META_ASPECTS,		/* uint32 aspect ids */
+	META_UINTS,		/* other uint32 lists */
+};
+
+/* A property's launch metadata, decoded (or why it could not be). */
+struct meta_view {
+	enum meta_kind kind;
+	unsigned elem_bytes;	/* META_WG_SIZE, META_ASPECTS, META_UINTS */
+	size_t n;		/* how many integers */
+	unsigned dims;		/* META_WG_SIZE */
+	uint64_t wg[3];
+	const unsigned char *mask;	/* META_ARG_MASK */
+	uint64_t nargs;
+	struct props_error err;	/* msg non-empty: not decodable */
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+static enum meta_kind meta_kind_of(const char *set,
+				   const struct devimg_prop *p,
+				   unsigned *elem_bytes)
+{
+	*elem_bytes = 4;
+	if (p->type != DEVIMG_PROPERTY_BYTE_ARRAY || !set)
+		return META_NONE;
+	if (!strcmp(set, PROPS_SET_KERNEL_PARAM_OPT))
+		return META_ARG_MASK;
+	if (!strcmp(set, PROPS_SET_PROGRAM_METADATA))
+		return ends_with(p->name, PROPS_META_REQD_WORK_GROUP_SIZE) ||
+		       ends_with(p->name, PROPS_META_MAX_WORK_GROUP_SIZE) ?
+		       META_WG_SIZE : META_NONE;
+	if (strcmp(set, PROPS_SET_DEVICE_REQS))
+		return META_NONE;
+	if (!strcmp(p->name, PROPS_REQ_ASPECTS))
+		return META_ASPECTS;
+	if (!strcmp(p->name, PROPS_REQ_WORK_GROUP_SIZE_64)) {
+		*elem_bytes = 8;
+		return META_WG_SIZE;
+	}
+	if (!strcmp(p->name, PROPS_REQ_WORK_GROUP_SIZE_32))
+		return META_WG_SIZE;
+	if (!strcmp(p->name, PROPS_REQ_SUB_GROUP_SIZE) ||
+	    !strcmp(p->name, PROPS_REQ_WORK_GROUP_NUM_DIM))
+		return META_UINTS;
+	return META_NONE;
+}
+
+static void meta_decode(const char *set, const struct devimg_prop *p,
+			struct meta_view *m)
+{
+	char where[256];
+	int r = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->kind = meta_kind_of(set, p, &m->elem_bytes);
+	snprintf(where, sizeof(where), "set '%s' property '%s'", set,
+		 p->name);
+	switch (m->kind) {
+	case META_ARG_MASK:
+		r = props_param_opt_decode(p->value, p->size, where, &m->mask,
+					   &m->nargs, &m->err);
+		break;
+	case META_WG_SIZE:
+		r = props_work_group_size(p->value, p->size, m->elem_bytes,
+					  where, m->wg, &m->dims, &m->err);
+		break;
+	case META_ASPECTS:
+	case META_UINTS:
+		r = props_uint_list(p->value, p->size, m->elem_bytes, where,
+				    NULL, 0, &m->n, &m->err);
+		break;
+	case META_NONE:
+		break;
+	}
+	if (r < 0 && !m->err.msg[0])
+		snprintf(m->err.msg, sizeof(m->err.msg), "%s: cannot decode",
+			 where);
+}
+
+/* Integer i of a validated list (the payload after the header). */
+static uint64_t meta_uint(const struct devimg_prop *p, unsigned elem_bytes,
+			  size_t i)
+{
+	const unsigned char *b = p->payload + i * elem_bytes;
+	uint64_t v = 0;
+	unsigned j;
+
+	for (j = elem_bytes; j-- > 0;)
+		v = v << 8 | b[j];
+	return v;
+}
+
 /* ---- text ---- */
 
 static char short_escape(unsigned char c)
@@ -147,8 +250,54 @@ static void text_spec(FILE *f, const struct props_spec_const *c)
 	}
 }
 
-static void text_prop(FILE *f, const struct devimg_prop *p)
+/* "3 arguments, eliminated 0, 2"; "(8, 1, 1)"; "cpu, fp64, 70"; "16". */
+static void text_meta(FILE *f, const struct devimg_prop *p,
+		      const struct meta_view *m)
 {
+	const char *name;
+	uint64_t i, v, shown = 0;
+
+	switch (m->kind) {
+	case META_ARG_MASK:
+		fprintf(f, "%" PRIu64 " argument%s, ", m->nargs,
+			m->nargs == 1 ? "" : "s");
+		for (i = 0; i < m->nargs; i++)
+			if (props_arg_eliminated(m->mask, i))
+				fprintf(f, "%s%" PRIu64,
+					shown++ ? ", " : "eliminated ", i);
+		if (!shown)
+			fputs("none eliminated", f);
+		break;
+	case META_WG_SIZE:
+		fputc('(', f);
+		for (i = 0; i < m->dims; i++)
+			fprintf(f, "%s%" PRIu64, i ? ", " : "", m->wg[i]);
+		fputc(')', f);
+		break;
+	case META_ASPECTS:
+	case META_UINTS:
+		if (!m->n)
+			fputs("none", f);
+		for (i = 0; i < m->n; i++) {
+			v = meta_uint(p, m->elem_bytes, i);
+			name = m->kind == META_ASPECTS && v <= UINT32_MAX ?
+				props_aspect_name((uint32_t)v) : NULL;
+			fputs(i ? ", " : "", f);
+			if (name)
+				fputs(name, f);
+			else
+				fprintf(f, "%" PRIu64, v);
+		}
+		break;
+	case META_NONE:
+		break;
+	}
+}
+
+static void text_prop(FILE *f, const char *set, const struct devimg_prop *p)
+{
+	struct meta_view m;
+
 	fputs("      ", f);
 	put_escaped(f, p->name, strlen(p->name));
 	fputs(" = ", f);
@@ -165,9 +314,19 @@ static void text_prop(FILE *f, const struct devimg_prop *p)
 			text_spec(f, p->spec);
 			break;
 		}
+		meta_decode(set, p, &m);
+		if (m.kind != META_NONE && !m.err.msg[0]) {
+			text_meta(f, p, &m);
+			break;
+		}
 		put_hex(f, p->payload, payload_len(p));
 		fprintf(f, "%s(%" PRIu64 " bits)", p->nbits ? " " : "",
 			p->nbits);
+		if (m.err.msg[0]) {
+			fputs(" [cannot decode: ", f);
+			put_escaped(f, m.err.msg, strlen(m.err.msg));
+			fputc(']', f);
+		}
 		break;
 	default:
 		fprintf(f, "(type %" PRIu32 ", size %" PRIu64 ")", p->type,
@@ -187,7 +346,7 @@ static void text_propsets(FILE *f, const struct devimg_propset *sets,
 		put_escaped(f, sets[i].name, strlen(sets[i].name));
 		fputs("]\n", f);
 		for (j = 0; j < sets[i].nprops; j++)
-			text_prop(f, &sets[i].props[j]);
+			text_prop(f, sets[i].name, &sets[i].props[j]);
 	}
 }
 
@@ -281,8 +440,71 @@ static void json_spec(struct json_writer *w, const struct props_spec_const *c)
 	json_array_end(w);
 }
 
-static void json_prop(struct json_writer *w, const struct devimg_prop *p)
+static void json_meta(struct json_writer *w, const struct devimg_prop *p,
+		      const struct meta_view *m)
 {
+	const char *name;
+	uint64_t i, v;
+
+	if (m->err.msg[0]) {
+		json_key(w, "decode_error");
+		json_string(w, m->err.msg);
+		return;
+	}
+	switch (m->kind) {
+	case META_ARG_MASK:
+		json_key(w, "arguments");
+		json_uint(w, m->nargs);
+		json_key(w, "eliminated");
+		json_array_begin(w);
+		for (i = 0; i < m->nargs; i++)
+			if (props_arg_eliminated(m->mask, i))
+				json_uint(w, i);
+		json_array_end(w);
+		break;
+	case META_WG_SIZE:
+		json_key(w, "work_group_size");
+		json_array_begin(w);
+		for (i = 0; i < m->dims; i++)
+			json_uint(w, m->wg[i]);
+		json_array_end(w);
+		break;
+	case META_ASPECTS:
+		json_key(w, "aspects");
+		json_array_begin(w);
+		for (i = 0; i < m->n; i++) {
+			v = meta_uint(p, m->elem_bytes, i);
+			name = v <= UINT32_MAX ?
+				props_aspect_name((uint32_t)v) : NULL;
+			json_object_begin(w);
+			json_key(w, "id");
+			json_uint(w, v);
+			json_key(w, "name");
+			if (name)
+				json_string(w, name);
+			else
+				json_null(w);
+			json_object_end(w);
+		}
+		json_array_end(w);
+		break;
+	case META_UINTS:
+		json_key(w, "values");
+		json_array_begin(w);
+		for (i = 0; i < m->n; i++)
+			json_uint(w, meta_uint(p, m->elem_bytes, i));
+		json_array_end(w);
+		break;
+	case META_NONE:
+		break;
+	}
+}
+
+static void json_prop(struct json_writer *w, const char *set,
+		      const struct devimg_prop *p)
+{
+	struct meta_view m;
+
 	json_object_begin(w);
 	json_key(w, "name");
 	json_string(w, p->name);
@@ -302,6 +524,8 @@ static void json_prop(struct json_writer *w, const struct devimg_prop *p)
 		json_uint(w, p->nbits);
 		if (p->spec)
 			json_spec(w, p->spec);
+		meta_decode(set, p, &m);
+		json_meta(w, p, &m);
 		break;
 	default:
 		json_null(w);
@@ -326,7 +550,7 @@ static void json_propsets(struct json_writer *w,
 		json_key(w, "properties");
 		json_array_begin(w);
 		for (j = 0; j < sets[i].nprops; j++)
-			json_prop(w, &sets[i].props[j]);
+			json_prop(w, sets[i].name, &sets[i].props[j]);
 		json_array_end(w);
 		json_object_end(w);
 	}

@@ -499,6 +499,203 @@ int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 		  unsigned dims, const size_t *global_offset,
 		  const size_t *global_size, const size_t *local_size);
 
+/* ---- launch metadata from the device compiler ---- */
+
+/*
+ * What the device compiler says about kernels beyond their names, read
+ * from the image's property sets (docs/launch-metadata.md):
+ *  - "SYCL/kernel param opt": arguments the optimizer eliminated. The
+ *    kernel in the image lacks them; devimg_kernel_set_arg*() and
+ *    devimg_kernel_set_args() still take the original numbering, accept
+ *    an eliminated argument and drop it, and pass the others under their
+ *    new numbers. devimg_kernel_arg_count() counts the original
+ *    arguments, eliminated ones included, and an eliminated argument
+ *    need not be set before a launch.
+ *  - "SYCL/program metadata" "<kernel>@reqd_work_group_size": the
+ *    work-group size devimg_launch() uses when given no local size, and
+ *    the only one it accepts otherwise (-EINVAL, the message names both
+ *    sizes).
+ *  - "SYCL/device requirements": aspects, sub-group and work-group
+ *    sizes a device must support; devimg_kernel_new() passes over an
+ *    image whose requirements the device does not meet and says why.
+ * devimg_kernel_new() fails with -EINVAL (the message says which
+ * property) when the chosen image's mask or required size is malformed,
+ * or when the arguments its mask keeps are not the built kernel's.
+ */
+
+/* Aspects, numbered as DPC++'s sycl::aspect (sycl/info/aspects.def). */
+enum devimg_aspect {
+	DEVIMG_ASPECT_CPU = 1,
+	DEVIMG_ASPECT_GPU = 2,
+	DEVIMG_ASPECT_ACCELERATOR = 3,
+	DEVIMG_ASPECT_CUSTOM = 4,
+	DEVIMG_ASPECT_FP16 = 5,
+	DEVIMG_ASPECT_FP64 = 6,
+	DEVIMG_ASPECT_IMAGE = 9,
+	DEVIMG_ASPECT_ONLINE_COMPILER = 10,
+	DEVIMG_ASPECT_ONLINE_LINKER = 11,
+	DEVIMG_ASPECT_QUEUE_PROFILING = 12,
+	DEVIMG_ASPECT_USM_DEVICE_ALLOCATIONS = 13,
+	DEVIMG_ASPECT_USM_HOST_ALLOCATIONS = 14,
+	DEVIMG_ASPECT_USM_SHARED_ALLOCATIONS = 15,
+	DEVIMG_ASPECT_USM_SYSTEM_ALLOCATIONS = 17,
+	DEVIMG_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS = 26,
+	DEVIMG_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS = 27,
+	DEVIMG_ASPECT_ATOMIC64 = 28,
+};
+
+/* "fp64" for 6; NULL for an aspect devimg has no name for. */
+const char *devimg_aspect_name(uint32_t aspect);
+
+/*
+ * Which arguments of kernel the optimizer eliminated in img: *nargs is
+ * the kernel's argument count before elimination, and argument i was
+ * eliminated when bit i % 8 of mask[i / 8] is set. mask is owned by the
+ * image (as property values are). -ENOENT when img has no mask for
+ * kernel (nothing was eliminated); -EINVAL (logged with the image and
+ * kernel) when the property is not a byte array; -EINVAL for NULL
+ * arguments; -ESTALE, -ENOMEM as devimg_image_propsets().
+ */
+int devimg_image_kernel_arg_mask(struct devimg_image *img, const char *kernel,
+				 const unsigned char **mask, size_t *nargs);
+
+/*
+ * The work-group size kernel requires in img: *dims (1 to 3) values in
+ * size[], dimension 0 first (the order of devimg_launch()'s local_size),
+ * size[] filled with 1 past *dims. -ENOENT when img sets none; -EINVAL
+ * (logged) when the property is not 1 to 3 non-zero uint32 values; the
+ * rest as devimg_image_kernel_arg_mask().
+ */
+int devimg_image_reqd_work_group_size(struct devimg_image *img,
+				      const char *kernel, unsigned *dims,
+				      size_t size[3]);
+
+/* An image's "SYCL/device requirements" (0 where it states none). */
+struct devimg_image_reqs {
+	size_t naspects;		/* how many aspects it requires */
+	uint32_t sub_group_size;	/* reqd_sub_group_size */
+	unsigned wg_dims;		/* reqd_work_group_size(_uint64_t) */
+	uint64_t wg_size[3];		/* 1 past wg_dims */
+	unsigned work_group_num_dim;
+};
+
+/*
+ * Decode img's device requirements into *reqs and its required aspects
+ * (DPC++'s numbers, in property order) into aspects: up to max of them
+ * (aspects may be NULL when max is 0); reqs->naspects says how many there
+ * are. An image without the set requires nothing. -EINVAL (logged with
+ * the image and property) when a property has the wrong type or size;
+ * -EINVAL for NULL img or reqs; -ESTALE, -ENOMEM as
+ * devimg_image_propsets().
+ */
+int devimg_image_requirements(struct devimg_image *img,
+			      struct devimg_image_reqs *reqs,
+			      uint32_t *aspects, size_t max);
+
+/*
+ * What a device offers against images' requirements. Aspects are bits of
+ * 64-bit masks by DPC++ number (bit n: aspect n; aspects from 64 on are
+ * never known). aspects_known says which bits of aspects are facts: a
+ * plugin that reports no aspects (aspects_reported 0, e.g. one built
+ * against an older plugin interface) leaves only cpu, gpu, accelerator
+ * and custom known, from the device type. 0 and empty lists: unknown.
+ */
+struct devimg_device_features {
+	uint64_t aspects;
+	uint64_t aspects_known;
+	int aspects_reported;
+	unsigned nsub_group_sizes;
+	uint32_t sub_group_sizes[8];
+	size_t max_work_group_size;
+	size_t max_work_item_sizes[3];
+};
+
+/* dev's features. -EINVAL for NULL arguments. */
+int devimg_device_features(const struct devimg_device *dev,
+			   struct devimg_device_features *features);
+
+/*
+ * devimg_select_image(), and when features is not NULL an image also
+ * qualifies only when the device meets its "SYCL/device requirements":
+ * every required aspect is known to be present (one the device lacks
+ * gives "image 0 (target spir64): needs aspect fp16, device lacks it";
+ * one that is not known is not assumed either), its reqd_sub_group_size
+ * is one of the device's sub-group sizes, its required work-group size
+ * fits the device's limits where those are known. An image whose
+ * requirements cannot be decoded, or cannot be read any more (it was
+ * unregistered before), is rejected with that reason. devimg_select_image()
+ * is this function with features NULL: it does not look at requirements.
+ */
+int devimg_select_image_with(const struct devimg_device_caps *dev,
+			     const struct devimg_device_features *features,
+			     struct devimg_image *const *imgs, size_t n,
+			     size_t *chosen,
+			     char (*reasons)[DEVIMG_REASON_MAX]);
+
+/*
+ * Kernel parameter descriptors, as the integration header of DPC++ lays
+ * them out (kernel_param_desc_t): kind, information that depends on the
+ * kind, and the offset of the parameter in the captured object, the bytes
+ * of the kernel's closure. Entry i describes argument i (original
+ * numbering). Kinds keep DPC++'s kernel_param_kind_t numbers; devimg
+ * takes these:
+ *  ACCESSOR (0): info is the access target (low 11 bits) | dimensions
+ *    << 11. Targets GLOBAL_BUFFER (2014) and CONSTANT_BUFFER (2015): the
+ *    object holds at offset a struct devimg_buf * (devimg's accessor is
+ *    its buffer handle), passed as a buffer argument. Target LOCAL
+ *    (2016): the object holds a size_t, bytes of work-group local memory.
+ *  STD_LAYOUT (1): info bytes at offset, passed by value.
+ *  POINTER (3): devimg has no shared virtual memory: the object holds a
+ *    struct devimg_buf * and the kernel gets a pointer to its start.
+ *  SPEC_CONST_BUFFER (4): the kernel's implicit spec-constant buffer;
+ *    only as the last entry, and nothing is read for it (the loader
+ *    passes its own buffer).
+ *  WORK_GROUP_MEMORY (6): as ACCESSOR with target LOCAL.
+ * SAMPLER (2), STREAM (5) and other kinds and targets give -ENOTSUP.
+ * One accessor is one kernel argument here: a kernel lowered DPC++'s way,
+ * with the accessor's ranges and offset as further arguments, lists them
+ * as STD_LAYOUT entries of their own.
+ */
+enum devimg_param_kind {
+	DEVIMG_PARAM_ACCESSOR = 0,
+	DEVIMG_PARAM_STD_LAYOUT = 1,
+	DEVIMG_PARAM_SAMPLER = 2,
+	DEVIMG_PARAM_POINTER = 3,
+	DEVIMG_PARAM_SPEC_CONST_BUFFER = 4,
+	DEVIMG_PARAM_STREAM = 5,
+	DEVIMG_PARAM_WORK_GROUP_MEMORY = 6,
+};
+
+/* sycl::access::target values in the low bits of an accessor's info. */
+enum devimg_access_target {
+	DEVIMG_ACCESS_GLOBAL_BUFFER = 2014,
+	DEVIMG_ACCESS_CONSTANT_BUFFER = 2015,
+	DEVIMG_ACCESS_LOCAL = 2016,
+};
+
+#define DEVIMG_PARAM_TARGET_MASK 0x7ff
+#define DEVIMG_PARAM_DIMS_SHIFT 11
+
+struct devimg_param_desc {
+	int kind;
+	int info;
+	int offset;
+};
+
+/*
+ * Set arguments 0 to n - 1 of k from params and the captured object obj
+ * (obj_size bytes; any alignment). Every entry is checked first (kind,
+ * target, size, offset + size within obj_size, buffer handles not NULL
+ * and of k's platform, argument numbers): an error there changes nothing
+ * and names the entry. Then each argument is set as by
+ * devimg_kernel_set_arg*() (eliminated ones dropped); when the backend
+ * rejects one, those before it stay set. -EINVAL, -ENOTSUP (an
+ * unsupported kind or target), -ENOMEM, or the backend's error.
+ */
+int devimg_kernel_set_args(struct devimg_kernel *k,
+			   const struct devimg_param_desc *params, size_t n,
+			   const void *obj, size_t obj_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,7 @@
  * Platforms and devices of every OpenCL implementation the ICD loader
  * knows, enumerated once at init together with what devimg needs to know
  * about them: which image formats they accept, which entry points newer
- * than OpenCL 1.2 they have.
+ * than OpenCL 1.2 they have, which DPC++ aspects and sub-group sizes.
  */
 #include <dlfcn.h>
 #include <stddef.h>
@@ -292,6 +292,114 @@ static void find_ptx_support(struct devimg_plugin_device *dev,
 	dev->info.cc_minor = minor;
 }
 
+/* A cl_bool device property; false when the query fails. */
+static bool device_flag(cl_device_id id, cl_device_info what)
+{
+	cl_bool v = CL_FALSE;
+
+	return clGetDeviceInfo(id, what, sizeof(v), &v, NULL) == CL_SUCCESS &&
+	       v == CL_TRUE;
+}
+
+static void set_aspect(struct devimg_plugin_device_info *info, unsigned n,
+		       bool has)
+{
+	info->aspects_known |= DEVIMG_PLUGIN_ASPECT_BIT(n);
+	if (has)
+		info->aspects |= DEVIMG_PLUGIN_ASPECT_BIT(n);
+}
+
+/*
+ * Sub-group sizes: cl_intel_required_subgroup_size lists them; NVIDIA's
+ * warp is its one sub-group size. Otherwise unknown (none reported).
+ */
+static void find_sub_group_sizes(struct devimg_plugin_device *dev,
+				 const char *extensions)
+{
+	struct devimg_plugin_device_info *info = &dev->info;
+	size_t *sizes, bytes = 0, n, i;
+	cl_uint warp = 0;
+
+	if (has_word(extensions, "cl_intel_required_subgroup_size") &&
+	    clGetDeviceInfo(dev->id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, NULL,
+			    &bytes) == CL_SUCCESS && bytes) {
+		sizes = malloc(bytes);
+		if (sizes && clGetDeviceInfo(dev->id,
+					     CL_DEVICE_SUB_GROUP_SIZES_INTEL,
+					     bytes, sizes, NULL) == CL_SUCCESS) {
+			n = bytes / sizeof(*sizes);
+			for (i = 0; i < n && i < 8; i++)
+				info->sub_group_sizes[i] = (uint32_t)sizes[i];
+			info->nsub_group_sizes = (unsigned)i;
+		}
+		free(sizes);
+	} else if (has_word(extensions, "cl_nv_device_attribute_query") &&
+		   clGetDeviceInfo(dev->id, CL_DEVICE_WARP_SIZE_NV,
+				   sizeof(warp), &warp, NULL) == CL_SUCCESS &&
+		   warp) {
+		info->sub_group_sizes[0] = warp;
+		info->nsub_group_sizes = 1;
+	}
+}
+
+/*
+ * DPC++'s aspects as its OpenCL adapter derives them: the type, the
+ * floating-point and 64-bit atomic extensions, images, the online
+ * compiler and linker, profiling. USM needs cl_intel_unified_shared_memory:
+ * without it the USM aspects are known absent; with it they are not
+ * queried here, so left unknown.
+ */
+static void find_aspects(struct devimg_plugin_device *dev,
+			 const char *extensions)
+{
+	struct devimg_plugin_device_info *info = &dev->info;
+	cl_command_queue_properties qprops = 0;
+	cl_device_type type = 0;
+	bool usm = has_word(extensions, "cl_intel_unified_shared_memory");
+
+	clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_CPU, type & CL_DEVICE_TYPE_CPU);
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_GPU, type & CL_DEVICE_TYPE_GPU);
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ACCELERATOR,
+		   type & CL_DEVICE_TYPE_ACCELERATOR);
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_CUSTOM,
+		   type & CL_DEVICE_TYPE_CUSTOM);
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
+		   has_word(extensions, "cl_khr_fp16"));
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64,
+		   has_word(extensions, "cl_khr_fp64"));
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64,
+		   has_word(extensions, "cl_khr_int64_base_atomics") &&
+		   has_word(extensions, "cl_khr_int64_extended_atomics"));
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_IMAGE,
+		   device_flag(dev->id, CL_DEVICE_IMAGE_SUPPORT));
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER,
+		   device_flag(dev->id, CL_DEVICE_COMPILER_AVAILABLE));
+	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER,
+		   device_flag(dev->id, CL_DEVICE_LINKER_AVAILABLE));
+	if (clGetDeviceInfo(dev->id, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
+			    sizeof(qprops), &qprops, NULL) == CL_SUCCESS)
+		set_aspect(info, DEVIMG_PLUGIN_ASPECT_QUEUE_PROFILING,
+			   qprops & CL_QUEUE_PROFILING_ENABLE);
+	if (!usm) {
+		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_DEVICE_ALLOCATIONS,
+			   false);
+		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_HOST_ALLOCATIONS,
+			   false);
+		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SHARED_ALLOCATIONS,
+			   false);
+		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS,
+			   false);
+		set_aspect(info,
+			   DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS,
+			   false);
+		set_aspect(info,
+			   DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS,
+			   false);
+	}
+	find_sub_group_sizes(dev, extensions);
+}
+
 static int device_init(struct devimg_plugin_device *dev,
 		       struct devimg_plugin_platform *pl)
 {
@@ -322,6 +430,7 @@ static int device_init(struct devimg_plugin_device *dev,
 	if (dev->create_with_il)
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIRV;
 	find_ptx_support(dev, extensions);
+	find_aspects(dev, extensions);
 	if (version >= 110)
 		info->caps |= DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
 	if (dev->set_spec_const)

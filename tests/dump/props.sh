@@ -1,7 +1,8 @@
 #!/bin/sh
 # devimg-dump --props decodes a .props file alone: FORMATS.md's example
 # gives the tuples {0,0,8} and {1,0,1} and the defaults 14000000 63000000 01;
-# broken files are one-line errors.
+# launch metadata reads as argument lists, tuples and aspect names; broken
+# files are one-line errors.
 . "$top_srcdir/tests/lib.sh"
 dump=$top_builddir/devimg-dump
 [ -x "$dump" ] || skip "devimg-dump is not built"
@@ -72,5 +73,76 @@ for f in b64 noset tuple; do
 	[ ! -s "$scratch/out" ] || fail "$f: stdout: $(cat "$scratch/out")"
 done
 expect_fail "not whole {id, offset, size} tuples" "$dump" --props tuple.props
+
+# Launch metadata (docs/launch-metadata.md), decoded: argument masks as
+# lists, work-group sizes as tuples, aspects by name where known.
+# kernel_a: 3 bits 0x05; k@reqd: {5, 2}; k@max: {8, 16, 4};
+# aspects: {1, 6, 70}; the uint64 size: {32}; work_group_num_dim: {2}.
+cat >launch.props <<'PROPS'
+[SYCL/kernel param opt]
+kernel_a=2|DAAAAAAAAAQB
+kernel_b=2|CAAAAAAAAAAA
+[SYCL/program metadata]
+k@reqd_work_group_size=2|ABAAAAAAAAQBAAAACAAAAA
+k@max_work_group_size=2|gBAAAAAAAAACAAAAQAAAAQAAAAA
+k@work_group_num_dim=1|2
+[SYCL/device requirements]
+aspects=2|gBAAAAAAAAQAAAAAGAAAAYEAAAA
+reqd_sub_group_size=1|16
+reqd_work_group_size_uint64_t=2|ABAAAAAAAAAIAAAAAAAAAA
+work_group_num_dim=2|gAAAAAAAAAgAAAAA
+fixed_target=2|gAAAAAAAAAgAAAAA
+PROPS
+"$dump" --props launch.props >text || fail "--props launch.props failed"
+cat >want <<'TEXT'
+launch.props: 3 property sets
+    [SYCL/kernel param opt]
+      kernel_a = 3 arguments, eliminated 0, 2
+      kernel_b = 2 arguments, none eliminated
+    [SYCL/program metadata]
+      k@reqd_work_group_size = (5, 2)
+      k@max_work_group_size = (8, 16, 4)
+      k@work_group_num_dim = 2
+    [SYCL/device requirements]
+      aspects = cpu, fp64, 70
+      reqd_sub_group_size = 16
+      reqd_work_group_size_uint64_t = (32)
+      work_group_num_dim = 2
+      fixed_target = 02000000 (32 bits)
+TEXT
+cmp -s want text || fail "launch text: $(diff want text)"
+"$dump" --props --json launch.props >launch.json || fail "launch --json"
+check_json() {
+	[ "$(jq -c "$1" launch.json)" = "$2" ] ||
+		fail "launch.json: $1 is $(jq -c "$1" launch.json), expected $2"
+}
+check_json '.property_sets[0].properties[0] | [.arguments, .eliminated, .value, .bits]' \
+	'[3,[0,2],"05",3]'
+check_json '.property_sets[0].properties[1].eliminated' '[]'
+check_json '.property_sets[1].properties | map(.work_group_size)' \
+	'[[5,2],[8,16,4],null]'
+check_json '.property_sets[2].properties[0].aspects' \
+	'[{"id":1,"name":"cpu"},{"id":6,"name":"fp64"},{"id":70,"name":null}]'
+check_json '.property_sets[2].properties[1].value' '16'
+check_json '.property_sets[2].properties[2].work_group_size' '[32]'
+check_json '.property_sets[2].properties[3].values' '[2]'
+check_json '.property_sets[2].properties[4] | has("values")' 'false'
+
+# Undecodable launch metadata is still shown, with the reason.
+cat >badmeta.props <<'PROPS'
+[SYCL/program metadata]
+k@reqd_work_group_size=2|ACAAAAAAAAQAAAAACAAAAMAAAAABAAAA
+[SYCL/device requirements]
+aspects=2|YAAAAAAAAAQBAAA
+PROPS
+"$dump" --props badmeta.props >text || fail "--props badmeta.props failed"
+grep -q "^      k@reqd_work_group_size = 0100000002000000 0300000004000000 (128 bits) \[cannot decode: set 'SYCL/program metadata' property 'k@reqd_work_group_size': 4 sizes, expected 1 to 3 (one per dimension)\]\$" text ||
+	fail "bad size: $(cat text)"
+grep -q "^      aspects = 050000 (24 bits) \[cannot decode: .*24 bits are not whole 32-bit integers\]\$" text ||
+	fail "bad aspects: $(cat text)"
+"$dump" --props --json badmeta.props >bad.json || fail "badmeta --json"
+[ "$(jq -r '.property_sets[1].properties[0].decode_error' bad.json)" = \
+  "set 'SYCL/device requirements' property 'aspects': 24 bits are not whole 32-bit integers" ] ||
+	fail "decode_error: $(cat bad.json)"
 expect_fail "^devimg-dump: nope.props: .*No such file" "$dump" --props nope.props
 exit 0

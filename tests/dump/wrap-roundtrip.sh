@@ -142,6 +142,10 @@ check '.images[0].property_sets[2].properties[0] | [.value, .bits, has("descript
 check '.images[0].property_sets[3].properties | map(.value)' '[2,"say \"hi\""]'
 check '.images[2].property_sets[0]' '{"name":"Empty","properties":[]}'
 check '.images[2].property_sets[1].properties[0].value' 4294967295
+# Launch metadata read back decoded from the linked file.
+check '.images[0].property_sets[2].properties[0] | [.arguments, .eliminated]' \
+	'[3,[0,2]]'
+check '.images[2].property_sets[2].properties[0].work_group_size' '[4,1,1]'
 
 mkdir img
 "$dump" --extract img stripped >names || fail "--extract failed"

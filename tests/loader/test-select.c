@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Image selection: DPC++'s rule for each backend and device type, the
- * "last spir64" fallback, format ingestion, and a reason for every image
- * left out. First the pure function over described candidates, then the
- * public one over registered images whose formats are guessed from bytes.
+ * "last spir64" fallback, format ingestion, device requirements (aspects,
+ * sub-group and work-group sizes), and a reason for every image left out.
+ * First the pure function over described candidates, then the public one
+ * over registered images whose formats are guessed from bytes and whose
+ * requirements come from their property sets.
  */
 #include <errno.h>
 
@@ -283,6 +285,170 @@ START_TEST(test_many_candidates)
 }
 END_TEST
 
+/* ---- device requirements ---- */
+
+#define BIT(n) ((uint64_t)1 << (n))
+
+/* PoCL's CPU as the OpenCL plugin reports it: fp64, no fp16. */
+static const struct devimg_device_features pocl_features = {
+	.aspects = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_FP64) |
+		   BIT(DEVIMG_ASPECT_ATOMIC64),
+	.aspects_known = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_GPU) |
+			 BIT(DEVIMG_ASPECT_ACCELERATOR) |
+			 BIT(DEVIMG_ASPECT_CUSTOM) | BIT(DEVIMG_ASPECT_FP16) |
+			 BIT(DEVIMG_ASPECT_FP64) | BIT(DEVIMG_ASPECT_ATOMIC64),
+	.aspects_reported = 1,
+	.nsub_group_sizes = 3,
+	.sub_group_sizes = { 8, 16, 32 },
+	.max_work_group_size = 256,
+	.max_work_item_sizes = { 256, 256, 64 },
+};
+
+/* A plugin of an older interface: only the type is known. */
+static const struct devimg_device_features type_only = {
+	.aspects = BIT(DEVIMG_ASPECT_CPU),
+	.aspects_known = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_GPU) |
+			 BIT(DEVIMG_ASPECT_ACCELERATOR) |
+			 BIT(DEVIMG_ASPECT_CUSTOM),
+};
+
+static size_t pick_with_ok(const struct devimg_device_features *feat,
+			   const struct select_cand *c, size_t n)
+{
+	size_t chosen = 99;
+
+	memset(why, '?', sizeof(why));
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, feat, c, n, &chosen, why),
+			 0);
+	ck_assert_str_eq(why[chosen], "");
+	return chosen;
+}
+
+START_TEST(test_reqs_lacking_aspect_passed_over)
+{
+	static const uint32_t fp16[] = { DEVIMG_ASPECT_FP16 };
+	static const uint32_t cpu_fp64[] = { DEVIMG_ASPECT_CPU,
+					     DEVIMG_ASPECT_FP64 };
+	struct select_reqs r0 = { .aspects = fp16, .naspects = 1 };
+	struct select_reqs r1 = { .aspects = cpu_fp64, .naspects = 2 };
+	struct select_cand c[] = {
+		CAND("spir64_x86_64", DEVIMG_FORMAT_NATIVE),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+	size_t chosen = 99;
+
+	c[0].reqs = &r0;
+	c[1].reqs = &r1;
+	/* Preferred on the CPU, but it needs fp16: the spir64 one runs. */
+	ck_assert_uint_eq(pick_with_ok(&pocl_features, c, 2), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64_x86_64): needs aspect fp16, device lacks it");
+	/* Without features, requirements are not looked at. */
+	ck_assert_uint_eq(pick_ok(&ocl_cpu, c, 2), 0);
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_uint_eq(chosen, 99);
+	ck_assert_str_eq(why[0], "image 0 (target spir64_x86_64): needs aspect fp16, device lacks it");
+}
+END_TEST
+
+START_TEST(test_reqs_unknown_aspects_not_assumed)
+{
+	static const uint32_t fp64[] = { DEVIMG_ASPECT_FP64 };
+	static const uint32_t cpu[] = { DEVIMG_ASPECT_CPU };
+	static const uint32_t gpu[] = { DEVIMG_ASPECT_GPU };
+	static const uint32_t far[] = { DEVIMG_ASPECT_CPU, 70 };
+	static const uint32_t usm[] = { DEVIMG_ASPECT_USM_DEVICE_ALLOCATIONS };
+	struct select_reqs r = { .naspects = 1 };
+	struct select_cand c[] = { CAND("spir64", DEVIMG_FORMAT_SPIRV) };
+	size_t chosen;
+
+	c[0].reqs = &r;
+	r.aspects = fp64;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &type_only, c, 1, &chosen,
+					  why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs aspect fp64; the plugin reports no aspects, only the device type's are known");
+	r.aspects = gpu;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &type_only, c, 1, &chosen,
+					  why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs aspect gpu, device lacks it");
+	r.aspects = cpu;
+	ck_assert_uint_eq(pick_with_ok(&type_only, c, 1), 0);
+	r.aspects = usm;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs aspect usm_device_allocations, which is not known for the device");
+	r.aspects = far;
+	r.naspects = 2;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs aspect 70, which is not known for the device");
+}
+END_TEST
+
+START_TEST(test_reqs_sub_group_size)
+{
+	struct select_reqs r = { .sub_group_size = 16 };
+	struct select_cand c[] = { CAND("spir64", DEVIMG_FORMAT_SPIRV) };
+	size_t chosen;
+
+	c[0].reqs = &r;
+	ck_assert_uint_eq(pick_with_ok(&pocl_features, c, 1), 0);
+	r.sub_group_size = 64;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs sub-group size 64, device has 8, 16, 32");
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &type_only, c, 1, &chosen,
+					  why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs sub-group size 64, device reports no sub-group sizes");
+}
+END_TEST
+
+START_TEST(test_reqs_work_group_size)
+{
+	struct select_reqs r = { .wg_dims = 2, .wg_size = { 128, 2, 1 } };
+	struct select_cand c[] = { CAND("spir64", DEVIMG_FORMAT_SPIRV) };
+	size_t chosen;
+
+	c[0].reqs = &r;
+	ck_assert_uint_eq(pick_with_ok(&pocl_features, c, 1), 0);
+	r.wg_size[1] = 4;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs work-group size 128x4 (512 work-items), device allows 256");
+	r.wg_dims = 3;
+	r.wg_size[0] = 1;
+	r.wg_size[1] = 1;
+	r.wg_size[2] = 128;
+	ck_assert_int_eq(select_pick_with(&ocl_cpu, &pocl_features, c, 1,
+					  &chosen, why), -ENOEXEC);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): needs work-group size 1x1x128, device allows 64 in dimension 2");
+	/* Limits not known: not held against the image. */
+	ck_assert_uint_eq(pick_with_ok(&type_only, c, 1), 0);
+}
+END_TEST
+
+START_TEST(test_reqs_unreadable)
+{
+	struct select_reqs r0 = { .error = -EINVAL }, r1 = { .error = -ESTALE };
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+
+	c[0].reqs = &r0;
+	c[1].reqs = &r1;
+	ck_assert_uint_eq(pick_with_ok(&pocl_features, c, 3), 2);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): malformed device requirements (the log says which)");
+	ck_assert_str_eq(why[1], "image 1 (target spir64): unregistered before its device requirements were read");
+	/* The last spir64 image qualifying is taken, others passed over. */
+	c[2].reqs = &r0;
+	r0.error = 0;
+	ck_assert_uint_eq(pick_with_ok(&pocl_features, c, 3), 2);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): the last spir64 image (2) is taken");
+}
+END_TEST
+
 START_TEST(test_content_from_magic)
 {
 	static const char ptx_ws[] = "\n  .version 8.0\n.target  sm_90a\n";
@@ -380,6 +546,58 @@ START_TEST(test_unregistered_unguessed_image_rejected)
 }
 END_TEST
 
+/* Requirements from the images' property sets, through the registry. */
+START_TEST(test_registered_requirements)
+{
+	static const unsigned char fp16[] = { 5, 0, 0, 0 };
+	static const unsigned char cpu_fp64[] = { 1, 0, 0, 0, 6, 0, 0, 0 };
+	struct devimg_image *imgs[4];
+	struct fixture f;
+	size_t n, chosen = 99, i;
+	unsigned s;
+
+	fx_init(&f);
+	fx_image(&f, "spir64_x86_64", DEVIMG_FORMAT_SPIRV, fx_spirv, 16);
+	fx_image(&f, "spir64", DEVIMG_FORMAT_SPIRV, fx_spirv, 16);
+	fx_image(&f, "spir64", DEVIMG_FORMAT_SPIRV, fx_spirv, 16);
+	s = fx_set(&f, 0, "SYCL/device requirements");
+	fx_bytes(&f, 0, s, "aspects", fp16, 32);
+	s = fx_set(&f, 1, "SYCL/device requirements");
+	fx_bytes(&f, 1, s, "aspects", cpu_fp64, 64);
+	fx_u32(&f, 1, s, "reqd_sub_group_size", 16);
+	s = fx_set(&f, 2, "SYCL/device requirements");
+	fx_u32(&f, 2, s, "aspects", 6);
+	for (i = 0; i < 3; i++)
+		fx_entry(&f, (unsigned)i, "k");
+	__sycl_register_lib(&f.desc);
+	ck_assert_int_eq(devimg_registry_find_kernel("k", imgs, 4, &n), 0);
+	ck_assert_uint_eq(n, 3);
+
+	fx_log_capture();
+	ck_assert_int_eq(devimg_select_image_with(&ocl_cpu, &pocl_features,
+						  imgs, n, &chosen, why), 0);
+	fx_log_release();
+	ck_assert_uint_eq(chosen, 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64_x86_64): needs aspect fp16, device lacks it");
+	ck_assert_str_eq(why[2], "image 2 (target spir64): malformed device requirements (the log says which)");
+	ck_assert_has(fx_log_text(), "set 'SYCL/device requirements' property 'aspects': type 1, expected 2 (byte array)");
+	/* A device whose plugin reports no aspects: fp64 is not assumed. */
+	fx_log_capture();
+	ck_assert_int_eq(devimg_select_image_with(&ocl_cpu, &type_only, imgs, n,
+						  &chosen, why), -ENOEXEC);
+	fx_log_release();
+	ck_assert_str_eq(why[1], "image 1 (target spir64): needs aspect fp64; the plugin reports no aspects, only the device type's are known");
+	/* devimg_select_image() does not look at requirements. */
+	ck_assert_int_eq(devimg_select_image(&ocl_cpu, imgs, n, &chosen, why),
+			 0);
+	ck_assert_uint_eq(chosen, 0);
+	for (i = 0; i < n; i++)
+		devimg_image_unref(imgs[i]);
+	__sycl_unregister_lib(&f.desc);
+	fx_fini(&f);
+}
+END_TEST
+
 static Suite *select_suite(void)
 {
 	Suite *s = suite_create("select");
@@ -400,8 +618,14 @@ static Suite *select_suite(void)
 	tcase_add_test(rules, test_bad_arguments);
 	tcase_add_test(rules, test_many_candidates);
 	tcase_add_test(rules, test_content_from_magic);
+	tcase_add_test(rules, test_reqs_lacking_aspect_passed_over);
+	tcase_add_test(rules, test_reqs_unknown_aspects_not_assumed);
+	tcase_add_test(rules, test_reqs_sub_group_size);
+	tcase_add_test(rules, test_reqs_work_group_size);
+	tcase_add_test(rules, test_reqs_unreadable);
 	tcase_add_test(reg, test_registered_images_by_magic);
 	tcase_add_test(reg, test_unregistered_unguessed_image_rejected);
+	tcase_add_test(reg, test_registered_requirements);
 	suite_add_tcase(s, rules);
 	suite_add_tcase(s, reg);
 	return s;

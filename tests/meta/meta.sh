@@ -1,0 +1,107 @@
+#!/bin/sh
+# Launch metadata end to end on PoCL (docs/launch-metadata.md): kernels in
+# OpenCL C compiled to SPIR 1.2 bitcode at build time (tests/meta/local.mk),
+# wrapped here with .sym/.props written by hand in the sycl-post-link text
+# format, linked into shared libraries that meta-run opens. Checks argument
+# tables (arrays by value, arrays of buffers, buffers in a struct),
+# eliminated arguments (meta.props: elim's argument 1 of 4; elim-spec.props
+# with emulated spec constants), a required
+# work-group size (5x2) and image selection by device requirements.
+. "$top_srcdir/tests/lib.sh"
+
+plugins=$top_builddir/plugins/.libs
+run=$top_builddir/tests/meta/meta-run
+WRAP=$top_builddir/devimg-wrap
+src=$top_srcdir/tests/meta
+bc=$top_builddir/tests/meta
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -f "$bc/meta.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
+: "${CC:=cc}"
+
+# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
+lib() {
+	name=$1
+	shift
+	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
+		fail "devimg-wrap for $name failed"
+	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
+		fail "cannot link lib$name.so"
+}
+
+# run MODE LIB [ARG]: meta-run, its output shown; 77 skips the test.
+run() {
+	rc=0
+	"$run" "$@" >"$scratch/out.$1" 2>"$scratch/err.$1" || rc=$?
+	cat "$scratch/out.$1" "$scratch/err.$1"
+	[ "$rc" -ne 77 ] || skip "PoCL shows no OpenCL CPU device ($1)"
+	[ "$rc" -eq 0 ] || fail "meta-run $1 exited $rc"
+}
+
+# aspects ID...: an "aspects" property holding uint32 ids (LSB-first
+# base64 of FORMATS.md section 2, precomputed: the shell has no encoder).
+aspects() {
+	case "$*" in
+	2) echo 'aspects=2|gAAAAAAAAAgAAAAA' ;;
+	5) echo 'aspects=2|gAAAAAAAAAQBAAAA' ;;
+	6) echo 'aspects=2|gAAAAAAAAAgBAAAA' ;;
+	9) echo 'aspects=2|gAAAAAAAAAQCAAAA' ;;
+	28) echo 'aspects=2|gAAAAAAAAAAHAAAA' ;;
+	'1 1') echo 'aspects=2|ABAAAAAAAAQAAAAABAAAAA' ;;
+	'1 6') echo 'aspects=2|ABAAAAAAAAQAAAAAGAAAAA' ;;
+	'1 9') echo 'aspects=2|ABAAAAAAAAQAAAAAJAAAAA' ;;
+	'1 10') echo 'aspects=2|ABAAAAAAAAQAAAAAKAAAAA' ;;
+	'1 12') echo 'aspects=2|ABAAAAAAAAQAAAAAMAAAAA' ;;
+	'1 28') echo 'aspects=2|ABAAAAAAAAQAAAAAcAAAAA' ;;
+	*) fail "no encoding for aspects $*" ;;
+	esac
+}
+
+cd "$scratch"
+for f in meta elim-spec which-1 which-2; do
+	cp "$bc/$f.bc" . || fail "$bc/$f.bc is missing"
+done
+mkdir -p pocl-cache
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+DEVIMG_DEVICE_SELECTOR=opencl:cpu
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+
+lib meta -target=spir64 -format=llvmbc -entries="$src/meta.sym" \
+	-properties="$src/meta.props" meta.bc
+for mode in args elim wg; do
+	run $mode "$scratch/libmeta.so"
+done
+lib elimspec -target=spir64 -format=llvmbc -entries="$src/elim-spec.sym" \
+	-properties="$src/elim-spec.props" elim-spec.bc
+run elimspec "$scratch/libelimspec.so"
+
+# Device requirements: which aspect the device lacks, which it has.
+run probe "$scratch/libmeta.so"
+set -- $(grep '^LACK ' out.probe)
+[ $# -eq 3 ] || fail "probe: no LACK line"
+lack=$2 lack_name=$3
+set -- $(grep '^HAVE ' out.probe)
+[ $# -eq 3 ] || fail "probe: no HAVE line"
+have=$2
+
+# Image 0 is for the CPU's own target, so it would be preferred, but it
+# needs the lacking aspect; image 1 (spir64) needs cpu and the present one.
+printf 'which\n' >which.sym
+{ echo '[SYCL/device requirements]'; aspects "$lack"; } >needs-lacking.props
+{ echo '[SYCL/device requirements]'; aspects 1 "$have"; } >needs-present.props
+lib pick -format=llvmbc -entries=which.sym \
+	-target=spir64_x86_64 -properties=needs-lacking.props which-1.bc \
+	-target=spir64 -properties=needs-present.props which-2.bc
+lib nopick -format=llvmbc -entries=which.sym \
+	-target=spir64_x86_64 -properties=needs-lacking.props which-1.bc
+run pick "$scratch/libpick.so"
+run nopick "$scratch/libnopick.so" "$lack_name"
+
+# devimg-dump shows the same requirements decoded.
+"$top_builddir/devimg-dump" pick.o >dump.txt || fail "devimg-dump pick.o"
+grep -q "^      aspects = $lack_name\$" dump.txt ||
+	fail "devimg-dump: $(cat dump.txt)"
+exit 0
