@@ -65,3 +65,15 @@ int plugin_install_ops(unsigned abi_version, struct devimg_plugin_ops *ops,
 	ops->size = n;
 	return 0;
 }
+
+void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,
+		       bool has)
+{
+	if (n >= 64)
+		return;
+	info->aspects_known |= DEVIMG_PLUGIN_ASPECT_BIT(n);
+	if (has)
+		info->aspects |= DEVIMG_PLUGIN_ASPECT_BIT(n);
+	else
+		info->aspects &= ~DEVIMG_PLUGIN_ASPECT_BIT(n);
+}

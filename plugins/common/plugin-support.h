@@ -9,6 +9,7 @@
 #define DEVIMG_PLUGIN_SUPPORT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "devimg_plugin.h"
@@ -28,6 +29,10 @@ void plugin_error_appendf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /* The calling thread's message, "" when none. */
 const char *plugin_last_error(void);
+
+/* Record in info whether the device has DPC++ aspect n (< 64). */
+void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,
+		       bool has);
 
 /*
  * The first half of devimg_plugin_init(): -EPROTO, touching nothing, when

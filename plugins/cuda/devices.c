@@ -56,6 +56,41 @@ static const struct {
 #undef ATTR
 };
 
+/*
+ * DPC++ aspects of a GPU this plugin drives: what every CUDA GPU of
+ * compute capability 5.0 or newer has (fp64, 64-bit atomics; fp16 from
+ * 5.3), warps of 32 as the one sub-group size, and no images, USM or
+ * profiling, which the plugin does not offer.
+ */
+static void set_aspects(struct devimg_plugin_device_info *info, int major,
+			int minor)
+{
+	static const unsigned absent[] = {
+		DEVIMG_PLUGIN_ASPECT_CPU, DEVIMG_PLUGIN_ASPECT_ACCELERATOR,
+		DEVIMG_PLUGIN_ASPECT_CUSTOM, DEVIMG_PLUGIN_ASPECT_IMAGE,
+		DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER,
+		DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER,
+		DEVIMG_PLUGIN_ASPECT_QUEUE_PROFILING,
+		DEVIMG_PLUGIN_ASPECT_USM_DEVICE_ALLOCATIONS,
+		DEVIMG_PLUGIN_ASPECT_USM_HOST_ALLOCATIONS,
+		DEVIMG_PLUGIN_ASPECT_USM_SHARED_ALLOCATIONS,
+		DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS,
+		DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS,
+		DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		plugin_set_aspect(info, absent[i], false);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_GPU, true);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64, true);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64, true);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
+			  major > 5 || (major == 5 && minor >= 3));
+	info->sub_group_sizes[0] = 32;
+	info->nsub_group_sizes = 1;
+}
+
 static int device_query(struct devimg_plugin_device *dev)
 {
 	struct devimg_plugin_device_info *info = &dev->info;
@@ -121,6 +156,7 @@ static int device_query(struct devimg_plugin_device *dev)
 	info->address_bits = 64;
 	info->cc_major = (unsigned)major;
 	info->cc_minor = (unsigned)minor;
+	set_aspects(info, major, minor);
 	return 0;
 }
 

@@ -80,6 +80,7 @@ static int device_compute(struct devimg_plugin_device *dev)
 	};
 	struct devimg_plugin_device_info *info = &dev->info;
 	ze_result_t res;
+	unsigned i;
 
 	res = zeDeviceGetComputeProperties(dev->id, &props);
 	if (res != ZE_RESULT_SUCCESS)
@@ -90,6 +91,42 @@ static int device_compute(struct devimg_plugin_device *dev)
 	info->max_work_item_sizes[1] = props.maxGroupSizeY;
 	info->max_work_item_sizes[2] = props.maxGroupSizeZ;
 	info->local_mem_size = props.maxSharedLocalMemory;
+	for (i = 0; i < props.numSubGroupSizes &&
+		    i < ZE_SUBGROUPSIZE_COUNT &&
+		    i < sizeof(info->sub_group_sizes) /
+			sizeof(info->sub_group_sizes[0]); i++)
+		info->sub_group_sizes[i] = props.subGroupSizes[i];
+	info->nsub_group_sizes = i;
+	return 0;
+}
+
+/* DPC++ aspects from the device type and its module properties. */
+static int device_aspects(struct devimg_plugin_device *dev)
+{
+	ze_device_module_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES,
+	};
+	struct devimg_plugin_device_info *info = &dev->info;
+	ze_result_t res;
+
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_CPU,
+			  info->type == DEVIMG_PLUGIN_DEVICE_CPU);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_GPU,
+			  info->type == DEVIMG_PLUGIN_DEVICE_GPU);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ACCELERATOR,
+			  info->type == DEVIMG_PLUGIN_DEVICE_ACCELERATOR);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER, true);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER, true);
+	res = zeDeviceGetModuleProperties(dev->id, &props);
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGetModuleProperties(\"%s\")",
+			       dev->name);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
+			  props.flags & ZE_DEVICE_MODULE_FLAG_FP16);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64,
+			  props.flags & ZE_DEVICE_MODULE_FLAG_FP64);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64,
+			  props.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS);
 	return 0;
 }
 
@@ -175,6 +212,8 @@ static int device_init(struct devimg_plugin_device *dev,
 		rc = device_memory(dev);
 	if (rc == 0)
 		rc = device_queue_group(dev);
+	if (rc == 0)
+		rc = device_aspects(dev);
 	if (rc < 0)
 		return rc;
 	snprintf(dev->version, sizeof(dev->version), "Level Zero %u.%u",

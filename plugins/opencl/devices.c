@@ -301,14 +301,6 @@ static bool device_flag(cl_device_id id, cl_device_info what)
 	       v == CL_TRUE;
 }
 
-static void set_aspect(struct devimg_plugin_device_info *info, unsigned n,
-		       bool has)
-{
-	info->aspects_known |= DEVIMG_PLUGIN_ASPECT_BIT(n);
-	if (has)
-		info->aspects |= DEVIMG_PLUGIN_ASPECT_BIT(n);
-}
-
 /*
  * Sub-group sizes: cl_intel_required_subgroup_size lists them; NVIDIA's
  * warp is its one sub-group size. Otherwise unknown (none reported).
@@ -358,44 +350,44 @@ static void find_aspects(struct devimg_plugin_device *dev,
 	bool usm = has_word(extensions, "cl_intel_unified_shared_memory");
 
 	clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_CPU, type & CL_DEVICE_TYPE_CPU);
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_GPU, type & CL_DEVICE_TYPE_GPU);
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ACCELERATOR,
-		   type & CL_DEVICE_TYPE_ACCELERATOR);
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_CUSTOM,
-		   type & CL_DEVICE_TYPE_CUSTOM);
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
-		   has_word(extensions, "cl_khr_fp16"));
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64,
-		   has_word(extensions, "cl_khr_fp64"));
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64,
-		   has_word(extensions, "cl_khr_int64_base_atomics") &&
-		   has_word(extensions, "cl_khr_int64_extended_atomics"));
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_IMAGE,
-		   device_flag(dev->id, CL_DEVICE_IMAGE_SUPPORT));
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER,
-		   device_flag(dev->id, CL_DEVICE_COMPILER_AVAILABLE));
-	set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER,
-		   device_flag(dev->id, CL_DEVICE_LINKER_AVAILABLE));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_CPU, type & CL_DEVICE_TYPE_CPU);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_GPU, type & CL_DEVICE_TYPE_GPU);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ACCELERATOR,
+			  type & CL_DEVICE_TYPE_ACCELERATOR);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_CUSTOM,
+			  type & CL_DEVICE_TYPE_CUSTOM);
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
+			  has_word(extensions, "cl_khr_fp16"));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64,
+			  has_word(extensions, "cl_khr_fp64"));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64,
+			  has_word(extensions, "cl_khr_int64_base_atomics") &&
+			  has_word(extensions, "cl_khr_int64_extended_atomics"));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_IMAGE,
+			  device_flag(dev->id, CL_DEVICE_IMAGE_SUPPORT));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER,
+			  device_flag(dev->id, CL_DEVICE_COMPILER_AVAILABLE));
+	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_LINKER,
+			  device_flag(dev->id, CL_DEVICE_LINKER_AVAILABLE));
 	if (clGetDeviceInfo(dev->id, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
 			    sizeof(qprops), &qprops, NULL) == CL_SUCCESS)
-		set_aspect(info, DEVIMG_PLUGIN_ASPECT_QUEUE_PROFILING,
-			   qprops & CL_QUEUE_PROFILING_ENABLE);
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_QUEUE_PROFILING,
+				  qprops & CL_QUEUE_PROFILING_ENABLE);
 	if (!usm) {
-		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_DEVICE_ALLOCATIONS,
-			   false);
-		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_HOST_ALLOCATIONS,
-			   false);
-		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SHARED_ALLOCATIONS,
-			   false);
-		set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS,
-			   false);
-		set_aspect(info,
-			   DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS,
-			   false);
-		set_aspect(info,
-			   DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS,
-			   false);
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_DEVICE_ALLOCATIONS,
+				  false);
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_HOST_ALLOCATIONS,
+				  false);
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SHARED_ALLOCATIONS,
+				  false);
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS,
+				  false);
+		plugin_set_aspect(info,
+				  DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_HOST_ALLOCATIONS,
+				  false);
+		plugin_set_aspect(info,
+				  DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS,
+				  false);
 	}
 	find_sub_group_sizes(dev, extensions);
 }

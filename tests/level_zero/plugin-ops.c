@@ -129,6 +129,18 @@ static int check_device(struct state *s)
 	CHECK(di->global_mem_size == 1ull << 30, "global memory %llu",
 	      (unsigned long long)di->global_mem_size);
 	CHECK(di->address_bits == 64 && di->cc_major == 0, "address bits");
+	/* Aspects: the type's, the module flags the driver gives. */
+#define ASPECT(n) DEVIMG_PLUGIN_ASPECT_BIT(DEVIMG_PLUGIN_ASPECT_##n)
+	CHECK(di->aspects == (ASPECT(GPU) | ASPECT(FP64) | ASPECT(ATOMIC64) |
+			      ASPECT(ONLINE_COMPILER) | ASPECT(ONLINE_LINKER)),
+	      "aspects %#llx", (unsigned long long)di->aspects);
+	CHECK(di->aspects_known == (di->aspects | ASPECT(CPU) |
+				    ASPECT(ACCELERATOR) | ASPECT(FP16)),
+	      "aspects known %#llx", (unsigned long long)di->aspects_known);
+#undef ASPECT
+	CHECK(di->nsub_group_sizes == 3 && di->sub_group_sizes[0] == 8 &&
+	      di->sub_group_sizes[1] == 16 && di->sub_group_sizes[2] == 32,
+	      "sub-group sizes: %u", di->nsub_group_sizes);
 	printf("ok device info: %s, %s %s\n", di->name, di->version,
 	       di->driver_version);
 	return 0;

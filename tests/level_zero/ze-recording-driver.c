@@ -521,6 +521,20 @@ static ze_result_t ZE_APICALL device_compute(
 	return ZE_RESULT_SUCCESS;
 }
 
+/* fp64 and 64-bit atomics, no fp16: what the aspect tests expect. */
+static ze_result_t ZE_APICALL device_module(
+	ze_device_handle_t dev, ze_device_module_properties_t *p)
+{
+	if (!obj_get(dev, KIND_DEVICE) || !p)
+		return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+	p->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
+	p->flags = ZE_DEVICE_MODULE_FLAG_FP64 |
+		   ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+	p->maxArgumentsSize = 2048;
+	p->printfBufferSize = 1 << 20;
+	return ZE_RESULT_SUCCESS;
+}
+
 static ze_result_t ZE_APICALL device_memory(
 	ze_device_handle_t dev, uint32_t *count,
 	ze_device_memory_properties_t *p)
@@ -1616,6 +1630,7 @@ zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditable_t *t)
 	t->pfnGetSubDevices = device_sub_devices;
 	t->pfnGetProperties = device_properties;
 	t->pfnGetComputeProperties = device_compute;
+	t->pfnGetModuleProperties = device_module;
 	t->pfnGetMemoryProperties = device_memory;
 	t->pfnGetCommandQueueGroupProperties = device_queue_groups;
 	return r;
