@@ -29,26 +29,7 @@
 #include <devimg/devimg.h>
 
 #include "devimg_plugin.h"
-
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fprintf(stderr, " [last error: %s]\n",		\
-				devimg_last_error());			\
-			failed = 1;					\
-			return -1;					\
-		}							\
-	} while (0)
-
-struct env {
-	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
-	struct devimg_queue *q;
-};
+#include "../runner.h"
 
 /* The i-th CUDA device of ctx, or NULL. */
 static struct devimg_device *cuda_device(struct devimg_ctx *ctx, unsigned i)

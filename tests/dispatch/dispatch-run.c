@@ -18,26 +18,7 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fprintf(stderr, " [last error: %s]\n",		\
-				devimg_last_error());			\
-			failed = 1;					\
-			return -1;					\
-		}							\
-	} while (0)
-
-struct env {
-	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
-	struct devimg_queue *q;
-};
+#include "../runner.h"
 
 static int test_vadd(struct env *e)
 {

@@ -33,26 +33,7 @@
 #include <devimg/devimg.h>
 
 #include "devimg_plugin.h"
-
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fprintf(stderr, " [last error: %s]\n",		\
-				devimg_last_error());			\
-			failed = 1;					\
-			return -1;					\
-		}							\
-	} while (0)
-
-struct env {
-	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
-	struct devimg_queue *q;
-};
+#include "../runner.h"
 
 /* A context of the devices selector keeps (NULL: the environment's). */
 static int ctx_open(struct env *e, const char *selector)
