@@ -1,7 +1,9 @@
 # Launch metadata from the device compiler (docs/launch-metadata.md):
 # decoders and selection as Check unit tests, and end to end on PoCL with
 # kernels built to SPIR bitcode at build time (SPIR_COMPILE comes from
-# loader/dispatch.mk), so that a carried build tree needs no clang.
+# loader/dispatch.mk), and on a GPU through the CUDA plugin with the same
+# kernels in lowered CUDA C built to PTX at build time, so that a carried
+# build tree needs no clang.
 
 # ---- unit tests ----
 
@@ -50,3 +52,36 @@ dist_check_SCRIPTS += $(meta_shell_tests)
 EXTRA_DIST += tests/meta/meta.cl tests/meta/which.cl tests/meta/meta.sym \
 	tests/meta/meta.props tests/meta/elim-spec.cl tests/meta/elim-spec.sym \
 	tests/meta/elim-spec.props docs/launch-metadata.md
+
+# ---- end to end on a GPU through the CUDA plugin ----
+
+# The kernels of meta.cl, elim-spec.cl and which.cl in CUDA C, in the
+# lowered form (tests/meta/lowered.h, FORMATS.md section 4), to PTX. The
+# script runs on any machine and skips (77) without a CUDA device.
+meta_ptx = tests/meta/meta.ptx tests/meta/elim-spec.ptx \
+	tests/meta/which-1.ptx tests/meta/which-2.ptx
+CLEANFILES += $(meta_ptx)
+EXTRA_DIST += tests/meta/meta-cuda.sh tests/meta/lowered.h \
+	tests/meta/meta.cu tests/meta/elim-spec.cu tests/meta/which.cu
+
+if BUILD_CUDA
+META_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only \
+	--cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
+	-Wno-unknown-cuda-version -O2 -S
+if HAVE_CLANG
+check_DATA += $(meta_ptx)
+endif
+
+tests/meta/meta.ptx: $(top_srcdir)/tests/meta/meta.cu \
+		$(top_srcdir)/tests/meta/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(META_PTX_COMPILE) -o $@ $<
+tests/meta/elim-spec.ptx: $(top_srcdir)/tests/meta/elim-spec.cu \
+		$(top_srcdir)/tests/meta/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(META_PTX_COMPILE) -o $@ $<
+tests/meta/which-%.ptx: $(top_srcdir)/tests/meta/which.cu \
+		$(top_srcdir)/tests/meta/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/meta && \
+	$(META_PTX_COMPILE) -DVAL=$* -o $@ $<
+
+TESTS += tests/meta/meta-cuda.sh
+endif

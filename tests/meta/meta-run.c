@@ -2,7 +2,9 @@
 /*
  * Launch metadata end to end: opens a library of wrapped images, makes a
  * context, runs kernels on its first device and checks the results on the
- * host. Modes:
+ * host. The same on PoCL (meta.sh, SPIR bitcode from the .cl kernels) and
+ * on a GPU through the CUDA plugin (meta-cuda.sh, PTX from the .cu kernels
+ * of the same names and arguments). Modes:
  *  "args"     argument tables: an array of 100 ints by value (wrapped
  *             and flattened), an array of two buffers, a struct holding
  *             an int and two buffers, a pointer with local memory, and
@@ -14,14 +16,18 @@
  *             same given explicitly, a conflicting one refused;
  *  "probe"    prints "LACK <id> <name>" and "HAVE <id> <name>": an
  *             aspect the device is known to lack and one it has (beyond
- *             its type), for meta.sh to write device requirements with;
+ *             its type), for the scripts to write device requirements
+ *             with; argv[3], "cpu" (the default) or "gpu", is the device
+ *             type it must report;
  *  "pick"     the kernel "which" is in an image that needs the lacking
  *             aspect and one that needs the present one: the second runs;
- *  "nopick"   only the first: -ENOEXEC naming the missing aspect (argv[3]).
+ *  "nopick"   only the first: -ENOEXEC naming the missing aspect (argv[3])
+ *             and the image's target (argv[4], spir64_x86_64 if not given).
  * Exits 77 when there is no device.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -530,32 +536,41 @@ static int has(const struct devimg_device_features *f, unsigned a)
 	return known(f, a) && (f->aspects >> a & 1);
 }
 
-static int mode_probe(struct env *e)
+/* type: "cpu" (PoCL) or "gpu" (CUDA), the device type it must report. */
+static int mode_probe(struct env *e, const char *type)
 {
-	static const unsigned lack_pref[] = {
+	bool gpu = type && !strcmp(type, "gpu");
+	unsigned self = gpu ? DEVIMG_ASPECT_GPU : DEVIMG_ASPECT_CPU;
+	unsigned other = gpu ? DEVIMG_ASPECT_CPU : DEVIMG_ASPECT_GPU;
+	const unsigned lack_pref[] = {
 		DEVIMG_ASPECT_FP16, DEVIMG_ASPECT_ATOMIC64, DEVIMG_ASPECT_FP64,
-		DEVIMG_ASPECT_IMAGE, DEVIMG_ASPECT_GPU,
+		DEVIMG_ASPECT_IMAGE, other,
 	};
-	static const unsigned has_pref[] = {
+	const unsigned has_pref[] = {
 		DEVIMG_ASPECT_FP64, DEVIMG_ASPECT_ATOMIC64, DEVIMG_ASPECT_IMAGE,
 		DEVIMG_ASPECT_ONLINE_COMPILER, DEVIMG_ASPECT_QUEUE_PROFILING,
-		DEVIMG_ASPECT_CPU,
+		self,
 	};
 	struct devimg_device_features f;
 	unsigned i;
 
+	CHECK(!type || gpu || !strcmp(type, "cpu"),
+	      "probe: device type '%s', want cpu or gpu", type);
 	CHECK(!devimg_device_features(e->dev, &f), "features");
-	CHECK(f.aspects_reported, "the OpenCL plugin reports aspects");
-	CHECK(has(&f, DEVIMG_ASPECT_CPU) && known(&f, DEVIMG_ASPECT_GPU) &&
-	      !has(&f, DEVIMG_ASPECT_GPU) &&
+	CHECK(f.aspects_reported, "the %s plugin reports aspects",
+	      devimg_device_backend(e->dev));
+	CHECK(has(&f, self) && known(&f, other) && !has(&f, other) &&
 	      !has(&f, DEVIMG_ASPECT_ACCELERATOR),
-	      "a CPU device: cpu, not gpu or accelerator");
+	      "a %s device: %s, not %s or accelerator",
+	      devimg_aspect_name(self), devimg_aspect_name(self),
+	      devimg_aspect_name(other));
 	CHECK(known(&f, DEVIMG_ASPECT_FP16) && known(&f, DEVIMG_ASPECT_FP64) &&
 	      known(&f, DEVIMG_ASPECT_ATOMIC64) &&
 	      known(&f, DEVIMG_ASPECT_IMAGE) &&
 	      known(&f, DEVIMG_ASPECT_ONLINE_COMPILER) &&
 	      known(&f, DEVIMG_ASPECT_USM_DEVICE_ALLOCATIONS),
-	      "aspects the OpenCL plugin determines: known %#llx",
+	      "aspects the %s plugin determines: known %#llx",
+	      devimg_device_backend(e->dev),
 	      (unsigned long long)f.aspects_known);
 	CHECK(f.max_work_group_size > 0 && f.max_work_item_sizes[0] > 0,
 	      "work-group limits");
@@ -595,7 +610,8 @@ static int mode_pick(struct env *e)
 	return 0;
 }
 
-static int mode_nopick(struct env *e, const char *aspect)
+/* target: of image 0 in the library, spir64_x86_64 when NULL. */
+static int mode_nopick(struct env *e, const char *aspect, const char *target)
 {
 	struct devimg_kernel *k = NULL;
 	char want[128];
@@ -605,14 +621,15 @@ static int mode_nopick(struct env *e, const char *aspect)
 	CHECK(err == -ENOEXEC && !k, "kernel_new: %d", err);
 	CHECK_MSG("no image of kernel 'which' is compatible with device");
 	snprintf(want, sizeof(want),
-		 "image 0 (target spir64_x86_64): needs aspect %s, device lacks it",
-		 aspect);
+		 "image 0 (target %s): needs aspect %s, device lacks it",
+		 target ? target : "spir64_x86_64", aspect);
 	CHECK_MSG(want);
 	printf("ok no image: %s\n", devimg_last_error());
 	return 0;
 }
 
-static int run_mode(struct env *e, const char *mode, const char *arg)
+static int run_mode(struct env *e, const char *mode, const char *arg,
+		    const char *arg2)
 {
 	if (!strcmp(mode, "args"))
 		return mode_args(e);
@@ -623,13 +640,25 @@ static int run_mode(struct env *e, const char *mode, const char *arg)
 	if (!strcmp(mode, "wg"))
 		return mode_wg(e);
 	if (!strcmp(mode, "probe"))
-		return mode_probe(e);
+		return mode_probe(e, arg);
 	if (!strcmp(mode, "pick"))
 		return mode_pick(e);
 	if (!strcmp(mode, "nopick"))
-		return mode_nopick(e, arg);
+		return mode_nopick(e, arg, arg2);
 	fprintf(stderr, "unknown mode %s\n", mode);
 	return -1;
+}
+
+/* nopick takes an aspect and maybe a target, probe maybe a type. */
+static bool usage_ok(int argc, char **argv)
+{
+	if (argc < 3)
+		return false;
+	if (!strcmp(argv[1], "nopick"))
+		return argc == 4 || argc == 5;
+	if (!strcmp(argv[1], "probe"))
+		return argc == 3 || argc == 4;
+	return argc == 3;
 }
 
 int main(int argc, char **argv)
@@ -639,8 +668,8 @@ int main(int argc, char **argv)
 	void *lib;
 	int err, r = 0;
 
-	if (argc < 3 || (!strcmp(argv[1], "nopick") && argc != 4)) {
-		fprintf(stderr, "usage: %s args|elim|elimspec|wg|probe|pick|nopick LIBRARY [ASPECT]\n",
+	if (!usage_ok(argc, argv)) {
+		fprintf(stderr, "usage: %s args|elim|elimspec|wg|pick LIBRARY | probe LIBRARY [cpu|gpu] | nopick LIBRARY ASPECT [TARGET]\n",
 			argv[0]);
 		return 2;
 	}
@@ -658,6 +687,8 @@ int main(int argc, char **argv)
 	}
 	if (devimg_device_count(e.ctx) == 0) {
 		printf("SKIP: no device in the context\n");
+		devimg_ctx_unref(e.ctx);
+		dlclose(lib);
 		return 77;
 	}
 	e.dev = devimg_device_get(e.ctx, 0);
@@ -667,7 +698,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
 		return 1;
 	}
-	r = run_mode(&e, mode, argv[3]);
+	r = run_mode(&e, mode, argc > 3 ? argv[3] : NULL,
+		     argc > 4 ? argv[4] : NULL);
 	devimg_queue_unref(e.q);
 	if (devimg_ctx_unref(e.ctx) != NULL) {
 		fprintf(stderr, "FAIL: the context outlived its last reference\n");
