@@ -165,8 +165,11 @@ static void usage(FILE *f)
 	      "  -batch                  the only input is a file table\n"
 	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
 	      "                          names it directly\n"
-	      "  -v                      say what is written\n"
-	      "  --help, --version\n", f);
+	      "  -v, -verbose            say what is written, on stderr\n"
+	      "  -h, -help, --help       print this help and exit\n"
+	      "  -version, --version     print the version and exit\n"
+	      "A value follows '=' or comes as the next argument; two leading\n"
+	      "dashes work as one; \"--\" ends the options.\n", f);
 }
 
 /* ---- files ---- */

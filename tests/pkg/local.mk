@@ -1,0 +1,38 @@
+# Packaging and portability checks:
+#  exports.sh  the ABI of libdevimg.so (version script, header, SONAME,
+#              debian/libdevimg0.symbols) and of the plugins
+#  cli.sh      --help and --version of every tool against its man page
+#  man.sh      every page renders cleanly; every public function has one
+#  aarch64.sh  objects for an aarch64 host, cross-linked and run under
+#              qemu-aarch64 with a registrar built for aarch64 (skips
+#              without gcc-aarch64-linux-gnu or qemu-user)
+# tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
+# and runs lintian: for CI, not part of make check.
+pkg_shell_tests = \
+	tests/pkg/exports.sh \
+	tests/pkg/cli.sh \
+	tests/pkg/man.sh \
+	tests/pkg/aarch64.sh
+TESTS += $(pkg_shell_tests)
+dist_check_SCRIPTS += $(pkg_shell_tests)
+EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
+
+# The Debian packaging travels in the tarball: exports.sh reads the
+# symbols file, and the tarball builds packages as the tree does.
+EXTRA_DIST += \
+	debian/changelog \
+	debian/control \
+	debian/copyright \
+	debian/rules \
+	debian/source/format \
+	debian/libdevimg0.install \
+	debian/libdevimg0.symbols \
+	debian/libdevimg-dev.install \
+	debian/devimg-tools.install \
+	debian/devimg-plugin-opencl.install \
+	debian/devimg-plugin-level-zero.install \
+	debian/devimg-plugin-cuda.install \
+	debian/not-installed
+
+# Documentation of the formats and of the plugin interface.
+EXTRA_DIST += docs/formats.md docs/writing-a-plugin.md
