@@ -18,6 +18,8 @@ static const struct {
 	{ ERANGE, "value out of range" },
 	{ ENODEV, "no such device" },
 	{ ENOSYS, "not supported" },
+	{ ENOTSUP, "not supported by the device or its backend" },
+	{ EPROTO, "plugin interface version mismatch" },
 	{ EIO, "input/output error" },
 	{ EBUSY, "busy" },
 	{ EOVERFLOW, "size overflow" },
