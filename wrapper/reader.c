@@ -76,18 +76,49 @@ struct reader {
 	size_t cap;		/* of file->images */
 };
 
+/*
+ * Copy a message, writing control characters as \xNN: names quoted from
+ * the file (sets, properties, symbols) may hold any byte, and the error
+ * must stay one line.
+ */
+static void copy_escaped(char *dst, size_t len, const char *src)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+	unsigned char c;
+
+	if (!len)
+		return;
+	for (; *src && o + 1 < len; src++) {
+		c = (unsigned char)*src;
+		if (c >= 0x20 && c != 0x7f) {
+			dst[o++] = (char)c;
+			continue;
+		}
+		if (o + 5 > len)
+			break;
+		dst[o++] = '\\';
+		dst[o++] = 'x';
+		dst[o++] = hex[c >> 4];
+		dst[o++] = hex[c & 15];
+	}
+	dst[o] = '\0';
+}
+
 __attribute__((format(printf, 3, 4)))
 static int fail(struct reader *r, int ret, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 	int n;
 
-	n = snprintf(r->err, r->errlen, "%s: ", r->fname);
-	if (n < 0 || (size_t)n >= r->errlen)
-		return ret;
+	n = snprintf(msg, sizeof(msg), "%s: ", r->fname);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(r->err + n, r->errlen - n, fmt, ap);
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
+	copy_escaped(r->err, r->errlen, msg);
 	return ret;
 }
 
@@ -947,9 +978,10 @@ static int read_sections(struct reader *r)
 
 static int check_phdrs(struct reader *r)
 {
-	size_t n = 0;
+	size_t n = r->ehdr.e_phnum;
 
-	if (elf_getphdrnum(r->elf, &n) < 0)
+	/* libelf fails a table outside the file without saying why. */
+	if (n == PN_XNUM && elf_getphdrnum(r->elf, &n) < 0)
 		return fail_elf(r, "e_phnum");
 	if (n == 0)
 		return 0;
@@ -963,6 +995,23 @@ static int check_phdrs(struct reader *r)
 	return 0;
 }
 
+/* ELF magic that libelf refused: say which identification byte. */
+static int check_ident(struct reader *r)
+{
+	const unsigned char *id = r->buf;
+
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return fail(r, -EINVAL, "e_ident[EI_CLASS]: %u is not valid",
+			    (unsigned)id[EI_CLASS]);
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return fail(r, -EINVAL, "e_ident[EI_DATA]: %u is not valid",
+			    (unsigned)id[EI_DATA]);
+	if (id[EI_VERSION] != EV_CURRENT)
+		return fail(r, -EINVAL, "e_ident[EI_VERSION]: %u, expected %d",
+			    (unsigned)id[EI_VERSION], EV_CURRENT);
+	return fail(r, -EINVAL, "ELF header: %s", elf_errmsg(-1));
+}
+
 static int check_ehdr(struct reader *r)
 {
 	const char *kind = "data";
@@ -974,6 +1023,8 @@ static int check_ehdr(struct reader *r)
 		kind = "an ar archive (run on its members)";
 		/* fall through */
 	default:
+		if (r->size >= EI_NIDENT && !memcmp(r->buf, ELFMAG, SELFMAG))
+			return check_ident(r);
 		return fail(r, -EINVAL, "not an ELF file: %s", kind);
 	}
 	if (gelf_getclass(r->elf) != ELFCLASS64)

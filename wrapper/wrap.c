@@ -211,24 +211,28 @@ static int read_all(int fd, char **text, size_t *len)
 	return 0;
 }
 
-/* Read a whole small file (entries, properties, table, manifest). */
-static int read_whole(const char *path, char **text, size_t *len)
+/*
+ * Read a whole small file (entries, properties, table, manifest); where
+ * names the table row that gave its name ("" on the command line).
+ */
+static int read_whole(const char *path, char **text, size_t *len,
+		      const char *where)
 {
 	struct stat st;
 	int fd, r;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail("%s: %s", path, strerror(errno));
+		return fail("%s: %s%s", path, strerror(errno), where);
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 		r = -EISDIR;
 	else
 		r = read_all(fd, text, len);
 	close(fd);
 	if (r == -EISDIR)
-		return fail("%s: is a directory", path);
+		return fail("%s: is a directory%s", path, where);
 	if (r)
-		return fail("%s: %s", path, strerror(-r));
+		return fail("%s: %s%s", path, strerror(-r), where);
 	return 0;
 }
 
@@ -256,12 +260,13 @@ static int check_image(const char *path, uint64_t *size, const char *where)
 
 /* ---- one image ---- */
 
-static int load_manifest(struct wrap_image *img, const char *path)
+static int load_manifest(struct wrap_image *img, const char *path,
+			 const char *where)
 {
 	char *text;
 	size_t len;
 
-	if (read_whole(path, &text, &len))
+	if (read_whole(path, &text, &len, where))
 		return -1;
 	img->has_manifest = 1;
 	img->manifest = (unsigned char *)text;
@@ -277,7 +282,7 @@ static int load_entries(struct wrap_image *img, const char *path,
 	size_t len;
 	int r;
 
-	if (read_whole(path, &text, &len))
+	if (read_whole(path, &text, &len, where))
 		return -1;
 	r = props_sym_parse(text, len, path, &img->entries, &err);
 	free(text);
@@ -295,7 +300,7 @@ static int load_props(struct wrap_image *img, const char *path,
 	size_t len;
 	int r;
 
-	if (read_whole(path, &text, &len))
+	if (read_whole(path, &text, &len, where))
 		return -1;
 	r = props_parse(text, len, path, &img->props, &err);
 	free(text);
@@ -336,7 +341,7 @@ static int add_image(struct cli *c, const struct image_opts *o,
 		return fail("%s: %s", path, strerror(ENOMEM));
 	if (check_image(path, &img->size, where))
 		return -1;
-	if (manifest && *manifest && load_manifest(img, manifest))
+	if (manifest && *manifest && load_manifest(img, manifest, where))
 		return -1;
 	if (entries && *entries && load_entries(img, entries, where))
 		return -1;
@@ -370,7 +375,7 @@ static int add_table(struct cli *c, const char *table)
 	size_t len, i;
 	int r;
 
-	if (read_whole(table, &text, &len))
+	if (read_whole(table, &text, &len, ""))
 		return -1;
 	r = props_table_parse(text, len, table, &t, &err);
 	free(text);

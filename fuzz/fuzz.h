@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the libFuzzer harnesses: the oracle for error messages. Every
+ * failure of the code under test must leave one non-empty line that starts
+ * with the input's name; anything else is a finding, reported by abort()
+ * so that libFuzzer stores the input.
+ */
+#ifndef DEVIMG_FUZZ_H
+#define DEVIMG_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_ASSERT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: assertion '%s' failed: ", \
+				__FILE__, __LINE__, #cond);		\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			abort();					\
+		}							\
+	} while (0)
+
+/* msg (NUL-terminated, at most cap bytes) is one line starting with prefix. */
+static inline void fuzz_check_msg(const char *msg, size_t cap,
+				  const char *prefix)
+{
+	FUZZ_ASSERT(memchr(msg, '\0', cap), "error message not terminated");
+	FUZZ_ASSERT(msg[0], "error without a message");
+	FUZZ_ASSERT(!strchr(msg, '\n'), "error message of several lines: %s",
+		    msg);
+	if (prefix)
+		FUZZ_ASSERT(!strncmp(msg, prefix, strlen(prefix)),
+			    "error message does not name the input '%s': %s",
+			    prefix, msg);
+}
+
+#endif

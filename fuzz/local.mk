@@ -1,0 +1,148 @@
+# fuzz/: libFuzzer harnesses of the parsers and of descriptor validation
+# (docs/hardening.md). Each harness is one fuzz-<name>.c file with
+# LLVMFuzzerTestOneInput(); it is built twice:
+#  - fuzz/replay-<name>, by the ordinary compiler with replay.c as main():
+#    make check runs it over the seed corpus (seeds.sh makes it from the
+#    test fixtures) and the stored crashes of fuzz/regressions/<name>/,
+#    so regressions replay in every build, sanitized or not;
+#  - fuzz/bin/<name>, by $(CLANG) with -fsanitize=fuzzer,address,undefined
+#    (when clang and libFuzzer are there): make check runs it over the
+#    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS.
+FUZZ_HARNESSES = props bytes sym table reader descriptor
+
+fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz
+fuzz_replay_common = fuzz/replay.c fuzz/fuzz.h
+
+check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
+	fuzz/replay-table fuzz/replay-reader fuzz/replay-descriptor
+
+fuzz_replay_props_SOURCES = fuzz/fuzz-props.c $(fuzz_replay_common) \
+	wrapper/reader.c wrapper/reader.h
+fuzz_replay_props_CPPFLAGS = $(fuzz_replay_cppflags) $(LIBELF_CFLAGS)
+fuzz_replay_props_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+
+fuzz_replay_bytes_SOURCES = fuzz/fuzz-bytes.c $(fuzz_replay_common)
+fuzz_replay_bytes_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_bytes_LDADD = props/libdevimg-props.la
+
+fuzz_replay_sym_SOURCES = fuzz/fuzz-sym.c $(fuzz_replay_common)
+fuzz_replay_sym_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_sym_LDADD = props/libdevimg-props.la
+
+fuzz_replay_table_SOURCES = fuzz/fuzz-table.c $(fuzz_replay_common)
+fuzz_replay_table_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_table_LDADD = props/libdevimg-props.la
+
+fuzz_replay_reader_SOURCES = fuzz/fuzz-reader.c $(fuzz_replay_common) \
+	wrapper/reader.c wrapper/reader.h wrapper/index.h
+fuzz_replay_reader_CPPFLAGS = $(fuzz_replay_cppflags) $(LIBELF_CFLAGS)
+fuzz_replay_reader_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+
+fuzz_replay_descriptor_SOURCES = fuzz/fuzz-descriptor.c $(fuzz_replay_common)
+fuzz_replay_descriptor_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_descriptor_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+fuzz_replay_descriptor_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
+
+TESTS += fuzz/replay.sh
+dist_check_SCRIPTS += fuzz/replay.sh
+EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore docs/hardening.md
+
+# ---- the libFuzzer programs (clang) ----
+
+FUZZ_SECONDS = 60
+# More libFuzzer options for make fuzz, e.g. FUZZ_FLAGS=-max_len=65536.
+FUZZ_FLAGS =
+FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
+	-DPLUGINDIR=\"$(plugindir)\" -I$(top_srcdir)/props \
+	-I$(top_srcdir)/include -I$(top_srcdir)/loader \
+	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS)
+
+fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
+fuzz_props_objs = \
+	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
+fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
+fuzz_reader_objs = fuzz/obj/wrapper/reader.o
+fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/props/props.h \
+	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/reader.h \
+	$(top_srcdir)/wrapper/index.h $(top_srcdir)/include/devimg/devimg.h \
+	$(top_srcdir)/include/devimg/descriptor.h \
+	$(top_srcdir)/loader/libdevimg-internal.h $(top_srcdir)/loader/hash.h \
+	$(top_srcdir)/loader/select.h
+fuzz_bins = $(addprefix fuzz/bin/,$(FUZZ_HARNESSES))
+
+# Library code gets coverage instrumentation; the harness links libFuzzer.
+fuzz/obj/%.o: $(top_srcdir)/%.c $(fuzz_headers) config.h
+	$(AM_V_CC)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) -c -o $@ $<
+
+fuzz_link = $(AM_V_CCLD)$(MKDIR_P) fuzz/bin && \
+	$(FUZZ_CC) -fsanitize=fuzzer -o $@ $^
+fuzz/bin/props: fuzz/obj/fuzz/fuzz-props.o $(fuzz_reader_objs) $(fuzz_props_objs)
+	$(fuzz_link) $(LIBELF_LIBS)
+fuzz/bin/bytes: fuzz/obj/fuzz/fuzz-bytes.o $(fuzz_props_objs)
+	$(fuzz_link)
+fuzz/bin/sym: fuzz/obj/fuzz/fuzz-sym.o $(fuzz_props_objs)
+	$(fuzz_link)
+fuzz/bin/table: fuzz/obj/fuzz/fuzz-table.o $(fuzz_props_objs)
+	$(fuzz_link)
+fuzz/bin/reader: fuzz/obj/fuzz/fuzz-reader.o $(fuzz_reader_objs) $(fuzz_props_objs)
+	$(fuzz_link) $(LIBELF_LIBS)
+fuzz/bin/descriptor: fuzz/obj/fuzz/fuzz-descriptor.o $(fuzz_loader_objs) \
+		$(fuzz_props_objs)
+	$(fuzz_link) -pthread -ldl
+
+# Whether $(CLANG) links libFuzzer programs at all ("yes" or "no").
+fuzz/have-libfuzzer: Makefile
+	$(AM_V_GEN)$(MKDIR_P) fuzz && \
+	if test "x$(CLANG)" != xno && \
+	   echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+	   $(CLANG) -x c -fsanitize=fuzzer,address,undefined \
+		-o fuzz/have-libfuzzer.probe - >/dev/null 2>&1; then \
+		echo yes; else echo no; fi >$@; \
+	rm -f fuzz/have-libfuzzer.probe
+
+# The libFuzzer programs where they can be built; nothing otherwise.
+.PHONY: fuzz-build
+fuzz-build: fuzz/have-libfuzzer
+	@if test "`cat fuzz/have-libfuzzer`" = yes; then \
+		$(MAKE) $(AM_MAKEFLAGS) $(fuzz_bins); \
+	else \
+		echo "fuzz: $(CLANG) does not link libFuzzer programs; not built"; \
+	fi
+if HAVE_CLANG
+check_DATA += fuzz-build
+endif
+
+# make fuzz: each harness in turn for FUZZ_SECONDS, one process, over its
+# corpus in fuzz/corpus/<name>/ (kept between runs, seeded from the
+# fixtures); a crash stops it and is left in fuzz/artifacts/<name>/.
+.PHONY: fuzz
+fuzz: fuzz-build devimg-wrap$(EXEEXT)
+	@test "`cat fuzz/have-libfuzzer`" = yes || \
+		{ echo "fuzz: needs clang with libFuzzer (CLANG=$(CLANG))"; exit 1; }
+	$(AM_V_at)rm -rf fuzz/seeds && \
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		CC='$(CC)' $(SHELL) $(top_srcdir)/fuzz/seeds.sh fuzz/seeds
+	@for h in $(FUZZ_HARNESSES); do \
+		$(MKDIR_P) fuzz/corpus/$$h fuzz/artifacts/$$h || exit 1; \
+		echo "fuzz: $$h for $(FUZZ_SECONDS) s"; \
+		fuzz/bin/$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -malloc_limit_mb=4352 \
+			-artifact_prefix=fuzz/artifacts/$$h/ $(FUZZ_FLAGS) \
+			fuzz/corpus/$$h fuzz/seeds/$$h \
+			$(top_srcdir)/fuzz/regressions/$$h \
+			>fuzz/$$h.log 2>&1 || \
+			{ tail -n 40 fuzz/$$h.log; \
+			  echo "fuzz: $$h found a problem: fuzz/artifacts/$$h/ (see docs/hardening.md)"; \
+			  exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' \
+			fuzz/$$h.log | tail -n 2; \
+	done
+
+clean-local: clean-fuzz
+.PHONY: clean-fuzz
+clean-fuzz:
+	-rm -rf fuzz/obj fuzz/bin fuzz/seeds fuzz/have-libfuzzer \
+		fuzz/have-libfuzzer.probe fuzz/*.log

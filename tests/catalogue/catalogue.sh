@@ -1,0 +1,166 @@
+#!/bin/sh
+# The catalogue of malformed inputs (cases.tsv): truncated and corrupted
+# ELF files for devimg-dump, bad property files, symbol files and file
+# tables for devimg-wrap, bad descriptors registered through libdevimg,
+# images a device cannot take, absurd sizes and counts. For each case:
+# its exit status, exactly one line on stderr matching the case's
+# pattern (the whole line: tool, file, line or field, reason), nothing on
+# stdout, and no file left in out/ (the output folder every case writes
+# to). cases.tsv: NAME<TAB>STATUS<TAB>PATTERN<TAB>COMMAND, PATTERN an
+# extended regular expression; COMMAND runs in the scratch folder with
+# $WRAP, $DUMP, $REG, $LAUNCH and the fixtures made below.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dump/fixture.sh"
+
+WRAP=$top_builddir/devimg-wrap
+DUMP=$top_builddir/devimg-dump
+REG=$top_builddir/tests/catalogue/cat-register
+LAUNCH=$top_builddir/tests/catalogue/cat-launch
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+: "${CC:=cc}"
+cases=$top_srcdir/tests/catalogue/cases.tsv
+
+cd "$scratch"
+mkdir in out
+
+# ---- fixtures: good inputs ----
+printf '\003\002\043\007\000\000\001\000spirv image bytes\n' >in/a.spv
+printf 'k\n' >in/k.sym
+"$WRAP" -o in/w.o -kind=sycl -target=spir64 -format=spirv \
+	-entries=in/k.sym in/a.spv || fail "cannot wrap in/a.spv"
+$CC -shared -o in/w.so in/w.o || fail "cannot link in/w.so"
+
+# ---- corrupted ELF files (offsets from readelf) ----
+shoff=$(readelf -hW in/w.o | sed -n 's/.*Start of section headers: *\([0-9]*\).*/\1/p')
+# shdr FILE SECTION FIELD-OFFSET: file offset of a field of a section header.
+shdr() {
+	echo $((shoff + $(section_index "$1" "$2") * 64 + $3))
+}
+cp in/w.o in/nobits.o
+patch in/nobits.o "$(shdr in/w.o .devimg 4)" 08 00 00 00
+cp in/w.o in/compressed.o
+patch in/compressed.o "$(shdr in/w.o .devimg 8)" 02 08 00 00
+cp in/w.o in/devoff.o
+# shellcheck disable=SC2046
+patch in/devoff.o "$(shdr in/w.o .devimg 24)" $(le64 0x10000000)
+cp in/w.o in/relaent.o
+patch in/relaent.o "$(shdr in/w.o .rela.devimg 56)" 00
+cp in/w.o in/reltype.o
+patch in/reltype.o "$(shdr in/w.o .rela.devimg 4)" 09
+cp in/w.o in/relalink.o
+patch in/relalink.o "$(shdr in/w.o .rela.devimg 40)" 00 00 00 00
+cp in/w.o in/shstrndx.o
+patch in/shstrndx.o 62 01 00
+cp in/w.o in/shentsize.o
+patch in/shentsize.o 58 20 00
+cp in/w.o in/eidata.o
+patch in/eidata.o 5 03
+cp in/w.so in/phoff.so
+# shellcheck disable=SC2046
+patch in/phoff.so 32 $(le64 0x7fffffff0)
+head -c $(($(wc -c <in/w.so) - 100)) in/w.so >in/cut.so
+dv=$(section_off in/w.o .devimg)
+cp in/w.o in/nimages.o
+patch in/nimages.o $((dv + 26)) 00 01
+cp in/w.o in/binsize.o
+# shellcheck disable=SC2046
+patch in/binsize.o $((dv + 40 + 8)) $(le64 0xffffffffffffffff)
+
+# ---- property files, symbol files and file tables ----
+printf '[S]\nx=1|4294967296\n' >in/u32.props
+printf '[]\n' >in/emptyset.props
+printf '[abc\n' >in/unterminated.props
+printf '[S]\nx=3|a\000b\n' >in/nul.props
+printf '[S]\nx=2|IAAAA\n' >in/b64len.props
+printf '[S]\nx=2|ABAAAAAAAAQA\n' >in/bits.props
+printf '[S]\n=1|2\n' >in/noname.props
+printf '[S]\nx=1\n' >in/nobar.props
+printf '[SYCL/specialization constants]\nc=2|gBAAAAAAAAAAAAAAAAAAAAAAAAA\n' \
+	>in/leaf0.props
+printf '[SYCL/specialization constants]\nc=2|ADAAAAAAAAAAAAAAAAAAAQAAAAQAAAAACAAAAQAAAAA\n' \
+	>in/overlap.props
+printf 'k\nb\000d\n' >in/nul.sym
+printf '[Code|Code]\nin/a.spv|in/a.spv\n' >in/repeated.txt
+printf '[Code]\nin/a.spv|in/k.sym\n' >in/cells.txt
+printf '[Code|Symbols]\nin/a.spv|in/nosuch.sym\n' >in/rowsym.txt
+# 65536 images: one more than the descriptor's 16-bit count holds.
+{ echo '[Code]'; i=0; while [ $i -lt 65536 ]; do echo in/a.spv; i=$((i + 1)); done; } \
+	>in/many.txt
+
+# ---- images a device cannot take ----
+head -c 256 /dev/zero | tr '\0' 'G' >in/garbage.bc
+printf 'gk\n' >in/gk.sym
+"$WRAP" -o in/garbage.o -kind=sycl -target=spir64 -format=llvmbc \
+	-entries=in/gk.sym in/garbage.bc || fail "cannot wrap in/garbage.bc"
+$CC -shared -o in/garbage.so in/garbage.o || fail "cannot link garbage.so"
+printf 'sk\n' >in/sk.sym
+"$WRAP" -o in/spirv.o -kind=sycl -target=spir64 -format=spirv \
+	-entries=in/sk.sym in/a.spv || fail "cannot wrap in/a.spv"
+$CC -shared -o in/spirv.so in/spirv.o || fail "cannot link spirv.so"
+bc=$top_builddir/tests/dispatch/dispatch.bc
+have_bc=no
+if [ -f "$bc" ]; then
+	printf 'not_in_it\n' >in/miss.sym
+	"$WRAP" -o in/miss.o -kind=sycl -target=spir64 -format=llvmbc \
+		-entries=in/miss.sym "$bc" || fail "cannot wrap $bc"
+	$CC -shared -o in/miss.so in/miss.o || fail "cannot link miss.so"
+	have_bc=yes
+fi
+printf 'nk\n' >in/nk.sym
+"$WRAP" -o in/native.o -kind=sycl -target=spir64_x86_64 -format=native \
+	-entries=in/nk.sym in/garbage.bc || fail "cannot wrap native garbage"
+$CC -shared -o in/native.so in/native.o || fail "cannot link native.so"
+
+mkdir -p pocl-cache
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
+DEVIMG_DEVICE_SELECTOR=opencl:*
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+have_device=no
+if [ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] &&
+	"$LAUNCH" in/w.so k >/dev/null 2>&1; [ $? -ne 77 ]; then
+	have_device=yes
+fi
+
+# ---- the cases ----
+total=0
+passed=0
+skipped=0
+tab=$(printf '\t')
+while IFS="$tab" read -r name status pattern cmd; do
+	case $name in '' | '#'*) continue ;; esac
+	total=$((total + 1))
+	case $cmd in
+	*'$LAUNCH'*)
+		if [ $have_device = no ] ||
+			{ [ $have_bc = no ] && case $cmd in *miss.so*) true ;; *) false ;; esac; }; then
+			echo "SKIP $name: no OpenCL device or no bitcode"
+			skipped=$((skipped + 1))
+			continue
+		fi ;;
+	esac
+	rm -rf out && mkdir out
+	rc=0
+	eval "$cmd" >stdout 2>stderr || rc=$?
+	lines=$(wc -l <stderr)
+	bad=
+	[ "$rc" = "$status" ] || bad="exit status $rc, expected $status"
+	[ -z "$bad" ] && [ "$lines" -ne 1 ] && bad="$lines lines on stderr"
+	[ -z "$bad" ] && ! grep -Eq -- "^$pattern\$" stderr &&
+		bad="message does not match ^$pattern\$"
+	[ -z "$bad" ] && [ -s stdout ] && bad="output on stdout: $(head -c 200 stdout)"
+	[ -z "$bad" ] && [ -n "$(ls -A out)" ] && bad="left behind in out/: $(ls -A out)"
+	if [ -n "$bad" ]; then
+		echo "FAIL $name: $bad"
+		echo "  command: $cmd"
+		sed 's/^/  stderr: /' stderr | head -n 5
+		continue
+	fi
+	echo "ok $name"
+	passed=$((passed + 1))
+done <"$cases"
+echo "catalogue: $passed of $total cases pass, $skipped skipped"
+[ $total -ge 30 ] || fail "only $total cases"
+[ $((passed + skipped)) -eq $total ] || fail "$((total - passed - skipped)) cases failed"

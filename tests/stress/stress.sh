@@ -1,0 +1,44 @@
+#!/bin/sh
+# 16 threads creating kernels and launching them on PoCL while 50 wrapped
+# libraries are opened and closed in random order (stress-run.c says
+# what is checked). STRESS_THREADS, STRESS_ROUNDS and STRESS_LIBS change
+# the size; make stress-tsan sets STRESS_RUN and STRESS_PLUGINS to its
+# ThreadSanitizer build.
+. "$top_srcdir/tests/lib.sh"
+
+WRAP=$top_builddir/devimg-wrap
+run=${STRESS_RUN:-$top_builddir/tests/stress/stress-run}
+plugins=${STRESS_PLUGINS:-$top_builddir/plugins/.libs}
+bc=$top_builddir/tests/stress
+libs=${STRESS_LIBS:-50}
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -f "$bc/lib0.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
+: "${CC:=cc}"
+
+cd "$scratch"
+n=0
+while [ $n -lt "$libs" ]; do
+	printf 'own_%d\nshared_k\n' $n >k$n.sym
+	"$WRAP" -o w$n.o -kind=sycl -target=spir64 -format=llvmbc \
+		-entries=k$n.sym "$bc/lib$n.bc" || fail "devimg-wrap lib$n.bc"
+	$CC -shared -o libstress$n.so w$n.o || fail "cannot link libstress$n.so"
+	n=$((n + 1))
+done
+
+mkdir -p pocl-cache
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+DEVIMG_DEVICE_SELECTOR=opencl:*
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS
+
+start=$(date +%s)
+rc=0
+"$run" "$scratch" "$libs" "${STRESS_THREADS:-16}" "${STRESS_ROUNDS:-12}" \
+	>out 2>&1 || rc=$?
+cat out
+[ $rc -ne 77 ] || skip "PoCL shows no OpenCL device"
+[ $rc -eq 0 ] || fail "stress-run exited $rc"
+echo "stress: $(($(date +%s) - start)) s"

@@ -1,0 +1,25 @@
+# make check-valgrind: the test suite again, every test under valgrind's
+# memcheck with --trace-children, so that the programs the shell tests
+# run from the build tree (devimg-wrap, devimg-dump, the test programs
+# they compile) are checked too; system tools (/usr, /bin, /lib: the
+# shell, the compiler, readelf, jq) and the ASan-built libFuzzer programs
+# of fuzz/bin are not. A test fails on any invalid
+# access or definite leak. tests/stress/valgrind.supp silences PoCL, its
+# LLVM and the OpenCL ICD loader only. Pick tests as with make check:
+# make check-valgrind TESTS='tests/loader/test-validate fuzz/replay.sh'.
+# Run it in a build without sanitizers.
+VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite \
+	--num-callers=30 --trace-children=yes \
+	--trace-children-skip='/usr/*,/bin/*,/lib/*,/sbin/*,*/fuzz/bin/*' \
+	--suppressions=$(abs_top_srcdir)/tests/stress/valgrind.supp
+
+.PHONY: check-valgrind
+check-valgrind:
+	@test "x$(VALGRIND)" != xno || \
+		{ echo "check-valgrind: configure found no valgrind"; exit 1; }
+	$(MAKE) $(AM_MAKEFLAGS) check \
+		LOG_COMPILER='$(VALGRIND) $(VALGRIND_FLAGS)' \
+		STRESS_THREADS=4 STRESS_ROUNDS=2 STRESS_LIBS=8
+
+EXTRA_DIST += tests/stress/valgrind.supp
