@@ -44,6 +44,11 @@ static __device__ inline unsigned ctaid_x(void)
 	return __nvvm_read_ptx_sreg_ctaid_x();
 }
 
+static __device__ inline unsigned ntid_y(void)
+{
+	return __nvvm_read_ptx_sreg_ntid_y();
+}
+
 /* get_global_id() without the offset, dimension by dimension. */
 static __device__ inline unsigned global_x(void)
 {
@@ -70,6 +75,12 @@ static __device__ inline int rd32(const char *p)
 		     (unsigned)(unsigned char)p[1] << 8 |
 		     (unsigned)(unsigned char)p[2] << 16 |
 		     (unsigned)(unsigned char)p[3] << 24);
+}
+
+/* get_global_size(0). */
+static __device__ inline unsigned global_size_x(void)
+{
+	return __nvvm_read_ptx_sreg_nctaid_x() * __nvvm_read_ptx_sreg_ntid_x();
 }
 
 #endif

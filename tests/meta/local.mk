@@ -56,12 +56,12 @@ EXTRA_DIST += tests/meta/meta.cl tests/meta/which.cl tests/meta/meta.sym \
 # ---- end to end on a GPU through the CUDA plugin ----
 
 # The kernels of meta.cl, elim-spec.cl and which.cl in CUDA C, in the
-# lowered form (tests/meta/lowered.h, FORMATS.md section 4), to PTX. The
+# lowered form (tests/cuda/lowered.h, FORMATS.md section 4), to PTX. The
 # script runs on any machine and skips (77) without a CUDA device.
 meta_ptx = tests/meta/meta.ptx tests/meta/elim-spec.ptx \
 	tests/meta/which-1.ptx tests/meta/which-2.ptx
 CLEANFILES += $(meta_ptx)
-EXTRA_DIST += tests/meta/meta-cuda.sh tests/meta/lowered.h \
+EXTRA_DIST += tests/meta/meta-cuda.sh \
 	tests/meta/meta.cu tests/meta/elim-spec.cu tests/meta/which.cu
 
 if BUILD_CUDA
@@ -73,13 +73,13 @@ check_DATA += $(meta_ptx)
 endif
 
 tests/meta/meta.ptx: $(top_srcdir)/tests/meta/meta.cu \
-		$(top_srcdir)/tests/meta/lowered.h
+		$(top_srcdir)/tests/cuda/lowered.h
 	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(META_PTX_COMPILE) -o $@ $<
 tests/meta/elim-spec.ptx: $(top_srcdir)/tests/meta/elim-spec.cu \
-		$(top_srcdir)/tests/meta/lowered.h
+		$(top_srcdir)/tests/cuda/lowered.h
 	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(META_PTX_COMPILE) -o $@ $<
 tests/meta/which-%.ptx: $(top_srcdir)/tests/meta/which.cu \
-		$(top_srcdir)/tests/meta/lowered.h
+		$(top_srcdir)/tests/cuda/lowered.h
 	$(AM_V_GEN)$(MKDIR_P) tests/meta && \
 	$(META_PTX_COMPILE) -DVAL=$* -o $@ $<
 

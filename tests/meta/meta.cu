@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kernels of tests/meta/meta.cl in CUDA C, lowered as the device
- * compiler lowers SYCL kernels for CUDA (lowered.h), compiled to PTX at
+ * compiler lowers SYCL kernels for CUDA (tests/cuda/lowered.h), compiled to PTX at
  * build time for tests/meta/meta-cuda.sh. Same names, same arguments in
  * the same order, same results: meta-run checks both with one table each.
  */
-#include "lowered.h"
+#include "../cuda/lowered.h"
 
 /* An array of 100 ints captured by value, DPC++'s way: one wrapped struct. */
 struct ints100 {

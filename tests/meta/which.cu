@@ -3,7 +3,7 @@
  * tests/meta/which.cl in CUDA C: one kernel in several images, built with
  * -DVAL=n; the value it writes says which ran.
  */
-#include "lowered.h"
+#include "../cuda/lowered.h"
 
 KERNEL which(int *out)
 {
