@@ -29,18 +29,10 @@
 
 #include <devimg/devimg.h>
 
+#include "paired.h"
+
 #include "driver.h"
 
-#define TARGET 1.05
-
-enum { RAW_SYNC, RAW_BATCH, DEV_SYNC, DEV_BATCH, NMODES };
-/* Figures: the modes, then the enqueue loops of the batch modes. */
-enum { RAW_SUBMIT = NMODES, DEV_SUBMIT, NFIGS };
-
-static const char *const fig_name[NFIGS] = {
-	"raw    sync  ", "raw    batch ", "devimg sync  ", "devimg batch ",
-	"raw    submit", "devimg submit",
-};
 
 struct raw {
 	struct cu_driver cu;
@@ -59,21 +51,6 @@ struct bench {
 	struct devimg_kernel *k;
 	unsigned n;
 };
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static char *read_text(const char *path)
 {
@@ -102,8 +79,9 @@ static int raw_launch(struct raw *r)
 }
 
 /* One timed run of a mode: microseconds per launch, negative on error. */
-static double run_mode(struct bench *b, int mode, double *submit)
+static double run_mode(void *bench, int mode, double *submit)
 {
+	struct bench *b = bench;
 	static const size_t g = 1;
 	int sync = mode == RAW_SYNC || mode == DEV_SYNC;
 	int raw = mode == RAW_SYNC || mode == RAW_BATCH;
@@ -213,20 +191,14 @@ static void raw_teardown(struct raw *r)
 
 int main(int argc, char **argv)
 {
-	static const int pair[3][2] = {
-		{ DEV_SYNC, RAW_SYNC }, { DEV_BATCH, RAW_BATCH },
-		{ DEV_SUBMIT, RAW_SUBMIT },
-	};
-	static const char *const pair_name[3] = { "sync", "batch", "submit" };
-	double *t[NFIGS] = { 0 }, *ratio[3] = { 0 }, med[NFIGS], rmed[3];
+	char what[96];
 	struct bench b = { 0 };
 	struct devimg_ctx *ctx = NULL;
 	struct devimg_device *dev;
 	struct devimg_buf *buf = NULL;
-	double submit = 0;
-	unsigned reps, r, m, p;
+	unsigned reps;
 	char why[512];
-	int pass = 1, err, ret = 1;
+	int err, ret = 1;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s PTX [LAUNCHES [REPS]]\n", argv[0]);
@@ -267,67 +239,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	for (m = 0; m < NFIGS; m++) {
-		t[m] = calloc(reps, sizeof(double));
-		if (!t[m])
-			goto out;
-	}
-	for (p = 0; p < 3; p++) {
-		ratio[p] = calloc(reps, sizeof(double));
-		if (!ratio[p])
-			goto out;
-	}
-	/* Warm up: module loads, first-launch paths, caches. */
-	for (m = 0; m < NMODES; m++) {
-		if (run_mode(&b, (int)m, &submit) < 0) {
-			fprintf(stderr, "bench-cuda: %s failed: %s\n", fig_name[m],
-				devimg_last_error());
-			goto out;
-		}
-	}
-	for (r = 0; r < reps; r++) {
-		for (m = 0; m < NMODES; m++) {
-			/* Alternate raw-first and devimg-first. */
-			unsigned mm = r & 1 ? (m + 2) % NMODES : m;
-
-			t[mm][r] = run_mode(&b, (int)mm, &submit);
-			if (t[mm][r] < 0) {
-				fprintf(stderr, "bench-cuda: %s failed\n",
-					fig_name[mm]);
-				goto out;
-			}
-			if (mm == RAW_BATCH)
-				t[RAW_SUBMIT][r] = submit;
-			else if (mm == DEV_BATCH)
-				t[DEV_SUBMIT][r] = submit;
-		}
-		for (p = 0; p < 3; p++)
-			ratio[p][r] = t[pair[p][0]][r] / t[pair[p][1]][r];
-	}
-	printf("%u launches of one work-item x %u repetitions, interleaved\n",
-	       b.n, reps);
-	for (m = 0; m < NFIGS; m++) {
-		qsort(t[m], reps, sizeof(double), cmp_double);
-		med[m] = t[m][reps / 2];
-		printf("%s  median %8.3f us/launch  (min %.3f, max %.3f)\n",
-		       fig_name[m], med[m], t[m][0], t[m][reps - 1]);
-	}
-	printf("ratio devimg/raw (median of paired runs):");
-	for (p = 0; p < 3; p++) {
-		qsort(ratio[p], reps, sizeof(double), cmp_double);
-		rmed[p] = ratio[p][reps / 2];
-		printf(" %s %.3fx", pair_name[p], rmed[p]);
-		if (p < 2)
-			pass &= rmed[p] <= TARGET;
-	}
-	printf("\ntarget <= %.2fx on sync and batch %s\n", TARGET,
-	       pass ? "PASS" : "MISS");
+	snprintf(what, sizeof(what), "%u launches of one work-item", b.n);
+	if (paired_measure(&b, run_mode, reps, what, "bench-cuda"))
+		goto out;
 	ret = 0;
 out:
-	for (m = 0; m < NFIGS; m++)
-		free(t[m]);
-	for (p = 0; p < 3; p++)
-		free(ratio[p]);
 	devimg_kernel_unref(b.k);
 	devimg_buf_unref(buf);
 	devimg_queue_unref(b.q);

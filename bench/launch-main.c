@@ -25,16 +25,8 @@
 
 #include <devimg/devimg.h>
 
-#define TARGET 1.05
+#include "paired.h"
 
-enum { RAW_SYNC, RAW_BATCH, DEV_SYNC, DEV_BATCH, NMODES };
-/* Figures: the modes, then the enqueue loops of the batch modes. */
-enum { RAW_SUBMIT = NMODES, DEV_SUBMIT, NFIGS };
-
-static const char *const fig_name[NFIGS] = {
-	"raw    sync  ", "raw    batch ", "devimg sync  ", "devimg batch ",
-	"raw    submit", "devimg submit",
-};
 
 struct bench {
 	cl_command_queue cq;
@@ -43,21 +35,6 @@ struct bench {
 	struct devimg_kernel *k;
 	unsigned n;
 };
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static void *read_file(const char *path, size_t *size)
 {
@@ -84,8 +61,9 @@ static void *read_file(const char *path, size_t *size)
  * One timed run of a mode: microseconds per launch, negative on error;
  * for the batch modes, *submit: the enqueue loop alone.
  */
-static double run_mode(struct bench *b, int mode, double *submit)
+static double run_mode(void *bench, int mode, double *submit)
 {
+	struct bench *b = bench;
 	static const size_t g = 1;
 	int sync = mode == RAW_SYNC || mode == DEV_SYNC;
 	double t0, t1;
@@ -200,15 +178,8 @@ int main(int argc, char **argv)
 	cl_context clctx = NULL;
 	cl_program prog = NULL;
 	cl_mem mem = NULL;
-	static const int pair[3][2] = {
-		{ DEV_SYNC, RAW_SYNC }, { DEV_BATCH, RAW_BATCH },
-		{ DEV_SUBMIT, RAW_SUBMIT },
-	};
-	static const char *const pair_name[3] = { "sync", "batch", "submit" };
-	double *t[NFIGS] = { 0 }, *ratio[3] = { 0 }, med[NFIGS], rmed[3];
-	double submit = 0;
-	unsigned reps, r, m, p;
-	int pass = 1;
+	char what[96];
+	unsigned reps;
 	int err, ret = 1;
 
 	if (argc < 2) {
@@ -250,64 +221,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	for (m = 0; m < NFIGS; m++) {
-		t[m] = calloc(reps, sizeof(double));
-		if (!t[m])
-			goto out;
-	}
-	for (p = 0; p < 3; p++) {
-		ratio[p] = calloc(reps, sizeof(double));
-		if (!ratio[p])
-			goto out;
-	}
-	/* Warm up: program builds, first-launch paths, caches. */
-	for (m = 0; m < NMODES; m++) {
-		if (run_mode(&b, (int)m, &submit) < 0) {
-			fprintf(stderr, "launch: %s failed\n", fig_name[m]);
-			goto out;
-		}
-	}
-	for (r = 0; r < reps; r++) {
-		for (m = 0; m < NMODES; m++) {
-			/* Alternate raw-first and devimg-first. */
-			unsigned mm = r & 1 ? (m + 2) % NMODES : m;
-
-			t[mm][r] = run_mode(&b, (int)mm, &submit);
-			if (t[mm][r] < 0) {
-				fprintf(stderr, "launch: %s failed\n",
-					fig_name[mm]);
-				goto out;
-			}
-			if (mm == RAW_BATCH)
-				t[RAW_SUBMIT][r] = submit;
-			else if (mm == DEV_BATCH)
-				t[DEV_SUBMIT][r] = submit;
-		}
-		for (p = 0; p < 3; p++)
-			ratio[p][r] = t[pair[p][0]][r] / t[pair[p][1]][r];
-	}
-	printf("%u launches of global size 1 x %u repetitions, interleaved\n",
-	       b.n, reps);
-	for (m = 0; m < NFIGS; m++) {
-		qsort(t[m], reps, sizeof(double), cmp_double);
-		med[m] = t[m][reps / 2];
-		printf("%s  median %8.3f us/launch  (min %.3f, max %.3f)\n",
-		       fig_name[m], med[m], t[m][0], t[m][reps - 1]);
-	}
-	printf("ratio devimg/raw (median of paired runs):");
-	for (p = 0; p < 3; p++) {
-		qsort(ratio[p], reps, sizeof(double), cmp_double);
-		rmed[p] = ratio[p][reps / 2];
-		printf(" %s %.3fx", pair_name[p], rmed[p]);
-		pass &= rmed[p] <= TARGET;
-	}
-	printf("\ntarget <= %.2fx %s\n", TARGET, pass ? "PASS" : "MISS");
+	snprintf(what, sizeof(what), "%u launches of global size 1", b.n);
+	if (paired_measure(&b, run_mode, reps, what, "launch"))
+		goto out;
 	ret = 0;
 out:
-	for (m = 0; m < NFIGS; m++)
-		free(t[m]);
-	for (p = 0; p < 3; p++)
-		free(ratio[p]);
 	devimg_kernel_unref(b.k);
 	devimg_buf_unref(buf);
 	devimg_queue_unref(b.q);

@@ -2,7 +2,7 @@
 # clEnqueueNDRangeKernel() + clFinish() on one PoCL device (bench/launch.sh
 # says how). `make bench-launch` runs it alone; `make bench` with the others.
 bench_scripts += bench/launch.sh
-EXTRA_DIST += bench/launch.sh bench/launch-main.c
+EXTRA_DIST += bench/launch.sh bench/launch-main.c bench/paired.h
 
 bench: bench-launch
 
