@@ -274,8 +274,11 @@ static int load_manifest(struct wrap_image *img, const char *path,
 	return 0;
 }
 
-static int load_entries(struct wrap_image *img, const char *path,
-			const char *where)
+/* What a per-image text file holds: kernel names or property sets. */
+enum text_kind { TEXT_ENTRIES, TEXT_PROPS };
+
+static int load_text(struct wrap_image *img, const char *path,
+		     const char *where, enum text_kind kind)
 {
 	struct props_error err = { "" };
 	char *text;
@@ -284,28 +287,15 @@ static int load_entries(struct wrap_image *img, const char *path,
 
 	if (read_whole(path, &text, &len, where))
 		return -1;
-	r = props_sym_parse(text, len, path, &img->entries, &err);
+	if (kind == TEXT_ENTRIES)
+		r = props_sym_parse(text, len, path, &img->entries, &err);
+	else
+		r = props_parse(text, len, path, &img->props, &err);
 	free(text);
 	if (r)
 		return fail_props(path, &err, where);
-	img->has_entries = 1;
-	return 0;
-}
-
-static int load_props(struct wrap_image *img, const char *path,
-		      const char *where)
-{
-	struct props_error err = { "" };
-	char *text;
-	size_t len;
-	int r;
-
-	if (read_whole(path, &text, &len, where))
-		return -1;
-	r = props_parse(text, len, path, &img->props, &err);
-	free(text);
-	if (r)
-		return fail_props(path, &err, where);
+	if (kind == TEXT_ENTRIES)
+		img->has_entries = 1;
 	return 0;
 }
 
@@ -343,9 +333,9 @@ static int add_image(struct cli *c, const struct image_opts *o,
 		return -1;
 	if (manifest && *manifest && load_manifest(img, manifest, where))
 		return -1;
-	if (entries && *entries && load_entries(img, entries, where))
+	if (entries && *entries && load_text(img, entries, where, TEXT_ENTRIES))
 		return -1;
-	if (props && *props && load_props(img, props, where))
+	if (props && *props && load_text(img, props, where, TEXT_PROPS))
 		return -1;
 	return 0;
 }
