@@ -26,6 +26,27 @@ int dispatch_error(int err, const char *format, ...)
 	return err;
 }
 
+int dispatch_error_prefix(int err, const char *format, ...)
+{
+	char prefix[512];
+	size_t pl, keep;
+	va_list ap;
+
+	va_start(ap, format);
+	vsnprintf(prefix, sizeof(prefix), format, ap);
+	va_end(ap);
+	pl = strlen(prefix) + 2;
+	if (pl >= sizeof(last_error))
+		return dispatch_error(err, "%s", prefix);
+	keep = strnlen(last_error, sizeof(last_error) - 1 - pl);
+	memmove(last_error + pl, last_error, keep);
+	last_error[pl + keep] = '\0';
+	memcpy(last_error, prefix, pl - 2);
+	memcpy(last_error + pl - 2, ": ", 2);
+	log_dbg("%s", last_error);
+	return err;
+}
+
 DEVIMG_EXPORT const char *devimg_last_error(void)
 {
 	return last_error;

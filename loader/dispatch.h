@@ -72,6 +72,9 @@ struct devimg_buf {
  * return err, so that callers can write "return dispatch_error(...)".
  */
 int dispatch_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
+/* Put "<format>: " before the calling thread's message; returns err. */
+int dispatch_error_prefix(int err, const char *format, ...)
+	DEVIMG_PRINTF(2, 3);
 /* The process-wide plugin set, bound on first use; NULL when -ENOMEM. */
 struct devimg_plugins *dispatch_plugins(void);
 
@@ -80,7 +83,40 @@ struct devimg_plugins *dispatch_plugins(void);
 /* Fill dev->caps and dev->features from dev->info. */
 void device_init_caps(struct devimg_device *dev);
 
+/* ---- kernel.c ---- */
+
+/* Where a kernel comes from when not from the registry: a bundle. */
+struct kernel_source {
+	struct devimg_image *img;	/* the image */
+	struct devimg_plugin_program *prog;	/* built (or linked) from it */
+	struct devimg_spec_values *spec;	/* its values; NULL: defaults */
+};
+
+/*
+ * devimg_kernel_new(), or with src the kernel of src->prog, whose spec
+ * constants are then src->spec's and fixed.
+ */
+int kernel_new_from(struct devimg_device *dev, const char *name,
+		    const struct kernel_source *src,
+		    struct devimg_kernel **out);
+
 /* ---- progcache.c ---- */
+
+enum progcache_kind {
+	PROGCACHE_BUILT,	/* built from one image */
+	PROGCACHE_OBJECT,	/* compiled from one image, for linking */
+	PROGCACHE_LINKED,	/* linked from the objects of several */
+};
+
+/* One image of a link: how its object is compiled. */
+struct progcache_unit {
+	struct devimg_image *img;
+	enum devimg_image_format fmt;
+	const char *options;		/* compile options */
+	struct devimg_spec_values *spec;	/* as for progcache_get() */
+	const void *spec_key;
+	size_t key_size;
+};
 
 /*
  * The built program of img for dev, with the given options and, for the
@@ -95,6 +131,30 @@ int progcache_get(struct devimg_device *dev, struct devimg_image *img,
 		  enum devimg_image_format fmt, const char *options,
 		  struct devimg_spec_values *spec, const void *spec_key,
 		  size_t key_size, struct devimg_plugin_program **out);
+/*
+ * As progcache_get(), the object compiled from img for linking (counted in
+ * ctx->builds too). -ENOTSUP when the plugin cannot compile separately
+ * (the message says why).
+ */
+int progcache_get_object(struct devimg_device *dev, struct devimg_image *img,
+			 enum devimg_image_format fmt, const char *options,
+			 struct devimg_spec_values *spec, const void *spec_key,
+			 size_t key_size, struct devimg_plugin_program **out);
+/*
+ * The program linked from the objects of u[0] to u[n - 1] (n >= 1; u[0]
+ * the image whose kernels are wanted; its spec key keys the link) with
+ * link options; each object from the cache or compiled, the link cached.
+ * -ENOEXEC on a compile or link failure, -ENOTSUP when the backend
+ * cannot link, -ENOMEM, -ESTALE.
+ */
+int progcache_get_linked(struct devimg_device *dev,
+			 const struct progcache_unit *u, size_t n,
+			 const char *options,
+			 struct devimg_plugin_program **out);
+/* Whether the cache holds img's program (dev->cache_lock held). */
+bool progcache_has(struct devimg_device *dev, enum progcache_kind kind,
+		   struct devimg_image *img, const char *options,
+		   const void *spec_key, size_t key_size);
 void progcache_free(struct devimg_device *dev);
 
 #endif

@@ -3,7 +3,8 @@
 dispatch_sources = \
 	loader/dispatch.h \
 	loader/context.c loader/device.c loader/queue.c loader/buffer.c \
-	loader/kernel.c loader/progcache.c
+	loader/kernel.c loader/progcache.c loader/link.c loader/link.h \
+	loader/bundle.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)
 loader_libdevimg_la_CPPFLAGS += -I$(top_srcdir)/plugins

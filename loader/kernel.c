@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "link.h"
 #include "props.h"
 
 enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
@@ -59,6 +60,8 @@ struct devimg_kernel {
 	unsigned *backend;
 	unsigned reqd_dims;		/* 0: no required work-group size */
 	size_t reqd[3];
+	struct link_plan plan;		/* n > 1: a linked program */
+	bool spec_fixed;		/* from an executable bundle */
 };
 
 #define ELIMINATED UINT_MAX
@@ -218,21 +221,6 @@ static int kernel_bind(struct devimg_kernel *k,
 	return 0;
 }
 
-static char *join_options(struct devimg_image *img)
-{
-	const char *c = devimg_image_compile_opts(img);
-	const char *l = devimg_image_link_opts(img);
-	size_t cl = strlen(c), ll = strlen(l);
-	char *s = malloc(cl + ll + 2);
-
-	if (!s)
-		return NULL;
-	memcpy(s, c, cl);
-	s[cl] = ' ';
-	memcpy(s + cl + (cl && ll), l, ll + 1);
-	return s;
-}
-
 /*
  * Map the original argument numbers to the backend's when the image says
  * arguments were eliminated. The mask may or may not count the emulated
@@ -305,7 +293,48 @@ static int kernel_setup_metadata(struct devimg_kernel *k)
 	return 0;
 }
 
-static int kernel_setup(struct devimg_kernel *k)
+/*
+ * The program of k's image from the cache: built alone, or linked with the
+ * images it imports from. spec: the native values (NULL: defaults).
+ */
+static int kernel_program(struct devimg_kernel *k,
+			  struct devimg_spec_values *spec, const void *key,
+			  size_t key_size,
+			  struct devimg_plugin_program **prog)
+{
+	if (k->plan.n > 1)
+		return link_program(k->dev, &k->plan, "", "", spec, key,
+				    key_size, prog);
+	return progcache_get(k->dev, k->img, k->fmt, k->options, spec, key,
+			     key_size, prog);
+}
+
+/* The program of k: the bundle's, or from the cache (built or linked). */
+static int kernel_source_program(struct devimg_kernel *k,
+				 const struct kernel_source *src,
+				 struct devimg_plugin_program **prog)
+{
+	int err;
+
+	if (src && src->prog) {
+		k->spec_fixed = true;
+		*prog = src->prog;
+		if (!k->spec || !src->spec)
+			return 0;
+		err = spec_values_copy(k->spec, src->spec);
+		return err < 0 ? dispatch_error(err, "kernel '%s': the bundle's spec constants are not its image's",
+						k->name) : 0;
+	}
+	err = link_plan_make(k->dev, k->img, NULL, 0, &k->plan);
+	if (err == 0)
+		err = kernel_program(k, NULL, NULL, 0, prog);
+	if (err < 0 && k->plan.n != 1)
+		return dispatch_error_prefix(err, "kernel '%s'", k->name);
+	return err;
+}
+
+static int kernel_setup(struct devimg_kernel *k,
+			const struct kernel_source *src)
 {
 	struct devimg_device *dev = k->dev;
 	struct devimg_plugin_program *prog;
@@ -315,15 +344,17 @@ static int kernel_setup(struct devimg_kernel *k)
 	unsigned count;
 	int err;
 
-	err = pick_image(dev, k->name, &k->img);
-	if (err < 0)
+	if (src && src->img)
+		k->img = devimg_image_ref(src->img);
+	else if ((err = pick_image(dev, k->name, &k->img)) < 0)
 		return err;
 	err = devimg_image_guess_format(k->img, &k->fmt);
 	if (err < 0)
 		return dispatch_error(err, "image %u of kernel '%s': %s",
 				      devimg_image_index(k->img), k->name,
 				      devimg_strerror(err));
-	k->options = join_options(k->img);
+	k->options = link_join_options(devimg_image_compile_opts(k->img),
+				       devimg_image_link_opts(k->img));
 	if (!k->options)
 		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
 				      k->name);
@@ -342,8 +373,7 @@ static int kernel_setup(struct devimg_kernel *k)
 		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
 			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
 	}
-	err = progcache_get(dev, k->img, k->fmt, k->options, NULL, NULL, 0,
-			    &prog);
+	err = kernel_source_program(k, src, &prog);
 	if (err < 0)
 		return err;
 	err = devimg_plugin_kernel_create(dev->plugin, prog, k->name, &k->pk);
@@ -392,14 +422,12 @@ static int kernel_setup(struct devimg_kernel *k)
 	return 0;
 }
 
-DEVIMG_EXPORT int devimg_kernel_new(struct devimg_device *dev, const char *name,
-				    struct devimg_kernel **out)
+int kernel_new_from(struct devimg_device *dev, const char *name,
+		    const struct kernel_source *src, struct devimg_kernel **out)
 {
 	struct devimg_kernel *k;
 	int err;
 
-	if (!dev || !name || !out)
-		return dispatch_error(-EINVAL, "devimg_kernel_new: NULL argument");
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->name = strdup(name))) {
 		free(k);
@@ -409,13 +437,21 @@ DEVIMG_EXPORT int devimg_kernel_new(struct devimg_device *dev, const char *name,
 	k->ctx = devimg_ctx_ref(dev->ctx);
 	k->dev = dev;
 	pthread_mutex_init(&k->lock, NULL);
-	err = kernel_setup(k);
+	err = kernel_setup(k, src);
 	if (err < 0) {
 		devimg_kernel_unref(k);
 		return err;
 	}
 	*out = k;
 	return 0;
+}
+
+DEVIMG_EXPORT int devimg_kernel_new(struct devimg_device *dev, const char *name,
+				    struct devimg_kernel **out)
+{
+	if (!dev || !name || !out)
+		return dispatch_error(-EINVAL, "devimg_kernel_new: NULL argument");
+	return kernel_new_from(dev, name, NULL, out);
 }
 
 DEVIMG_EXPORT struct devimg_kernel *devimg_kernel_ref(struct devimg_kernel *k)
@@ -450,6 +486,7 @@ devimg_kernel_unref(struct devimg_kernel *k)
 		devimg_plugin_mem_release(k->dev->plugin, k->spec_mem);
 	devimg_spec_values_unref(k->spec);
 	free(k->backend);
+	link_plan_fini(&k->plan);
 	devimg_image_unref(k->img);
 	pthread_mutex_destroy(&k->lock);
 	devimg_ctx_unref(k->ctx);
@@ -753,6 +790,9 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 	if (!k->spec)
 		return dispatch_error(-ENOENT, "kernel '%s': its image has no spec constant '%s' (none at all)",
 				      k->name, symbolic_id);
+	if (k->spec_fixed)
+		return dispatch_error(-EINVAL, "kernel '%s' comes from an executable bundle, whose spec constants are fixed: set '%s' on the input bundle",
+				      k->name, symbolic_id);
 	pthread_mutex_lock(&k->lock);
 	err = devimg_spec_values_set(k->spec, symbolic_id, size, value);
 	if (err == 0)
@@ -782,8 +822,7 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 		return dispatch_error(err, "kernel '%s': spec constants: %s",
 				      k->name, devimg_strerror(err));
 	if (k->native_spec) {
-		err = progcache_get(dev, k->img, k->fmt, k->options, k->spec,
-				    blob, size, &prog);
+		err = kernel_program(k, k->spec, blob, size, &prog);
 		if (err == 0)
 			err = kernel_bind(k, prog);
 	} else if (size) {

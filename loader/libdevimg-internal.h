@@ -150,6 +150,10 @@ void image_props_free(struct image_props *p);
 
 /* ---- specconst.c ---- */
 
+/* dst's values become src's; both of one image (-EINVAL otherwise). */
+int spec_values_copy(struct devimg_spec_values *dst,
+		     const struct devimg_spec_values *src);
+
 void image_spec_free(struct image_spec *s);
 
 /* ---- select.c ---- */
@@ -169,5 +173,8 @@ enum image_content {
  */
 enum image_content image_content_of(const void *bytes, size_t size,
 				    unsigned *ptx_sm);
+/* img's content, looked at once and cached. -ESTALE. */
+int image_content(struct devimg_image *img, enum image_content *c,
+		  unsigned *sm);
 
 #endif

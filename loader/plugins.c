@@ -42,13 +42,23 @@ struct devimg_plugins {
 	X(kernel_create) X(kernel_arg_count) X(kernel_set_arg_value)           \
 	X(kernel_set_arg_mem) X(kernel_set_arg_local) X(kernel_release)        \
 	X(launch)
+/* Appended operations a plugin may leave out (NULL: -ENOTSUP). */
+#define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X) X(program_compile) X(program_link)
+
+/* A table must reach at least this far. */
+#define DEVIMG_PLUGIN_OPS_MIN offsetof(struct devimg_plugin_ops, program_compile)
 
 #define COUNT_OP(name) + 1
 _Static_assert(offsetof(struct devimg_plugin_ops, last_error) +
 		       (0 DEVIMG_PLUGIN_OP_NAMES(COUNT_OP)) *
 			       sizeof(void (*)(void)) ==
+		       DEVIMG_PLUGIN_OPS_MIN,
+	       "DEVIMG_PLUGIN_OP_NAMES must list every required operation");
+_Static_assert(DEVIMG_PLUGIN_OPS_MIN +
+		       (0 DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(COUNT_OP)) *
+			       sizeof(void (*)(void)) ==
 		       sizeof(struct devimg_plugin_ops),
-	       "DEVIMG_PLUGIN_OP_NAMES must list every operation");
+	       "DEVIMG_PLUGIN_OPTIONAL_OP_NAMES must list the appended ones");
 #undef COUNT_OP
 
 static void trace(int level, int wanted, const char *fmt, ...)
@@ -234,9 +244,9 @@ static const char *check_ops(struct devimg_plugins *ps,
 			 ops->abi_version, DEVIMG_PLUGIN_ABI_VERSION);
 		return why;
 	}
-	if (ops->size < sizeof(*ops)) {
-		snprintf(why, size, "operation table of %zu bytes, %zu expected",
-			 ops->size, sizeof(*ops));
+	if (ops->size < DEVIMG_PLUGIN_OPS_MIN) {
+		snprintf(why, size, "operation table of %zu bytes, at least %zu expected",
+			 ops->size, (size_t)DEVIMG_PLUGIN_OPS_MIN);
 		return why;
 	}
 	missing = missing_op(ops);
@@ -478,6 +488,11 @@ const char *devimg_plugin_file(const struct devimg_plugin *p)
 const char *devimg_plugin_last_error(const struct devimg_plugin *p)
 {
 	return p->ops.last_error();
+}
+
+bool devimg_plugin_can_link(const struct devimg_plugin *p)
+{
+	return p->ops.program_compile && p->ops.program_link;
 }
 
 /* ---- level 2: one line per call ---- */
@@ -746,6 +761,38 @@ int devimg_plugin_program_binary(struct devimg_plugin *p,
 		trace_call(p, rc,
 			   "program_binary(prog=%p, capacity=%zu) -> len=%zu",
 			   (void *)prog, capacity, rc == 0 && len ? *len : 0);
+	return rc;
+}
+
+int devimg_plugin_program_compile(struct devimg_plugin *p,
+				  struct devimg_plugin_program *prog,
+				  const char *options)
+{
+	int rc = p->ops.program_compile ?
+		p->ops.program_compile(prog, options) : -ENOTSUP;
+
+	if (TRACING(p))
+		trace_call(p, rc, "program_compile(prog=%p, options=\"%s\")",
+			   (void *)prog, options ? options : "");
+	return rc;
+}
+
+int devimg_plugin_program_link(struct devimg_plugin *p,
+			       struct devimg_plugin_context *ctx,
+			       struct devimg_plugin_device *device, unsigned n,
+			       struct devimg_plugin_program *const *progs,
+			       const char *options,
+			       struct devimg_plugin_program **out)
+{
+	int rc = p->ops.program_link ?
+		p->ops.program_link(ctx, device, n, progs, options, out) :
+		-ENOTSUP;
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "program_link(ctx=%p, device=%p, n=%u, options=\"%s\") -> %p",
+			   (void *)ctx, (void *)device, n,
+			   options ? options : "", OUT(rc, out));
 	return rc;
 }
 

@@ -26,6 +26,7 @@
 #ifndef DEVIMG_LOADER_PLUGINS_H
 #define DEVIMG_LOADER_PLUGINS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -151,6 +152,20 @@ int devimg_plugin_program_build_log(struct devimg_plugin *p,
 int devimg_plugin_program_binary(struct devimg_plugin *p,
 				 struct devimg_plugin_program *prog, void *buf,
 				 size_t capacity, size_t *len);
+/*
+ * Separate compilation and linking; -ENOTSUP (without a plugin message)
+ * when the plugin's table lacks them: ask devimg_plugin_can_link() first.
+ */
+bool devimg_plugin_can_link(const struct devimg_plugin *p);
+int devimg_plugin_program_compile(struct devimg_plugin *p,
+				  struct devimg_plugin_program *prog,
+				  const char *options);
+int devimg_plugin_program_link(struct devimg_plugin *p,
+			       struct devimg_plugin_context *ctx,
+			       struct devimg_plugin_device *device, unsigned n,
+			       struct devimg_plugin_program *const *progs,
+			       const char *options,
+			       struct devimg_plugin_program **out);
 void devimg_plugin_program_release(struct devimg_plugin *p,
 				   struct devimg_plugin_program *prog);
 int devimg_plugin_kernel_create(struct devimg_plugin *p,

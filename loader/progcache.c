@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The program cache of a device: one built program per (image id, native
- * spec-constant values, build options). Builds run under the device's
- * cache lock, so two threads asking for the same program build it once.
+ * The program cache of a device: one program per (kind, image ids, native
+ * spec-constant values, options), where the kind is a program built from
+ * one image, an object compiled from one image for linking, or a program
+ * linked from the objects of several images (the root image first, then
+ * the images it imports from). Builds, compiles and links run under the
+ * device's cache lock, so two threads asking for one program make it
+ * once. Programs live as long as the context.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,25 +20,75 @@
 
 struct progcache_entry {
 	struct progcache_entry *next;
-	uint64_t image_id;
+	enum progcache_kind kind;
+	uint64_t *ids;			/* the root image first */
+	size_t nids;
 	char *options;
 	void *key;
 	size_t key_size;
 	struct devimg_plugin_program *prog;
 };
 
+/* What a cached program is made of, and how. */
+struct cache_key {
+	enum progcache_kind kind;
+	const uint64_t *ids;
+	size_t nids;
+	const char *options;
+	const void *spec;
+	size_t spec_size;
+};
+
 static struct progcache_entry *cache_find(struct devimg_device *dev,
-					  uint64_t id, const char *options,
-					  const void *key, size_t key_size)
+					  const struct cache_key *k)
 {
 	struct progcache_entry *e;
 
 	for (e = dev->cache; e; e = e->next)
-		if (e->image_id == id && e->key_size == key_size &&
-		    !strcmp(e->options, options) &&
-		    (key_size == 0 || !memcmp(e->key, key, key_size)))
+		if (e->kind == k->kind && e->nids == k->nids &&
+		    !memcmp(e->ids, k->ids, k->nids * sizeof(*k->ids)) &&
+		    e->key_size == k->spec_size &&
+		    !strcmp(e->options, k->options) &&
+		    (!k->spec_size || !memcmp(e->key, k->spec, k->spec_size)))
 			return e;
 	return NULL;
+}
+
+static void entry_free(struct progcache_entry *e)
+{
+	free(e->ids);
+	free(e->options);
+	free(e->key);
+	free(e);
+}
+
+/* Keep prog under k (dev->cache_lock held); -ENOMEM leaves prog alone. */
+static int cache_add(struct devimg_device *dev, const struct cache_key *k,
+		     struct devimg_plugin_program *prog)
+{
+	struct progcache_entry *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		goto nomem;
+	e->ids = malloc(k->nids * sizeof(*e->ids));
+	e->options = strdup(k->options);
+	e->key = k->spec_size ? malloc(k->spec_size) : NULL;
+	if (!e->ids || !e->options || (k->spec_size && !e->key)) {
+		entry_free(e);
+		goto nomem;
+	}
+	e->kind = k->kind;
+	memcpy(e->ids, k->ids, k->nids * sizeof(*e->ids));
+	e->nids = k->nids;
+	if (k->spec_size)
+		memcpy(e->key, k->spec, k->spec_size);
+	e->key_size = k->spec_size;
+	e->prog = prog;
+	e->next = dev->cache;
+	dev->cache = e;
+	return 0;
+nomem:
+	return dispatch_error(-ENOMEM, "program cache: out of memory");
 }
 
 static const char *dump_suffix(enum devimg_image_format fmt,
@@ -165,9 +219,10 @@ static int program_create(struct devimg_device *dev, struct devimg_image *img,
 	return 0;
 }
 
-static int program_build(struct devimg_device *dev, struct devimg_image *img,
-			 struct devimg_plugin_program *prog,
-			 const char *options, struct devimg_spec_values *spec)
+/* The native spec-constant values of spec (NULL: none) onto prog. */
+static int program_spec(struct devimg_device *dev, struct devimg_image *img,
+			struct devimg_plugin_program *prog,
+			struct devimg_spec_values *spec)
 {
 	const struct devimg_spec_native *list;
 	size_t n = 0, i;
@@ -191,6 +246,18 @@ static int program_build(struct devimg_device *dev, struct devimg_image *img,
 					      devimg_device_name(dev),
 					      devimg_plugin_last_error(dev->plugin));
 	}
+	return 0;
+}
+
+static int program_build(struct devimg_device *dev, struct devimg_image *img,
+			 struct devimg_plugin_program *prog,
+			 const char *options, struct devimg_spec_values *spec)
+{
+	int err;
+
+	err = program_spec(dev, img, prog, spec);
+	if (err < 0)
+		return err;
 	atomic_fetch_add(&dev->ctx->builds, 1);
 	err = devimg_plugin_program_build(dev->plugin, prog, options);
 	if (err < 0)
@@ -202,56 +269,193 @@ static int program_build(struct devimg_device *dev, struct devimg_image *img,
 	return 0;
 }
 
+static int program_compile(struct devimg_device *dev,
+			   struct devimg_image *img,
+			   struct devimg_plugin_program *prog,
+			   const char *options, struct devimg_spec_values *spec)
+{
+	int err;
+
+	if (!devimg_plugin_can_link(dev->plugin))
+		return dispatch_error(-ENOTSUP, "the %s plugin cannot compile or link programs separately",
+				      devimg_device_backend(dev));
+	err = program_spec(dev, img, prog, spec);
+	if (err < 0)
+		return err;
+	atomic_fetch_add(&dev->ctx->builds, 1);
+	err = devimg_plugin_program_compile(dev->plugin, prog, options);
+	if (err < 0)
+		return dispatch_error(err, "compiling image %u (target %s) for %s with options '%s' failed: %s",
+				      devimg_image_index(img),
+				      devimg_image_target(img),
+				      devimg_device_name(dev), options,
+				      devimg_plugin_last_error(dev->plugin));
+	return 0;
+}
+
+/*
+ * The program of img (built, or compiled into an object) from the cache,
+ * or made and kept there (dev->cache_lock held). *dumped tells the caller
+ * to dump img's bytes once the lock is dropped.
+ */
+static int get_locked(struct devimg_device *dev, enum progcache_kind kind,
+		      struct devimg_image *img, enum devimg_image_format fmt,
+		      const char *options, struct devimg_spec_values *spec,
+		      const void *spec_key, size_t key_size,
+		      struct devimg_plugin_program **out)
+{
+	uint64_t id = devimg_image_id(img);
+	struct cache_key k = {
+		.kind = kind, .ids = &id, .nids = 1, .options = options,
+		.spec = spec_key, .spec_size = key_size,
+	};
+	struct devimg_plugin_program *prog = NULL;
+	struct progcache_entry *e;
+	int err;
+
+	e = cache_find(dev, &k);
+	if (e) {
+		*out = e->prog;
+		return 0;
+	}
+	err = program_create(dev, img, fmt, &prog);
+	if (err == 0 && kind == PROGCACHE_BUILT)
+		err = program_build(dev, img, prog, options, spec);
+	else if (err == 0)
+		err = program_compile(dev, img, prog, options, spec);
+	if (err == 0)
+		err = cache_add(dev, &k, prog);
+	if (err < 0) {
+		if (prog)
+			devimg_plugin_program_release(dev->plugin, prog);
+		return err;
+	}
+	*out = prog;
+	return 0;
+}
+
 int progcache_get(struct devimg_device *dev, struct devimg_image *img,
 		  enum devimg_image_format fmt, const char *options,
 		  struct devimg_spec_values *spec, const void *spec_key,
 		  size_t key_size, struct devimg_plugin_program **out)
 {
-	uint64_t id = devimg_image_id(img);
-	struct devimg_plugin_program *prog = NULL;
-	struct progcache_entry *e;
+	struct devimg_plugin_program *prog;
+	bool hit;
 	int err;
 
 	pthread_mutex_lock(&dev->cache_lock);
-	e = cache_find(dev, id, options, spec_key, key_size);
-	if (e) {
-		*out = e->prog;
-		pthread_mutex_unlock(&dev->cache_lock);
-		return 0;
-	}
-	err = program_create(dev, img, fmt, &prog);
-	if (err == 0)
-		err = program_build(dev, img, prog, options, spec);
-	if (err == 0) {
-		e = calloc(1, sizeof(*e));
-		if (e) {
-			e->options = strdup(options);
-			e->key = key_size ? malloc(key_size) : NULL;
-		}
-		if (!e || !e->options || (key_size && !e->key)) {
-			if (e) {
-				free(e->options);
-				free(e->key);
-				free(e);
-			}
-			err = dispatch_error(-ENOMEM, "program cache: out of memory");
-		}
-	}
-	if (err < 0) {
-		if (prog)
-			devimg_plugin_program_release(dev->plugin, prog);
-		pthread_mutex_unlock(&dev->cache_lock);
-		return err;
-	}
-	e->image_id = id;
-	if (key_size)
-		memcpy(e->key, spec_key, key_size);
-	e->key_size = key_size;
-	e->prog = prog;
-	e->next = dev->cache;
-	dev->cache = e;
+	hit = progcache_has(dev, PROGCACHE_BUILT, img, options, spec_key,
+			    key_size);
+	err = get_locked(dev, PROGCACHE_BUILT, img, fmt, options, spec,
+			 spec_key, key_size, &prog);
 	pthread_mutex_unlock(&dev->cache_lock);
-	dump_image(img, fmt);
+	if (err < 0)
+		return err;
+	if (!hit)
+		dump_image(img, fmt);
+	*out = prog;
+	return 0;
+}
+
+int progcache_get_object(struct devimg_device *dev, struct devimg_image *img,
+			 enum devimg_image_format fmt, const char *options,
+			 struct devimg_spec_values *spec, const void *spec_key,
+			 size_t key_size, struct devimg_plugin_program **out)
+{
+	int err;
+
+	pthread_mutex_lock(&dev->cache_lock);
+	err = get_locked(dev, PROGCACHE_OBJECT, img, fmt, options, spec,
+			 spec_key, key_size, out);
+	pthread_mutex_unlock(&dev->cache_lock);
+	return err;
+}
+
+bool progcache_has(struct devimg_device *dev, enum progcache_kind kind,
+		   struct devimg_image *img, const char *options,
+		   const void *spec_key, size_t key_size)
+{
+	uint64_t id = devimg_image_id(img);
+	struct cache_key k = {
+		.kind = kind, .ids = &id, .nids = 1, .options = options,
+		.spec = spec_key, .spec_size = key_size,
+	};
+
+	return cache_find(dev, &k) != NULL;
+}
+
+/* Link the objects of u (dev->cache_lock held). */
+static int link_locked(struct devimg_device *dev,
+		       const struct progcache_unit *u, size_t n,
+		       const char *options, struct devimg_plugin_program **objs,
+		       struct devimg_plugin_program **out)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = get_locked(dev, PROGCACHE_OBJECT, u[i].img, u[i].fmt,
+				 u[i].options, u[i].spec, u[i].spec_key,
+				 u[i].key_size, &objs[i]);
+		if (err < 0)
+			return err;
+	}
+	atomic_fetch_add(&dev->ctx->builds, 1);
+	err = devimg_plugin_program_link(dev->plugin, dev->pctx, dev->pdev,
+					 (unsigned)n, objs, options, out);
+	if (err < 0)
+		return dispatch_error(err, "linking image %u (target %s) with %zu other image(s) for %s with options '%s' failed: %s",
+				      devimg_image_index(u[0].img),
+				      devimg_image_target(u[0].img), n - 1,
+				      devimg_device_name(dev), options,
+				      devimg_plugin_last_error(dev->plugin));
+	return 0;
+}
+
+int progcache_get_linked(struct devimg_device *dev,
+			 const struct progcache_unit *u, size_t n,
+			 const char *options,
+			 struct devimg_plugin_program **out)
+{
+	struct devimg_plugin_program **objs = NULL, *prog = NULL;
+	uint64_t *ids;
+	struct cache_key k = {
+		.kind = PROGCACHE_LINKED, .nids = n, .options = options,
+		.spec = u[0].spec_key, .spec_size = u[0].key_size,
+	};
+	struct progcache_entry *e;
+	size_t i;
+	int err;
+
+	ids = calloc(n, sizeof(*ids));
+	objs = calloc(n, sizeof(*objs));
+	if (!ids || !objs) {
+		free(ids);
+		free(objs);
+		return dispatch_error(-ENOMEM, "program cache: out of memory");
+	}
+	for (i = 0; i < n; i++)
+		ids[i] = devimg_image_id(u[i].img);
+	k.ids = ids;
+	pthread_mutex_lock(&dev->cache_lock);
+	e = cache_find(dev, &k);
+	if (e) {
+		prog = e->prog;
+		err = 0;
+	} else {
+		err = link_locked(dev, u, n, options, objs, &prog);
+		if (err == 0) {
+			err = cache_add(dev, &k, prog);
+			if (err < 0)
+				devimg_plugin_program_release(dev->plugin,
+							      prog);
+		}
+	}
+	pthread_mutex_unlock(&dev->cache_lock);
+	free(ids);
+	free(objs);
+	if (err < 0)
+		return err;
 	*out = prog;
 	return 0;
 }
@@ -263,9 +467,7 @@ void progcache_free(struct devimg_device *dev)
 	for (e = dev->cache; e; e = next) {
 		next = e->next;
 		devimg_plugin_program_release(dev->plugin, e->prog);
-		free(e->options);
-		free(e->key);
-		free(e);
+		entry_free(e);
 	}
 	dev->cache = NULL;
 }

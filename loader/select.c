@@ -122,8 +122,8 @@ enum image_content image_content_of(const void *bytes, size_t size,
 }
 
 /* Cached as content + 1 | sm << 8, so 0 means "not looked at". */
-static int image_content(struct devimg_image *img, enum image_content *c,
-			 unsigned *sm)
+int image_content(struct devimg_image *img, enum image_content *c,
+		  unsigned *sm)
 {
 	unsigned g = atomic_load(&img->guess);
 	int r = 0;

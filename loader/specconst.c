@@ -309,6 +309,17 @@ devimg_spec_values_unref(struct devimg_spec_values *v)
 	return NULL;
 }
 
+int spec_values_copy(struct devimg_spec_values *dst,
+		     const struct devimg_spec_values *src)
+{
+	if (dst->spec != src->spec)
+		return -EINVAL;
+	memcpy(dst->buf, src->buf, src->spec->total);
+	memcpy(dst->set, src->set, src->spec->n * sizeof(*dst->set));
+	dst->native_valid = false;
+	return 0;
+}
+
 static const struct devimg_spec_const_info *
 find_const(const struct image_spec *s, const char *name, size_t *idx)
 {

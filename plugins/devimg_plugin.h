@@ -346,6 +346,41 @@ struct devimg_plugin_ops {
 		      struct devimg_plugin_kernel *k, unsigned dims,
 		      const size_t *global_offset, const size_t *global_size,
 		      const size_t *local_size);
+
+	/*
+	 * --- appended: separate compilation and linking ---
+	 * A table whose size stops before these leaves them NULL; the loader
+	 * then reports -ENOTSUP for them itself. A plugin that fills them but
+	 * cannot link on some device returns -ENOTSUP with a message.
+	 */
+
+	/*
+	 * Compile prog (from program_create_il() or program_create_binary())
+	 * for its device with options (NULL or "" for none) into an object
+	 * that program_link() takes, once, instead of program_build(); spec
+	 * constants set before apply. An object may import symbols that
+	 * another object of the link exports. -ENOTSUP when this program
+	 * cannot be compiled separately on this device (the message says
+	 * why), -ENOEXEC on a compile failure (the message holds the options
+	 * and the log).
+	 */
+	int (*program_compile)(struct devimg_plugin_program *prog,
+			       const char *options);
+	/*
+	 * A new, built program for device from n >= 1 objects of ctx made by
+	 * program_compile(), each symbol one imports resolved against what
+	 * another exports, linked with options (NULL or ""). kernel_create()
+	 * on it finds the kernels of every object. The objects stay the
+	 * caller's: it may release them once this returns, and may link them
+	 * again into other programs. -ENOEXEC on a link failure (an
+	 * unresolved symbol, the linker's log in the message), -ENOTSUP as
+	 * for program_compile(), -EINVAL when an object is not compiled.
+	 */
+	int (*program_link)(struct devimg_plugin_context *ctx,
+			    struct devimg_plugin_device *device, unsigned n,
+			    struct devimg_plugin_program *const *progs,
+			    const char *options,
+			    struct devimg_plugin_program **out);
 };
 
 /*
@@ -358,7 +393,8 @@ struct devimg_plugin_ops {
  *  - initialises its vendor library and enumerates platforms and devices.
  * It returns 0 or a negative errno value; after a failure following the
  * copy, ops->last_error() says why. The loader rejects a plugin whose
- * version differs or whose table is smaller than the loader's.
+ * version differs or whose table stops before the appended operations
+ * (program_compile): those it may leave out, and then they are -ENOTSUP.
  */
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops);

@@ -87,7 +87,7 @@ tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS) \
 
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
-	tests/plugins/opencl-nvidia.sh
+	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # PTX of the OpenCL flavour for NVIDIA's OpenCL, made at build time.
@@ -102,4 +102,5 @@ tests/plugins/nv-vadd.ptx: $(top_srcdir)/tests/plugins/nv-vadd.cl
 
 EXTRA_DIST += tests/plugins/nv-vadd.cl
 EXTRA_DIST += tests/plugins/kernels.cl tests/plugins/broken.cl \
-	tests/plugins/fill.spvasm tests/plugins/lsan.supp
+	tests/plugins/fill.spvasm tests/plugins/lsan.supp \
+	tests/plugins/link-helper.spvasm tests/plugins/link-caller.spvasm

@@ -394,7 +394,10 @@ int devimg_ctx_new(struct devimg_ctx **out);
 struct devimg_ctx *devimg_ctx_ref(struct devimg_ctx *ctx);
 /* NULL when the context was freed; queues, buffers, kernels hold it. */
 struct devimg_ctx *devimg_ctx_unref(struct devimg_ctx *ctx);
-/* For tests: how many programs the context built (cache misses). */
+/*
+ * How many programs the context made: builds, compiles and links (cache
+ * misses), for tests and for checking that dispatch does not build.
+ */
 unsigned devimg_ctx_stat_builds(const struct devimg_ctx *ctx);
 
 unsigned devimg_device_count(struct devimg_ctx *ctx);
@@ -695,6 +698,159 @@ struct devimg_param_desc {
 int devimg_kernel_set_args(struct devimg_kernel *k,
 			   const struct devimg_param_desc *params, size_t n,
 			   const void *obj, size_t obj_size);
+
+/* ---- kernel bundles ---- */
+
+/*
+ * A bundle is a set of device images of one context, each for one of its
+ * devices, in one state (docs/bundles.md):
+ *  INPUT       images as registered that can still be compiled: SPIR-V,
+ *              SPIR bitcode and PTX; spec constants may be set.
+ *  OBJECT      compiled, not linked yet.
+ *  EXECUTABLE  built, or linked with the images they import symbols from
+ *              ("SYCL/imported symbols" against "SYCL/exported symbols"):
+ *              kernels made from it never build.
+ * Bundles are immutable except for the spec constants of an input
+ * bundle, and reference counted like the other objects. The programs they
+ * hold are the context's cached ones: building a bundle and then calling
+ * devimg_kernel_new() for one of its kernels builds nothing twice.
+ */
+enum devimg_bundle_state {
+	DEVIMG_BUNDLE_INPUT = 0,
+	DEVIMG_BUNDLE_OBJECT = 1,
+	DEVIMG_BUNDLE_EXECUTABLE = 2,
+};
+
+struct devimg_bundle;
+
+/* Which images a new bundle takes; every field optional (0/NULL: all). */
+struct devimg_bundle_filter {
+	/* Only the images of this descriptor (a wrapped object's). */
+	const struct devimg_device_binaries *desc;
+	/* Only the images that define this kernel. */
+	const char *kernel;
+	/* Only for these devices of the context (ndevs of them). */
+	struct devimg_device *const *devs;
+	unsigned ndevs;
+};
+
+/*
+ * A bundle of the registered images in state: for each device of ctx (or
+ * of the filter), every image that passes the filter and is compatible
+ * with the device (devimg_select_image_with(), requirements included) and,
+ * for INPUT and OBJECT, that can be compiled; compiled (OBJECT) or built
+ * (EXECUTABLE) as by devimg_bundle_compile() and devimg_bundle_build()
+ * without options. An empty bundle is no error. filter may be NULL.
+ * -EINVAL (NULL ctx or out, a bad state, a device of another context),
+ * the errors of compile and build, -ENOMEM.
+ */
+int devimg_bundle_new(struct devimg_ctx *ctx, enum devimg_bundle_state state,
+		      const struct devimg_bundle_filter *filter,
+		      struct devimg_bundle **out);
+struct devimg_bundle *devimg_bundle_ref(struct devimg_bundle *b);
+struct devimg_bundle *devimg_bundle_unref(struct devimg_bundle *b);
+
+enum devimg_bundle_state devimg_bundle_state(const struct devimg_bundle *b);
+/* "input", "object", "executable"; "unknown" otherwise. */
+const char *devimg_bundle_state_name(enum devimg_bundle_state state);
+
+/*
+ * input -> object: every image compiled for its device with its compile
+ * options and options (NULL: none), with the spec constants set on in.
+ * A backend that cannot compile separately (PoCL's SPIR) keeps the image
+ * uncompiled in the object bundle; linking it alone then builds it, and
+ * linking it with others fails (-ENOTSUP). -EINVAL when in is not an
+ * input bundle; -ENOEXEC when a compile fails (the message holds the log).
+ */
+int devimg_bundle_compile(struct devimg_bundle *in, const char *options,
+			  struct devimg_bundle **out);
+/*
+ * objects -> executable: for each device, every image of the n object
+ * bundles that defines a kernel is linked with the images it imports
+ * symbols from, found among the bundles' images for that device, then
+ * among the registered ones (compiled then); link options: the image's
+ * and options. Images that define no kernel are only linked into others.
+ * -EINVAL: n is 0, a bundle is not an object bundle, or the bundles are
+ * of different contexts; -ENOEXEC: a symbol no image exports, or the link
+ * failed; -ENOTSUP: the backend cannot link (the message says why).
+ */
+int devimg_bundle_link(struct devimg_bundle *const *objects, size_t n,
+		       const char *options, struct devimg_bundle **out);
+/*
+ * input -> executable: compile and link in one step; an image that
+ * imports nothing is built directly (the program devimg_kernel_new()
+ * would build). Errors as compile and link.
+ */
+int devimg_bundle_build(struct devimg_bundle *in, const char *options,
+			struct devimg_bundle **out);
+/*
+ * The union of n >= 1 bundles of one context in one state, each image
+ * once per device (in order of first appearance). -EINVAL: n is 0, the
+ * states or contexts differ (the message names both).
+ */
+int devimg_bundle_join(struct devimg_bundle *const *bundles, size_t n,
+		       struct devimg_bundle **out);
+
+/* Images of the bundle (borrowed; i from 0): NULL when out of range. */
+size_t devimg_bundle_image_count(const struct devimg_bundle *b);
+struct devimg_image *devimg_bundle_image(const struct devimg_bundle *b,
+					 size_t i);
+struct devimg_device *devimg_bundle_image_device(const struct devimg_bundle *b,
+						 size_t i);
+/* Its (guessed) format; DEVIMG_FORMAT_NONE when out of range. */
+enum devimg_image_format
+devimg_bundle_image_format(const struct devimg_bundle *b, size_t i);
+/*
+ * For an executable bundle: how many images image i's program was linked
+ * from (1: built alone); 0 otherwise.
+ */
+size_t devimg_bundle_image_linked(const struct devimg_bundle *b, size_t i);
+
+/* 1 when an image of the bundle for dev (NULL: any device) defines name. */
+int devimg_bundle_has_kernel(const struct devimg_bundle *b, const char *name,
+			     const struct devimg_device *dev);
+/*
+ * The distinct kernel names of the bundle's images, in image order: up to
+ * max of them into names (borrowed from the images); returns how many
+ * there are.
+ */
+size_t devimg_bundle_kernel_names(const struct devimg_bundle *b,
+				  const char **names, size_t max);
+
+/*
+ * Set a spec constant on every image of an input bundle that has it; what
+ * is compiled or built from the bundle carries the values. -EINVAL: not
+ * an input bundle, or size is not the constant's size; -ENOENT: no image
+ * of the bundle has the constant.
+ */
+int devimg_bundle_set_spec_const(struct devimg_bundle *b,
+				 const char *symbolic_id, size_t size,
+				 const void *value);
+
+/*
+ * Chooses the image for a kernel among n >= 1 images of a bundle that
+ * define it for dev: returns an index below n, or a negative errno value
+ * to refuse (devimg_bundle_kernel_new() then fails with it).
+ */
+typedef int (*devimg_image_selector_fn)(void *data,
+					const struct devimg_device *dev,
+					const char *kernel,
+					struct devimg_image *const *imgs,
+					size_t n);
+
+/*
+ * The kernel called name for dev from an executable bundle: its program
+ * is the bundle's, never built here. Among the bundle's images for dev
+ * that define name, selector (NULL: DPC++'s preference, as
+ * devimg_select_image()) chooses. Its spec constants are the bundle's
+ * and fixed (devimg_kernel_set_spec_const() fails). -EINVAL: not an
+ * executable bundle, dev not of its context, or the selector's index is
+ * out of range; -ENOENT: no image of the bundle defines name for dev;
+ * otherwise as devimg_kernel_new().
+ */
+int devimg_bundle_kernel_new(struct devimg_bundle *b, struct devimg_device *dev,
+			     const char *name, devimg_image_selector_fn selector,
+			     void *data, struct devimg_kernel **out);
 
 #ifdef __cplusplus
 }

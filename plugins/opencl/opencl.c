@@ -319,6 +319,8 @@ static const struct devimg_plugin_ops opencl_ops = {
 	.kernel_set_arg_local = kernel_set_arg_local,
 	.kernel_release = kernel_release,
 	.launch = launch,
+	.program_compile = ocl_program_compile,
+	.program_link = ocl_program_link,
 };
 
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,

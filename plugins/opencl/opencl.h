@@ -50,6 +50,17 @@ struct devimg_plugin_device {
 };
 
 /*
+ * Where a program is on its way to kernels: built by program_build() or
+ * program_link(), or compiled into an object for program_link() (which
+ * program_build() must not then rebuild).
+ */
+enum ocl_program_state {
+	OCL_PROGRAM_CREATED,
+	OCL_PROGRAM_COMPILED,
+	OCL_PROGRAM_BUILT,
+};
+
+/*
  * Contexts, queues, buffers and kernels are the OpenCL objects themselves,
  * cast to the opaque types; a program carries what its build needs.
  */
@@ -58,6 +69,7 @@ struct devimg_plugin_program {
 	struct devimg_plugin_device *device;
 	bool spir;		/* SPIR 1.2 bitcode: build with -x spir */
 	bool from_il;		/* SPIR-V: spec constants can be set */
+	enum ocl_program_state state;
 };
 
 /* "OpenCL X.Y ..." as X * 100 + Y * 10; 0 when unreadable. */
@@ -102,6 +114,12 @@ int ocl_program_set_spec_const(struct devimg_plugin_program *prog,
 			       uint32_t id, size_t size, const void *value);
 int ocl_program_build(struct devimg_plugin_program *prog,
 		      const char *options);
+int ocl_program_compile(struct devimg_plugin_program *prog,
+			const char *options);
+int ocl_program_link(struct devimg_plugin_context *ctx,
+		     struct devimg_plugin_device *device, unsigned n,
+		     struct devimg_plugin_program *const *progs,
+		     const char *options, struct devimg_plugin_program **out);
 int ocl_program_build_log(struct devimg_plugin_program *prog, char *buf,
 			  size_t capacity, size_t *len);
 int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,

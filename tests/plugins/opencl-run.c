@@ -5,12 +5,19 @@
  * build kernels.cl's bitcode as SPIR, run a vector add at a non-zero
  * global offset and a local-memory reduction, compare with the host; check
  * that a failing build reports CL_BUILD_PROGRAM_FAILURE with its log, that
- * errors carry OpenCL's names, and that the built native binary can be
- * loaded back and run. Exit 77 when there is no such device.
+ * errors carry OpenCL's names, that the built native binary can be
+ * loaded back and run, and how separate compilation of SPIR bitcode and
+ * linking behave. Exit 77 when there is no such device.
+ *
+ * opencl-run --link HELPER.spv CALLER.spv: on a device that takes SPIR-V,
+ * compile both modules separately, link them (CALLER's kernel imports
+ * HELPER's function) and run the kernel. Exit 77 when there is no such
+ * device or its driver cannot compile separately.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +76,8 @@ static void *read_file(const char *path, size_t *size)
 	return buf;
 }
 
-/* A device for SPIR bitcode: a CPU of PoCL if there is one. */
-static int pick_device(struct run *r)
+/* A device for format (SPIR bitcode, SPIR-V): a CPU of PoCL if any. */
+static int pick_device(struct run *r, unsigned format)
 {
 	struct devimg_plugin_platform *pl[8];
 	struct devimg_plugin_device *dev[32];
@@ -94,7 +101,7 @@ static int pick_device(struct run *r)
 				devimg_plugin_device_info(r->p, dev[j]);
 			int score = strstr(name, "Portable Computing Language") ? 2 : 0;
 
-			if (!(di->formats & DEVIMG_PLUGIN_FORMAT_SPIR))
+			if (!(di->formats & format))
 				continue;
 			score += di->type == DEVIMG_PLUGIN_DEVICE_CPU;
 			if (score > best) {
@@ -109,7 +116,9 @@ static int pick_device(struct run *r)
 		return SKIP;
 	}
 	if (!r->dev) {
-		printf("SKIP: no OpenCL device offers cl_khr_spir\n");
+		printf("SKIP: no OpenCL device %s\n",
+		       format == DEVIMG_PLUGIN_FORMAT_SPIR ?
+		       "offers cl_khr_spir" : "takes SPIR-V");
 		return SKIP;
 	}
 	printf("# device: %s (%s)\n", devimg_plugin_device_info(r->p, r->dev)->name,
@@ -336,6 +345,103 @@ static int unsupported(struct run *r, struct devimg_plugin_program *prog)
 	return 0;
 }
 
+/* Link one compiled object alone and run its vadd. */
+static int link_and_run(struct run *r, struct devimg_plugin_program *obj)
+{
+	struct devimg_plugin_program *linked = NULL;
+	int rc;
+
+	if (devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &obj, "",
+				       &linked) < 0)
+		return fail(r, "program_link of a compiled SPIR program");
+	rc = vector_add(r, linked, 0, VADD_N);
+	devimg_plugin_program_release(r->p, linked);
+	return rc;
+}
+
+/*
+ * Separate compilation of SPIR bitcode: PoCL 3 cannot (clCompileProgram
+ * gives CL_INVALID_OPERATION), which must read as -ENOTSUP naming the
+ * device and the call; a driver that can must link the object and run
+ * it. Either way, program_link refuses what program_compile did not make.
+ */
+static int separate_compile(struct run *r, const void *bc, size_t size,
+			    struct devimg_plugin_program *built)
+{
+	const char *name = devimg_plugin_device_info(r->p, r->dev)->name;
+	struct devimg_plugin_program *obj = NULL, *linked = NULL;
+	const char *msg;
+	int rc;
+
+	if (!devimg_plugin_can_link(r->p))
+		return fail(r, "the OpenCL plugin has no program_compile/link");
+	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+						DEVIMG_PLUGIN_BINARY_SPIR, bc,
+						size, &obj) < 0)
+		return fail(r, "program_create_binary(SPIR)");
+	rc = devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &obj, "",
+					&linked);
+	if (rc != -EINVAL || linked) {
+		rc = fail(r, "program_link of an uncompiled program = %d", rc);
+		goto out;
+	}
+	ok("program_link of an uncompiled program: -EINVAL");
+	rc = devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &built, "",
+					&linked);
+	if (rc != -EINVAL || linked) {
+		rc = fail(r, "program_link of a built program = %d", rc);
+		goto out;
+	}
+	rc = devimg_plugin_program_link(r->p, r->ctx, r->dev, 0, &obj, "",
+					&linked);
+	if (rc != -EINVAL || linked) {
+		rc = fail(r, "program_link of no objects = %d", rc);
+		goto out;
+	}
+	ok("program_link of a built program or of n == 0: -EINVAL");
+
+	rc = devimg_plugin_program_compile(r->p, obj, "-DDEVIMG_TEST");
+	msg = devimg_plugin_last_error(r->p);
+	if (rc == 0) {
+		rc = link_and_run(r, obj);
+		if (rc == 0)
+			ok("SPIR bitcode compiled, linked alone, vadd matches the host");
+		goto out;
+	}
+	if (rc != -ENOTSUP || !strstr(msg, "clCompileProgram") ||
+	    !strstr(msg, name) || strchr(msg, '\n')) {
+		rc = fail(r, "program_compile(SPIR) = %d, expected 0 or -ENOTSUP with a one-line message naming the device and clCompileProgram",
+			  rc);
+		goto out;
+	}
+	printf("# compile refused:\n#   %s\n", msg);
+	ok("program_compile(SPIR) where the driver cannot: -ENOTSUP naming the device and clCompileProgram");
+	rc = 0;
+out:
+	devimg_plugin_program_release(r->p, obj);
+	return rc;
+}
+
+/* A native binary is no object to compile. */
+static int native_compile(struct run *r, const void *bin, size_t len)
+{
+	struct devimg_plugin_program *native = NULL;
+	int rc;
+
+	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+						DEVIMG_PLUGIN_BINARY_NATIVE,
+						bin, len, &native) < 0)
+		return fail(r, "program_create_binary(NATIVE)");
+	rc = devimg_plugin_program_compile(r->p, native, "");
+	if (rc != -ENOTSUP ||
+	    !strstr(devimg_plugin_last_error(r->p), "native binary"))
+		rc = fail(r, "program_compile of a native binary = %d", rc);
+	else
+		rc = 0;
+	devimg_plugin_program_release(r->p, native);
+	return rc;
+}
+
 static int native_round_trip(struct run *r, struct devimg_plugin_program *prog)
 {
 	struct devimg_plugin_program *native = NULL;
@@ -356,6 +462,8 @@ static int native_round_trip(struct run *r, struct devimg_plugin_program *prog)
 	printf("# native binary: %zu bytes\n", len);
 	if (build(r, DEVIMG_PLUGIN_BINARY_NATIVE, bin, len, &native) == 0)
 		rc = vector_add(r, native, 0, VADD_N);
+	if (rc == 0)
+		rc = native_compile(r, bin, len);
 out:
 	devimg_plugin_program_release(r->p, native);
 	free(bin);
@@ -392,7 +500,9 @@ static int run_all(struct run *r, const char *kernels, const char *broken)
 	ok("spec constants on a bitcode program: -ENOTSUP");
 	if (native_round_trip(r, prog) < 0)
 		goto out;
-	ok("native binary from the build loads back and runs");
+	ok("native binary from the build loads back and runs; program_compile of it: -ENOTSUP");
+	if (separate_compile(r, bc, size, prog) < 0)
+		goto out;
 	rc = 0;
 out:
 	devimg_plugin_program_release(r->p, prog);
@@ -400,7 +510,133 @@ out:
 	return rc;
 }
 
-static int setup(struct run *r)
+/* A program from the SPIR-V in path, compiled separately. */
+static int compile_spirv(struct run *r, const char *path,
+			 struct devimg_plugin_program **prog)
+{
+	size_t size;
+	void *il = read_file(path, &size);
+	int rc;
+
+	if (!il)
+		return fail(r, "cannot read %s", path);
+	rc = devimg_plugin_program_create_il(r->p, r->ctx, r->dev, il, size,
+					     prog);
+	free(il);
+	if (rc < 0)
+		return fail(r, "program_create_il(%s)", path);
+	rc = devimg_plugin_program_compile(r->p, *prog, "");
+	if (rc == -ENOTSUP) {
+		printf("SKIP: %s\n", devimg_plugin_last_error(r->p));
+		return SKIP;
+	}
+	if (rc < 0)
+		return fail(r, "program_compile(%s)", path);
+	return 0;
+}
+
+#define LINK_N 256u
+
+/* caller(p): p[i] = helper(i) = 3 * i + 1, helper from the other object. */
+static int run_caller(struct run *r, struct devimg_plugin_program *prog)
+{
+	static uint32_t out[LINK_N];
+	struct devimg_plugin_kernel *k = NULL;
+	struct devimg_plugin_mem *mem;
+	size_t global = LINK_N;
+	unsigned i;
+	int rc = -1;
+
+	mem = buffer(r, sizeof(out), NULL);
+	if (!mem)
+		return fail(r, "buffer");
+	if (devimg_plugin_kernel_create(r->p, prog, "caller", &k) < 0 ||
+	    devimg_plugin_kernel_set_arg_mem(r->p, k, 0, mem) < 0 ||
+	    devimg_plugin_launch(r->p, r->q, k, 1, NULL, &global, NULL) < 0 ||
+	    devimg_plugin_mem_read(r->p, r->q, mem, 1, 0, sizeof(out),
+				   out) < 0) {
+		fail(r, "caller launch");
+		goto out;
+	}
+	for (i = 0; i < LINK_N; i++) {
+		if (out[i] != 3 * i + 1) {
+			fail(r, "caller: p[%u] = %u, expected %u", i, out[i],
+			     3 * i + 1);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	devimg_plugin_kernel_release(r->p, k);
+	devimg_plugin_mem_release(r->p, mem);
+	return rc;
+}
+
+/* A linked program has a log and a binary, as a built one does. */
+static int linked_like_built(struct run *r, struct devimg_plugin_program *prog)
+{
+	size_t len = 0;
+
+	if (devimg_plugin_program_build_log(r->p, prog, NULL, 0, &len) < 0 ||
+	    len == 0)
+		return fail(r, "program_build_log on the linked program");
+	if (devimg_plugin_program_binary(r->p, prog, NULL, 0, &len) < 0 ||
+	    len == 0)
+		return fail(r, "program_binary on the linked program");
+	printf("# linked native binary: %zu bytes\n", len);
+	return 0;
+}
+
+static int link_spirv(struct run *r, const char *helper_path,
+		      const char *caller_path)
+{
+	struct devimg_plugin_program *objs[2] = { NULL, NULL }, *linked = NULL;
+	int rc;
+
+	rc = compile_spirv(r, helper_path, &objs[0]);
+	if (rc == 0)
+		rc = compile_spirv(r, caller_path, &objs[1]);
+	if (rc)
+		goto out;
+	ok("both SPIR-V modules compiled separately");
+	rc = devimg_plugin_program_build(r->p, objs[1], "");
+	if (rc != -EINVAL) {
+		rc = fail(r, "program_build after program_compile = %d", rc);
+		goto out;
+	}
+	ok("program_build after program_compile: -EINVAL");
+	rc = devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &objs[1], "",
+					&linked);
+	if (rc != -ENOEXEC || linked ||
+	    !strstr(devimg_plugin_last_error(r->p), "clLinkProgram")) {
+		rc = fail(r, "program_link of the caller alone = %d, expected -ENOEXEC (helper unresolved)",
+			  rc);
+		goto out;
+	}
+	printf("# unresolved link:\n#   %s\n", devimg_plugin_last_error(r->p));
+	ok("program_link with helper unresolved: -ENOEXEC from clLinkProgram");
+	if (devimg_plugin_program_link(r->p, r->ctx, r->dev, 2, objs, "",
+				       &linked) < 0) {
+		rc = fail(r, "program_link(helper, caller)");
+		goto out;
+	}
+	/* The objects are the caller's to release; the link stands alone. */
+	devimg_plugin_program_release(r->p, objs[0]);
+	devimg_plugin_program_release(r->p, objs[1]);
+	objs[0] = objs[1] = NULL;
+	rc = linked_like_built(r, linked);
+	if (rc == 0)
+		rc = run_caller(r, linked);
+	if (rc == 0)
+		ok("linked program: caller() calls helper(), p[i] = 3 * i + 1");
+out:
+	devimg_plugin_program_release(r->p, linked);
+	devimg_plugin_program_release(r->p, objs[0]);
+	devimg_plugin_program_release(r->p, objs[1]);
+	return rc;
+}
+
+static int setup(struct run *r, unsigned format)
 {
 	struct devimg_plugins_config cfg;
 	int rc;
@@ -411,7 +647,7 @@ static int setup(struct run *r)
 	r->p = devimg_plugins_find(r->plugins, "opencl");
 	if (!r->p)
 		return fail(r, "the OpenCL plugin did not bind (run with DEVIMG_TRACE=1)");
-	rc = pick_device(r);
+	rc = pick_device(r, format);
 	if (rc)
 		return rc;
 	if (devimg_plugin_context_create(r->p, 1, &r->dev, &r->ctx) < 0)
@@ -424,14 +660,20 @@ static int setup(struct run *r)
 int main(int argc, char **argv)
 {
 	struct run r = { .plugins = NULL };
+	bool link = argc == 4 && strcmp(argv[1], "--link") == 0;
 	int rc;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s KERNELS.bc BROKEN.bc\n", argv[0]);
+	if (argc != 3 && !link) {
+		fprintf(stderr, "usage: %s KERNELS.bc BROKEN.bc\n"
+			"       %s --link HELPER.spv CALLER.spv\n", argv[0],
+			argv[0]);
 		return 2;
 	}
-	rc = setup(&r);
-	if (rc == 0)
+	rc = setup(&r, link ? DEVIMG_PLUGIN_FORMAT_SPIRV :
+		   DEVIMG_PLUGIN_FORMAT_SPIR);
+	if (rc == 0 && link)
+		rc = link_spirv(&r, argv[2], argv[3]);
+	else if (rc == 0)
 		rc = run_all(&r, argv[1], argv[2]);
 	if (r.q)
 		devimg_plugin_queue_release(r.p, r.q);

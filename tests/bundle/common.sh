@@ -1,0 +1,72 @@
+# Sourced by bundle.sh (PoCL, SPIR bitcode) and bundle-cuda.sh (a GPU,
+# PTX): wraps the test kernels of one backend into three libraries and
+# runs tests/bundle/bundle-run's groups on them.
+#  libbase:   off1 and vadd (dispatch), spec_k with spec constants, and
+#             which in two images (the first preferred, writing 1; the
+#             second writing 2);
+#  libcaller: link_caller, importing devimg_link_helper;
+#  libhelper: an image without kernels exporting devimg_link_helper.
+# The caller sets: ext (bc or ptx), kdir and ldir (where the dispatch
+# and the link kernels were built),
+# which1 and which2 (the built "which" images), targets (the targets of
+# the two which images), fmt (devimg-wrap's -format), selector, link
+# (what linking should do here: run or notsup).
+# shellcheck shell=sh
+. "$top_srcdir/tests/lib.sh"
+
+plugins=$top_builddir/plugins/.libs
+run=$top_builddir/tests/bundle/bundle-run
+WRAP=$top_builddir/devimg-wrap
+src=$top_srcdir/tests/bundle
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -x "$run" ] || skip "bundle-run is not built"
+: "${CC:=cc}"
+for f in "$kdir/dispatch.$ext" "$kdir/spec.$ext" "$which1" "$which2" \
+	"$ldir/link-caller.$ext" "$ldir/link-helper.$ext"; do
+	[ -f "$f" ] || skip "$f is not built (configure found no clang)"
+done
+
+cd "$scratch"
+lib() {
+	name=$1
+	shift
+	"$WRAP" -o "$name.o" -kind=sycl "$@" || fail "devimg-wrap for $name failed"
+	$CC -shared -o "lib$name.so" "$name.o" || fail "cannot link lib$name.so"
+}
+printf 'spec_k\n' >spec.sym
+printf 'which\n' >which.sym
+set -- $targets
+# (devimg-wrap's options hold for the images after them: spec.props last.)
+lib base -format="$fmt" -target="$base_target" \
+	-entries="$top_srcdir/tests/dispatch/dispatch.sym" "$kdir/dispatch.$ext" \
+	-entries=which.sym -target="$1" "$which1" -target="$2" "$which2" \
+	-target="$base_target" -entries=spec.sym \
+	-properties="$top_srcdir/tests/dispatch/spec.props" "$kdir/spec.$ext"
+lib caller -format="$fmt" -target="$base_target" \
+	-entries="$src/link-caller.sym" -properties="$src/link-caller.props" \
+	"$ldir/link-caller.$ext"
+lib helper -format="$fmt" -target="$base_target" \
+	-properties="$src/link-helper.props" "$ldir/link-helper.$ext"
+
+mkdir -p pocl-cache
+POCL_CACHE_DIR=$scratch/pocl-cache
+DEVIMG_PLUGIN_PATH=$plugins
+DEVIMG_DEVICE_SELECTOR=$selector
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR LSAN_OPTIONS
+
+# group MODE LIB...: bundle-run must pass (77: no device, skip).
+group() {
+	rc=0
+	"$run" "$@" >"out.$1" 2>&1 || rc=$?
+	cat "out.$1"
+	[ "$rc" -eq 77 ] && skip "no $selector device"
+	[ "$rc" -eq 0 ] || fail "bundle-run $1 exited $rc"
+}
+
+for mode in build join selector spec errors; do
+	group "$mode" "$scratch/libbase.so"
+done
+group link "$link" "$scratch/libbase.so" "$scratch/libcaller.so" \
+	"$scratch/libhelper.so"
+group unresolved "$scratch/libcaller.so"
