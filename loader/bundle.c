@@ -182,40 +182,6 @@ static bool defines(struct devimg_image *img, const char *name)
 	return false;
 }
 
-/* The registered images (references), all or those defining kernel. */
-static int registry_list(const char *kernel, struct devimg_image ***imgs,
-			 size_t *n)
-{
-	struct devimg_image **v = NULL;
-	size_t got = 0, want;
-	int err;
-
-	for (;;) {
-		err = kernel ? devimg_registry_find_kernel(kernel, v, got, &want) :
-			       devimg_registry_images(v, got, &want);
-		if (err == -ENOENT) {
-			want = 0;
-			break;
-		}
-		if (err < 0) {
-			free(v);
-			return err;
-		}
-		if (want <= got)
-			break;
-		while (got)
-			devimg_image_unref(v[--got]);
-		free(v);
-		v = calloc(want, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		got = want;
-	}
-	*imgs = v;
-	*n = want;
-	return 0;
-}
-
 /* Add the images of imgs that qualify on dev to b (state INPUT). */
 static int add_for_device(struct devimg_bundle *b, struct devimg_device *dev,
 			  struct devimg_image **imgs, size_t n,
@@ -248,7 +214,7 @@ static int bundle_gather(struct devimg_ctx *ctx,
 {
 	struct devimg_image **imgs = NULL;
 	struct devimg_bundle *b;
-	size_t n = 0, i;
+	size_t n = 0;
 	unsigned d, ndevs = f && f->ndevs ? f->ndevs : ctx->ndevs;
 	int err;
 
@@ -256,7 +222,9 @@ static int bundle_gather(struct devimg_ctx *ctx,
 		if (!of_ctx(ctx, f->devs ? f->devs[d] : NULL))
 			return dispatch_error(-EINVAL, "devimg_bundle_new: device %u of the filter is not a device of the context",
 					      d);
-	err = registry_list(f ? f->kernel : NULL, &imgs, &n);
+	err = images_collect(f ? f->kernel : NULL, &imgs, &n);
+	if (err == -ENOENT)
+		err = 0;
 	if (err < 0)
 		return dispatch_error(err, "devimg_bundle_new: the registry: %s",
 				      devimg_strerror(err));
@@ -265,9 +233,7 @@ static int bundle_gather(struct devimg_ctx *ctx,
 	for (d = 0; err == 0 && d < ndevs; d++)
 		err = add_for_device(b, f && f->ndevs ? f->devs[d] :
 					&ctx->devs[d], imgs, n, f, any_form);
-	for (i = 0; i < n; i++)
-		devimg_image_unref(imgs[i]);
-	free(imgs);
+	images_drop(imgs, n);
 	if (err < 0) {
 		devimg_bundle_unref(b);
 		return err;

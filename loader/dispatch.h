@@ -85,6 +85,14 @@ void device_init_caps(struct devimg_device *dev);
 
 /* ---- kernel.c ---- */
 
+/*
+ * A snapshot of the registered images (references) that define name, or
+ * of all when name is NULL; free it with images_drop(). -ENOENT (name
+ * given, none defines it), -ENOMEM.
+ */
+int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
+void images_drop(struct devimg_image **imgs, size_t n);
+
 /* Where a kernel comes from when not from the registry: a bundle. */
 struct kernel_source {
 	struct devimg_image *img;	/* the image */

@@ -66,15 +66,15 @@ struct devimg_kernel {
 
 #define ELIMINATED UINT_MAX
 
-static int find_images(const char *name, struct devimg_image ***imgs,
-		       size_t *n)
+int images_collect(const char *name, struct devimg_image ***imgs, size_t *n)
 {
 	struct devimg_image **v = NULL;
 	size_t got = 0, want;
 	int err;
 
 	for (;;) {
-		err = devimg_registry_find_kernel(name, v, got, &want);
+		err = name ? devimg_registry_find_kernel(name, v, got, &want) :
+			     devimg_registry_images(v, got, &want);
 		if (err < 0) {
 			free(v);
 			return err;
@@ -94,6 +94,13 @@ static int find_images(const char *name, struct devimg_image ***imgs,
 	return 0;
 }
 
+void images_drop(struct devimg_image **imgs, size_t n)
+{
+	while (n)
+		devimg_image_unref(imgs[--n]);
+	free(imgs);
+}
+
 static int pick_image(struct devimg_device *dev, const char *name,
 		      struct devimg_image **out)
 {
@@ -103,7 +110,7 @@ static int pick_image(struct devimg_device *dev, const char *name,
 	char msg[3072];
 	int err;
 
-	err = find_images(name, &imgs, &n);
+	err = images_collect(name, &imgs, &n);
 	if (err == -ENOENT)
 		return dispatch_error(err, "no registered image defines kernel '%s'",
 				      name);
@@ -131,9 +138,7 @@ static int pick_image(struct devimg_device *dev, const char *name,
 					reasons[i]);
 	err = dispatch_error(err, "%s", msg);
 out:
-	for (i = 0; i < n; i++)
-		devimg_image_unref(imgs[i]);
-	free(imgs);
+	images_drop(imgs, n);
 	free(reasons);
 	return err;
 }

@@ -109,35 +109,13 @@ struct registry_view {
 
 static int registry_load(struct registry_view *r)
 {
-	size_t got = 0, want;
 	int err;
 
 	if (r->loaded)
 		return 0;
-	for (;;) {
-		err = devimg_registry_images(r->imgs, got, &want);
-		if (err < 0)
-			return err;
-		if (want <= got)
-			break;
-		while (got)
-			devimg_image_unref(r->imgs[--got]);
-		free(r->imgs);
-		r->imgs = calloc(want, sizeof(*r->imgs));
-		if (!r->imgs)
-			return -ENOMEM;
-		got = want;
-	}
-	r->n = want;
-	r->loaded = true;
-	return 0;
-}
-
-static void registry_drop(struct registry_view *r)
-{
-	while (r->n)
-		devimg_image_unref(r->imgs[--r->n]);
-	free(r->imgs);
+	err = images_collect(NULL, &r->imgs, &r->n);
+	r->loaded = err == 0;
+	return err;
 }
 
 /*
@@ -230,7 +208,8 @@ int link_plan_make(struct devimg_device *dev, struct devimg_image *root,
 	/* plan->n grows as providers are found: their imports too. */
 	for (at = 0; err == 0 && at < plan->n; at++)
 		err = resolve(dev, plan, at, pool, npool, &r, fmt);
-	registry_drop(&r);
+	if (r.loaded)
+		images_drop(r.imgs, r.n);
 	if (err == -ENOMEM)
 		err = dispatch_error(err, "linking image %u: out of memory",
 				     devimg_image_index(root));

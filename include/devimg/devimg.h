@@ -711,7 +711,8 @@ int devimg_kernel_set_args(struct devimg_kernel *k,
  *              ("SYCL/imported symbols" against "SYCL/exported symbols"):
  *              kernels made from it never build.
  * Bundles are immutable except for the spec constants of an input
- * bundle, and reference counted like the other objects. The programs they
+ * bundle (set them from one thread at a time, before compiling or
+ * building from it), and reference counted like the other objects. The programs they
  * hold are the context's cached ones: building a bundle and then calling
  * devimg_kernel_new() for one of its kernels builds nothing twice.
  */

@@ -75,6 +75,32 @@ static bool has_name(const struct devimg_bundle *b, const char *name)
 	return false;
 }
 
+/* A bundle of one descriptor: libbase's four images, nothing else. */
+static int test_desc(struct devimg_image *img)
+{
+	struct devimg_bundle_filter f = {
+		.desc = devimg_image_descriptor(img),
+		.devs = &env.dev,
+		.ndevs = 1,
+	};
+	struct devimg_bundle *b;
+	size_t i;
+	int err;
+
+	err = devimg_bundle_new(env.ctx, DEVIMG_BUNDLE_INPUT, &f, &b);
+	CHECK(err == 0, "bundle of a descriptor: %d", err);
+	CHECK(devimg_bundle_image_count(b) == 4, "%zu images, 4 expected",
+	      devimg_bundle_image_count(b));
+	for (i = 0; i < 4; i++)
+		CHECK(devimg_image_descriptor(devimg_bundle_image(b, i)) ==
+		      f.desc, "image %zu of another descriptor", i);
+	CHECK(devimg_bundle_kernel_names(b, NULL, 0) == 7,
+	      "%zu kernel names, 7 expected (5 + which + spec_k)",
+	      devimg_bundle_kernel_names(b, NULL, 0));
+	devimg_bundle_unref(b);
+	return 0;
+}
+
 /* Build once, launch many times: no further build. */
 static int test_build(void)
 {
@@ -114,6 +140,8 @@ static int test_build(void)
 	      "%u programs made after the build, 0 expected",
 	      devimg_ctx_stat_builds(env.ctx) - built);
 	printf("build: 1 build, 20 launches and a devimg_kernel_new(): no further build\n");
+	if (test_desc(devimg_kernel_image(k)) < 0)
+		return -1;
 	devimg_kernel_unref(k2);
 	devimg_kernel_unref(k);
 	devimg_bundle_unref(exe);
