@@ -60,7 +60,9 @@ struct devimg_plugin_mem {
 
 /*
  * A program is the image until program_build() loads it as a module of
- * the device's primary context; the JIT's logs stay for build_log.
+ * the device's primary context; the JIT's logs stay for build_log. A
+ * compiled program is the image and its options, kept for
+ * program_link(), which makes a new program of the linked cubin.
  */
 struct devimg_plugin_program {
 	struct devimg_plugin_device *device;
@@ -70,6 +72,7 @@ struct devimg_plugin_program {
 	const char *kind;		/* "PTX", "cubin", "fatbin" */
 	CUmodule module;		/* NULL until built */
 	char *log;			/* NULL until a build ran */
+	char *options;			/* NULL until compiled */
 };
 
 /* kernel.c */
@@ -105,6 +108,12 @@ int cu_program_build_log(struct devimg_plugin_program *prog, char *buf,
 int cu_program_binary(struct devimg_plugin_program *prog, void *buf,
 		      size_t capacity, size_t *len);
 void cu_program_release(struct devimg_plugin_program *prog);
+int cu_program_compile(struct devimg_plugin_program *prog,
+		       const char *options);
+int cu_program_link(struct devimg_plugin_context *ctx,
+		    struct devimg_plugin_device *device, unsigned n,
+		    struct devimg_plugin_program *const *progs,
+		    const char *options, struct devimg_plugin_program **out);
 
 /* devices.c */
 int cu_platforms_init(void);

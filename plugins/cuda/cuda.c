@@ -329,6 +329,8 @@ static const struct devimg_plugin_ops cuda_ops = {
 	.kernel_set_arg_local = cu_kernel_set_arg_local,
 	.kernel_release = cu_kernel_release,
 	.launch = cu_launch,
+	.program_compile = cu_program_compile,
+	.program_link = cu_program_link,
 };
 
 /*

@@ -18,6 +18,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUlinkState_st *CUlinkState;
 typedef size_t (*CUoccupancyB2DSize)(int block_size);
 
 /* The driver's soname; DEVIMG_CUDA_DRIVER names another file. */
@@ -98,6 +99,13 @@ enum {
 	CU_JIT_GENERATE_LINE_INFO = 13,
 };
 
+/* CUjitInputType */
+enum {
+	CU_JIT_INPUT_CUBIN = 0,
+	CU_JIT_INPUT_PTX = 1,
+	CU_JIT_INPUT_FATBINARY = 2,
+};
+
 /* CUstream_flags, CUmemAttach_flags */
 enum {
 	CU_STREAM_NON_BLOCKING = 0x1,
@@ -107,7 +115,8 @@ enum {
 /*
  * The entry points: X(field, exported symbol, parameters). Every call
  * returns CUresult. The required ones exist in every driver since CUDA 11;
- * the optional ones may be NULL (cuFuncGetParamInfo came with 12.4).
+ * the optional ones may be NULL (cuFuncGetParamInfo came with 12.4; a
+ * driver without the cuLink calls cannot link programs).
  */
 #define CU_REQUIRED_FUNCTIONS(X)					\
 	X(cuInit, cuInit, (unsigned int flags))				\
@@ -162,7 +171,17 @@ enum {
 	X(cuOccupancyMaxPotentialBlockSize,				\
 	  cuOccupancyMaxPotentialBlockSize,				\
 	  (int *min_grid, int *block, CUfunction fn,			\
-	   CUoccupancyB2DSize smem_of_block, size_t smem, int limit))
+	   CUoccupancyB2DSize smem_of_block, size_t smem, int limit))	\
+	X(cuLinkCreate, cuLinkCreate_v2,				\
+	  (unsigned int noptions, int *options, void **values,		\
+	   CUlinkState *state))						\
+	X(cuLinkAddData, cuLinkAddData_v2,				\
+	  (CUlinkState state, int type, void *data, size_t size,	\
+	   const char *name, unsigned int noptions, int *options,	\
+	   void **values))						\
+	X(cuLinkComplete, cuLinkComplete,				\
+	  (CUlinkState state, void **cubin, size_t *size))		\
+	X(cuLinkDestroy, cuLinkDestroy, (CUlinkState state))
 
 /* The table of entry points, filled by cu_driver_open() (driver.c). */
 struct cu_driver {

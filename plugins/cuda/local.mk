@@ -51,13 +51,23 @@ tests_cuda_libcuda_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 tests_cuda_libcuda_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined -rpath /nowhere
 
+# The same driver without the cuLink* entry points: linking is -ENOTSUP.
+check_LTLIBRARIES += tests/cuda/libcuda-fake-nolink.la
+tests_cuda_libcuda_fake_nolink_la_SOURCES = tests/cuda/fake-driver.c
+tests_cuda_libcuda_fake_nolink_la_CPPFLAGS = \
+	$(tests_cuda_libcuda_fake_la_CPPFLAGS) -DFAKE_NO_LINK
+tests_cuda_libcuda_fake_nolink_la_CFLAGS = $(tests_cuda_libcuda_fake_la_CFLAGS)
+tests_cuda_libcuda_fake_nolink_la_LDFLAGS = \
+	$(tests_cuda_libcuda_fake_la_LDFLAGS)
+
 # Test kernels: CUDA C in lowered form, to PTX at build time, so that a
 # build tree carried to a GPU machine without clang runs the tests.
 CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
 	-nocudainc -nocudalib -Wno-unknown-cuda-version -O2 -S \
 	-I$(top_srcdir)/tests/cuda
 cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
-	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx
+	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx \
+	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx
 if HAVE_CLANG
 check_DATA += $(cuda_test_ptx)
 endif
@@ -66,6 +76,17 @@ CLEANFILES += $(cuda_test_ptx)
 tests/cuda/%.ptx: $(top_srcdir)/tests/cuda/%.cu $(top_srcdir)/tests/cuda/lowered.h
 	$(AM_V_GEN)$(MKDIR_P) tests/cuda && $(CUDA_PTX_COMPILE) -o $@ $<
 
+# Objects for separate linking: relocatable device code, so that the
+# caller declares the helper .extern .func and the helper stays .visible.
+tests/cuda/link-caller.ptx: $(top_srcdir)/tests/cuda/link-caller.cu \
+		$(top_srcdir)/tests/cuda/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/cuda && \
+		$(CUDA_PTX_COMPILE) -fgpu-rdc -o $@ $(top_srcdir)/tests/cuda/link-caller.cu
+tests/cuda/link-helper.ptx: $(top_srcdir)/tests/cuda/link-helper.cu \
+		$(top_srcdir)/tests/cuda/lowered.h
+	$(AM_V_GEN)$(MKDIR_P) tests/cuda && \
+		$(CUDA_PTX_COMPILE) -fgpu-rdc -o $@ $(top_srcdir)/tests/cuda/link-helper.cu
+
 # Without a GPU: no driver, stub drivers, the recording driver. On a GPU:
 # the dispatch suite, cuda-run's cases, two GPUs, cubin and fatbin images.
 cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh
@@ -73,7 +94,8 @@ TESTS += $(cuda_shell_tests)
 dist_check_SCRIPTS += $(cuda_shell_tests)
 EXTRA_DIST += tests/cuda/common.sh tests/cuda/lowered.h tests/cuda/dispatch.cu \
 	tests/cuda/spec.cu tests/cuda/broken.cu tests/cuda/cuda.cu \
-	tests/cuda/spec-off.cu tests/cuda/lsan.supp docs/cuda.md
+	tests/cuda/spec-off.cu tests/cuda/link-caller.cu tests/cuda/link-helper.cu \
+	tests/cuda/lsan.supp docs/cuda.md
 
 # ---- benchmark ----
 

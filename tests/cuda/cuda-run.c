@@ -16,6 +16,13 @@
  *   record LIBRARY        launches for the recording driver (fake-driver.c),
  *                         which runs no kernel: cuda.sh checks its record;
  *                         here only that every call succeeds
+ *   link PLUGIN CALLER HELPER
+ *                         the plugin alone: compile the two PTX files,
+ *                         link them, run link_caller (and its twin); the
+ *                         caller alone fails to link naming the helper;
+ *                         no objects or one not compiled is -EINVAL. On a
+ *                         GPU the kernel's results are checked too
+ *   nolink PLUGIN CALLER  on a driver without cuLink*: link is -ENOTSUP
  * LIBRARY holds the kernels of cuda.cu and spec-off.cu (with spec.props).
  */
 #include <dlfcn.h>
@@ -379,12 +386,11 @@ static int test_multigpu(struct devimg_ctx *ctx)
 	return 0;
 }
 
-/* The plugin alone: bound, no platform, and why. */
-static int nodevice_plugin(const char *file, const char *expect)
+/* The plugin file, opened and initialised into ops, without devimg. */
+static int plugin_open(const char *file, struct devimg_plugin_ops *ops,
+		       void **handle)
 {
-	struct devimg_plugin_ops ops;
 	devimg_plugin_init_fn init;
-	unsigned count = 99;
 	void *h;
 	int rc;
 
@@ -392,11 +398,25 @@ static int nodevice_plugin(const char *file, const char *expect)
 	CHECK(h, "dlopen %s: %s", file, dlerror());
 	init = (devimg_plugin_init_fn)dlsym(h, DEVIMG_PLUGIN_ENTRY);
 	CHECK(init, "no %s in %s", DEVIMG_PLUGIN_ENTRY, file);
-	memset(&ops, 0, sizeof(ops));
-	ops.abi_version = DEVIMG_PLUGIN_ABI_VERSION;
-	ops.size = sizeof(ops);
-	rc = init(DEVIMG_PLUGIN_ABI_VERSION, &ops);
-	CHECK(rc == 0, "init: %d (%s)", rc, ops.last_error ? ops.last_error() : "");
+	memset(ops, 0, sizeof(*ops));
+	ops->abi_version = DEVIMG_PLUGIN_ABI_VERSION;
+	ops->size = sizeof(*ops);
+	rc = init(DEVIMG_PLUGIN_ABI_VERSION, ops);
+	CHECK(rc == 0, "init: %d (%s)", rc,
+	      ops->last_error ? ops->last_error() : "");
+	*handle = h;
+	return 0;
+}
+
+/* The plugin alone: bound, no platform, and why. */
+static int nodevice_plugin(const char *file, const char *expect)
+{
+	struct devimg_plugin_ops ops;
+	unsigned count = 99;
+	void *h;
+
+	if (plugin_open(file, &ops, &h))
+		return -1;
 	CHECK(strstr(ops.last_error(), expect),
 	      "init's message \"%s\" does not say \"%s\"", ops.last_error(),
 	      expect);
@@ -595,9 +615,298 @@ static int info(void)
 	return i ? 0 : 77;
 }
 
+/* ---- separate compilation and linking, through the plugin alone ---- */
+
+struct link_env {
+	struct devimg_plugin_ops ops;
+	void *handle;
+	struct devimg_plugin_device *dev;
+	struct devimg_plugin_context *ctx;
+	struct devimg_plugin_queue *q;
+};
+
+static int link_env_open(struct link_env *e, const char *file)
+{
+	struct devimg_plugin_platform *pl;
+	unsigned n = 0;
+	int rc;
+
+	if (plugin_open(file, &e->ops, &e->handle))
+		return -1;
+	rc = e->ops.platform_list(1, &pl, &n);
+	if (rc == 0 && n == 0) {
+		printf("SKIP: no CUDA platform: %s\n", e->ops.last_error());
+		return 77;
+	}
+	CHECK(rc == 0 && e->ops.device_list(pl, 1, &e->dev, &n) == 0 && n,
+	      "no CUDA device: %s", e->ops.last_error());
+	rc = e->ops.context_create(1, &e->dev, &e->ctx);
+	if (rc == 0)
+		rc = e->ops.queue_create(e->ctx, e->dev, &e->q);
+	CHECK(rc == 0, "context or queue: %d %s", rc, e->ops.last_error());
+	CHECK(e->ops.program_compile && e->ops.program_link,
+	      "the plugin fills no program_compile or program_link");
+	return 0;
+}
+
+static void link_release(struct link_env *e,
+			 struct devimg_plugin_program *prog)
+{
+	if (prog && e->ops.program_release)
+		e->ops.program_release(prog);
+}
+
+static void link_env_close(struct link_env *e)
+{
+	if (e->q)
+		e->ops.queue_release(e->q);
+	if (e->ctx)
+		e->ops.context_release(e->ctx);
+	if (e->ops.fini)
+		e->ops.fini();
+	if (e->handle)
+		dlclose(e->handle);
+}
+
+/* A program of the PTX file path on e->dev, not yet built. */
+static int ptx_program(struct link_env *e, const char *path,
+		       struct devimg_plugin_program **out)
+{
+	char *text = NULL;
+	long size = -1;
+	FILE *f;
+	int rc;
+
+	f = fopen(path, "rb");
+	CHECK(f, "cannot open %s", path);
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET) && (text = malloc((size_t)size)) &&
+	    fread(text, 1, (size_t)size, f) != (size_t)size)
+		size = -1;
+	fclose(f);
+	if (!text || size <= 0) {
+		free(text);
+		CHECK(0, "cannot read %s", path);
+	}
+	rc = e->ops.program_create_binary(e->ctx, e->dev,
+					  DEVIMG_PLUGIN_BINARY_NATIVE, text,
+					  (size_t)size, out);
+	free(text);
+	CHECK(rc == 0, "program_create_binary(%s): %d %s", path, rc,
+	      e->ops.last_error());
+	return 0;
+}
+
+/* The program's build log, in a static buffer. */
+static const char *link_log(struct link_env *e,
+			    struct devimg_plugin_program *prog)
+{
+	static char log[4096];
+	size_t len;
+
+	if (e->ops.program_build_log(prog, log, sizeof(log), &len))
+		return "(no log)";
+	return log;
+}
+
+/* Launch link_caller over 8 items from offset (NULL: none); check out. */
+static int link_run(struct link_env *e, struct devimg_plugin_program *prog,
+		    const size_t *offset)
+{
+	enum { N = 16 };
+	struct devimg_plugin_kernel *k;
+	struct devimg_plugin_mem *m;
+	size_t g = 8, l = 8, from = offset ? offset[0] : 0, i;
+	unsigned count = 0;
+	int out[N], rc;
+
+	memset(out, 0, sizeof(out));
+	rc = e->ops.kernel_create(prog, "link_caller", &k);
+	CHECK(rc == 0, "kernel_create(link_caller) on the linked program: %d %s",
+	      rc, e->ops.last_error());
+	rc = e->ops.kernel_arg_count(k, &count);
+	CHECK(rc == 0 && count == 1, "link_caller: %d, %u arguments", rc, count);
+	rc = e->ops.mem_create(e->ctx, 0, sizeof(out), &m);
+	CHECK(rc == 0, "mem_create: %d", rc);
+	rc = e->ops.mem_write(e->q, m, 1, 0, sizeof(out), out);
+	if (rc == 0)
+		rc = e->ops.kernel_set_arg_mem(k, 0, m);
+	if (rc == 0)
+		rc = e->ops.launch(e->q, k, 1, offset, &g, &l);
+	if (rc == 0)
+		rc = e->ops.queue_finish(e->q);
+	if (rc == 0)
+		rc = e->ops.mem_read(e->q, m, 1, 0, sizeof(out), out);
+	CHECK(rc == 0, "launch of link_caller from %zu: %d %s", from, rc,
+	      e->ops.last_error());
+	e->ops.kernel_release(k);
+	e->ops.mem_release(m);
+	/* The recording driver runs no kernel: nothing is written. */
+	if (getenv("DEVIMG_FAKE_CUDA_LOG"))
+		return 0;
+	for (i = 0; i < N; i++) {
+		int want = i >= from && i < from + g ? (int)i * 3 + 1 : 0;
+
+		CHECK(out[i] == want, "out[%zu] = %d, want %d", i, out[i], want);
+	}
+	return 0;
+}
+
+/* The linked program's binary, made a program again and built. */
+static int link_reload(struct link_env *e, struct devimg_plugin_program *linked,
+		       struct devimg_plugin_program **out)
+{
+	size_t len = 0;
+	char *bin;
+	int rc;
+
+	rc = e->ops.program_binary(linked, NULL, 0, &len);
+	CHECK(rc == 0 && len > 4, "program_binary of the linked program: %d, %zu bytes",
+	      rc, len);
+	bin = malloc(len);
+	CHECK(bin, "malloc");
+	rc = e->ops.program_binary(linked, bin, len, &len);
+	if (rc == 0)
+		rc = e->ops.program_create_binary(e->ctx, e->dev,
+						  DEVIMG_PLUGIN_BINARY_NATIVE,
+						  bin, len, out);
+	printf("the linked binary: %zu bytes, %s\n", len,
+	       memcmp(bin, "\x7f" "ELF", 4) ? "not ELF" : "a cubin (ELF)");
+	free(bin);
+	if (rc == 0) {
+		rc = e->ops.program_build(*out, NULL);
+		if (rc < 0) {
+			e->ops.program_release(*out);
+			*out = NULL;
+		}
+	}
+	CHECK(rc == 0, "the linked binary made a program again: %d %s", rc,
+	      e->ops.last_error());
+	return 0;
+}
+
+static int link_refusals(struct link_env *e,
+			 struct devimg_plugin_program *caller,
+			 struct devimg_plugin_program *helper)
+{
+	struct devimg_plugin_program *objs[2] = { caller, helper }, *p;
+	int rc;
+
+	rc = e->ops.program_link(e->ctx, e->dev, 0, objs, NULL, &p);
+	CHECK(rc == -EINVAL, "link of 0 objects: %d, want -EINVAL", rc);
+	rc = e->ops.program_link(e->ctx, e->dev, 2, objs, NULL, &p);
+	CHECK(rc == -EINVAL && strstr(e->ops.last_error(), "not compiled"),
+	      "link of objects not compiled: %d (%s), want -EINVAL", rc,
+	      e->ops.last_error());
+	printf("ok link of no objects and of uncompiled ones: -EINVAL (%s)\n",
+	       e->ops.last_error());
+	return 0;
+}
+
+static int test_link(const char *plugin, const char *caller_ptx,
+		     const char *helper_ptx)
+{
+	static const size_t off4[1] = { 4 };
+	struct devimg_plugin_program *caller = NULL, *helper = NULL;
+	struct devimg_plugin_program *linked = NULL, *again = NULL, *p;
+	struct devimg_plugin_program *reloaded = NULL;
+	struct devimg_plugin_program *objs[2];
+	struct link_env e = { .handle = NULL };
+	const char *msg;
+	int rc;
+
+	rc = link_env_open(&e, plugin);
+	if (rc)
+		goto out;
+	rc = -1;
+	if (ptx_program(&e, caller_ptx, &caller) ||
+	    ptx_program(&e, helper_ptx, &helper) ||
+	    link_refusals(&e, caller, helper))
+		goto out;
+	CHECK(!e.ops.program_compile(caller, "-O3 -fno-such-option") &&
+	      !e.ops.program_compile(helper, NULL),
+	      "program_compile: %s", e.ops.last_error());
+	CHECK(e.ops.program_compile(helper, "") == -EINVAL,
+	      "a second program_compile succeeded");
+
+	/* The caller alone: the helper is unresolved. */
+	objs[0] = caller;
+	rc = e.ops.program_link(e.ctx, e.dev, 1, objs, NULL, &p);
+	msg = e.ops.last_error();
+	CHECK(rc == -ENOEXEC && strstr(msg, "devimg_link_helper") &&
+	      strstr(msg, "JIT log"),
+	      "link of the caller alone: %d (%s), want -ENOEXEC naming devimg_link_helper with the JIT log",
+	      rc, msg);
+	printf("ok link of the caller alone: -ENOEXEC: %s\n", msg);
+
+	objs[1] = helper;
+	rc = e.ops.program_link(e.ctx, e.dev, 2, objs, "-O2", &linked);
+	CHECK(rc == 0, "link of caller and helper: %d %s", rc,
+	      e.ops.last_error());
+	printf("build log of the link: %s\n", link_log(&e, linked));
+	CHECK(strstr(link_log(&e, linked), "image0: '-fno-such-option'"),
+	      "the link's build log does not list image0's ignored option");
+	/* The objects stay the caller's: linked again, then released. */
+	objs[0] = helper;
+	objs[1] = caller;
+	rc = e.ops.program_link(e.ctx, e.dev, 2, objs, NULL, &again);
+	CHECK(rc == 0, "second link of the same objects: %d %s", rc,
+	      e.ops.last_error());
+	link_release(&e, caller);
+	link_release(&e, helper);
+	caller = helper = NULL;
+
+	if (link_run(&e, linked, NULL) || link_run(&e, linked, off4) ||
+	    link_run(&e, again, NULL) || link_reload(&e, linked, &reloaded) ||
+	    link_run(&e, reloaded, NULL)) {
+		rc = -1;
+		goto out;
+	}
+	printf("ok caller and helper compiled, linked (twice), link_caller run with and without its offset, and from the linked binary\n");
+	rc = 0;
+out:
+	link_release(&e, linked);
+	link_release(&e, again);
+	link_release(&e, reloaded);
+	link_release(&e, caller);
+	link_release(&e, helper);
+	link_env_close(&e);
+	return rc;
+}
+
+/* A driver without cuLink*: the plugin loads, compiles, cannot link. */
+static int test_nolink(const char *plugin, const char *caller_ptx)
+{
+	struct devimg_plugin_program *caller = NULL, *p;
+	struct link_env e = { .handle = NULL };
+	int rc;
+
+	rc = link_env_open(&e, plugin);
+	if (rc == 0 && (rc = ptx_program(&e, caller_ptx, &caller)) == 0) {
+		rc = e.ops.program_compile(caller, NULL);
+		if (rc == 0)
+			rc = e.ops.program_link(e.ctx, e.dev, 1, &caller, NULL,
+						&p);
+		if (rc == -ENOTSUP && strstr(e.ops.last_error(), "cuLinkCreate_v2")) {
+			printf("ok link on a driver without cuLink*: -ENOTSUP: %s\n",
+			       e.ops.last_error());
+			rc = 0;
+		} else {
+			fprintf(stderr, "FAIL: link on a driver without cuLink*: %d (%s), want -ENOTSUP\n",
+				rc, e.ops.last_error());
+			failed = 1;
+			rc = -1;
+		}
+	}
+	link_release(&e, caller);
+	link_env_close(&e);
+	return rc;
+}
+
 static int usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s info | main|multigpu|record LIBRARY | nodevice PLUGIN TEXT\n",
+	fprintf(stderr, "usage: %s info | main|multigpu|record LIBRARY | nodevice PLUGIN TEXT\n"
+		"       | link PLUGIN CALLER.ptx HELPER.ptx | nolink PLUGIN CALLER.ptx\n",
 		prog);
 	return 2;
 }
@@ -611,6 +920,14 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "info")) {
 		err = info();
 		return err < 0 ? 1 : err;
+	}
+	if (argc == 5 && !strcmp(argv[1], "link")) {
+		err = test_link(argv[2], argv[3], argv[4]);
+		return err == 77 ? 77 : failed;
+	}
+	if (argc == 4 && !strcmp(argv[1], "nolink")) {
+		err = test_nolink(argv[2], argv[3]);
+		return err == 77 ? 77 : failed;
 	}
 	if (argc == 4 && !strcmp(argv[1], "nodevice")) {
 		if (!nodevice_plugin(argv[2], argv[3]))

@@ -5,14 +5,24 @@
  * the driver's rules on contexts (a context must be current for
  * allocations, module loads and launches; a launch's function and stream
  * must be of the current one). Modules are PTX, whose .entry parameter
- * lists give the functions and their parameter sizes. Kernels do not run:
- * cuLaunchKernel, cuMemAlloc*, cuFuncSetAttribute and cuModuleLoadDataEx
- * append one line each to the file DEVIMG_FAKE_CUDA_LOG names, e.g.
+ * lists give the functions and their parameter sizes; a module whose
+ * .extern .func no .func of it defines fails to load, as with ptxas.
+ * Kernels do not run: cuLaunchKernel, cuMemAlloc*, cuFuncSetAttribute and
+ * cuModuleLoadDataEx append one line each to the file
+ * DEVIMG_FAKE_CUDA_LOG names, e.g.
  *
  *   launch which_with_offset grid 1 1 1 block 1 1 1 shared 0 params x8 o:5,0,0
  *
  * where a 4-byte parameter prints as u32:N, a 12-byte one as o:X,Y,Z and
  * any other as xSIZE. DEVIMG_FAKE_CUDA_DEVICES sets the device count (1).
+ *
+ * The linker (cuLink*) takes PTX inputs and "links" them by concatenating
+ * their texts, once each .extern .func of an input is defined by a
+ * .visible (or .weak) .func of some input, or a .func of its own; its
+ * calls record "link create", "link add PTX image0", "link complete 2
+ * inputs", "link destroy", and JIT options as "link option 7=3" (create)
+ * or "link image0 option 7=3" (an input). Built with FAKE_NO_LINK, the
+ * driver lacks the cuLink* entry points, as one older than CUDA 5.5.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,6 +34,7 @@
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #define MAX_PARAMS 64
+#define MAX_LINK_INPUTS 16
 
 /* The entry points, as driver.h declares them for the plugin. */
 #define FAKE_PROTOTYPE(field, symbol, params) FAKE_EXPORT CUresult symbol params;
@@ -50,6 +61,21 @@ struct CUmod_st {
 
 struct CUstream_st {
 	struct CUctx_st *ctx;
+};
+
+/* The JIT's log buffers, as the options of a call give them. */
+struct jit_logs {
+	char *info, *error;
+	size_t info_size, error_size;
+};
+
+struct CUlinkState_st {
+	struct CUctx_st *ctx;
+	struct jit_logs logs;
+	unsigned ninputs;
+	char *inputs[MAX_LINK_INPUTS];	/* the PTX texts */
+	char *names[MAX_LINK_INPUTS];
+	char *linked;			/* after cuLinkComplete */
 };
 
 static struct CUctx_st contexts[8];
@@ -298,18 +324,165 @@ static int parse_entry(const char *p, struct CUfunc_st *f)
 	return 0;
 }
 
+/*
+ * Find the log buffers among JIT options; record the other options as
+ * "PREFIX KEY=VALUE".
+ */
+static void jit_options(const char *prefix, unsigned n, const int *options,
+			void **values, struct jit_logs *l)
+{
+	unsigned i;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < n; i++) {
+		switch (options[i]) {
+		case CU_JIT_INFO_LOG_BUFFER:
+			l->info = values[i];
+			break;
+		case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+			l->info_size = (size_t)(uintptr_t)values[i];
+			break;
+		case CU_JIT_ERROR_LOG_BUFFER:
+			l->error = values[i];
+			break;
+		case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+			l->error_size = (size_t)(uintptr_t)values[i];
+			break;
+		default:
+			record("%s %d=%zu", prefix, options[i],
+			       (size_t)(uintptr_t)values[i]);
+		}
+	}
+}
+
+static void log_to(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void log_to(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!buf || !size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+/* The words of PTX that may be part of a function's name. */
+#define PTX_NAME_CHARS \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
+
+enum func_linkage { FUNC_EXTERN, FUNC_VISIBLE, FUNC_LOCAL };
+
+/*
+ * The next ".func" directive of text from *at on: its linkage (the
+ * directive before it on its line), its name and the name's length;
+ * NULL when there is none.
+ */
+static const char *next_func(const char *text, const char **at,
+			     enum func_linkage *linkage, size_t *len)
+{
+	const char *p = *at, *line, *name;
+
+	for (;; p += 5) {
+		p = strstr(p, ".func");
+		if (!p)
+			return NULL;
+		if (p[5] == ' ' || p[5] == '\t')
+			break;
+	}
+	*at = p + 5;
+	for (line = p; line > text && line[-1] != '\n'; line--)
+		;
+	*linkage = FUNC_LOCAL;
+	for (; line < p; line++) {
+		if (!strncmp(line, ".extern", 7))
+			*linkage = FUNC_EXTERN;
+		else if (!strncmp(line, ".visible", 8) ||
+			 !strncmp(line, ".weak", 5))
+			*linkage = FUNC_VISIBLE;
+	}
+	name = p + 5 + strspn(p + 5, " \t");
+	if (*name == '(') {
+		name = strchr(name, ')');
+		if (!name)
+			return NULL;
+		name++;
+		name += strspn(name, " \t\n");
+	}
+	*len = strspn(name, PTX_NAME_CHARS);
+	return *len ? name : NULL;
+}
+
+/* Whether text has a .func of name with a linkage in mask (1 << linkage). */
+static int has_func(const char *text, const char *name, size_t len,
+		    unsigned mask)
+{
+	enum func_linkage linkage;
+	const char *at = text, *f;
+	size_t n;
+
+	while ((f = next_func(text, &at, &linkage, &n)))
+		if (mask & 1u << linkage && n == len && !strncmp(f, name, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * The first .extern .func of inputs[i] that no .func of inputs[i] and no
+ * .visible or .weak .func of another input defines; NULL when none.
+ */
+static const char *unresolved(char *const *inputs, unsigned n, unsigned i,
+			      size_t *len)
+{
+	enum func_linkage linkage;
+	const char *at = inputs[i], *f;
+	unsigned j;
+
+	while ((f = next_func(inputs[i], &at, &linkage, len))) {
+		int found;
+
+		if (linkage != FUNC_EXTERN)
+			continue;
+		found = has_func(inputs[i], f, *len,
+				 1u << FUNC_VISIBLE | 1u << FUNC_LOCAL);
+		for (j = 0; j < n && !found; j++)
+			found = j != i &&
+				has_func(inputs[j], f, *len, 1u << FUNC_VISIBLE);
+		if (!found)
+			return f;
+	}
+	return NULL;
+}
+
+static int is_ptx(const char *text)
+{
+	return !strncmp(text, "//", 2) || !strncmp(text, ".version", 8);
+}
+
 FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image,
 					unsigned int noptions, int *options,
 					void **values)
 {
-	const char *text = image, *p;
+	const char *text = image, *p, *missing;
+	char *const inputs[1] = { (char *)(uintptr_t)image };
+	struct jit_logs logs;
 	struct CUmod_st *m;
-	unsigned i;
+	size_t len;
 
 	if (!current)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	if (strncmp(text, "//", 2) && strncmp(text, ".version", 8))
+	if (!is_ptx(text))
 		return CUDA_ERROR_INVALID_IMAGE;
+	missing = unresolved(inputs, 1, 0, &len);
+	if (missing) {
+		jit_options("jit option", noptions, options, values, &logs);
+		log_to(logs.error, logs.error_size,
+		       "ptxas fatal   : Unresolved extern function '%.*s'",
+		       (int)len, missing);
+		return CUDA_ERROR_INVALID_PTX;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -329,15 +502,8 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image,
 		v[m->nfuncs].module = m;
 		m->nfuncs++;
 	}
-	for (i = 0; i < noptions; i++) {
-		if (options[i] == CU_JIT_INFO_LOG_BUFFER)
-			snprintf(values[i], 64, "fake JIT: %u entries", m->nfuncs);
-		else if (options[i] != CU_JIT_ERROR_LOG_BUFFER &&
-			 options[i] != CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES &&
-			 options[i] != CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
-			record("jit option %d=%zu", options[i],
-			       (size_t)(uintptr_t)values[i]);
-	}
+	jit_options("jit option", noptions, options, values, &logs);
+	log_to(logs.info, logs.info_size, "fake JIT: %u entries", m->nfuncs);
 	record("load %u entries on %d", m->nfuncs, current->device);
 	*mod = m;
 	return CUDA_SUCCESS;
@@ -436,3 +602,138 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction fn, unsigned int gx,
 	param_bytes_sum = sum;
 	return CUDA_SUCCESS;
 }
+
+/* ---- the linker ---- */
+
+#ifndef FAKE_NO_LINK
+FAKE_EXPORT CUresult cuLinkCreate_v2(unsigned int noptions, int *options,
+				     void **values, CUlinkState *state)
+{
+	struct CUlinkState_st *s;
+
+	if (!current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!state || (noptions && (!options || !values)))
+		return CUDA_ERROR_INVALID_VALUE;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	s->ctx = current;
+	record("link create");
+	jit_options("link option", noptions, options, values, &s->logs);
+	*state = s;
+	return CUDA_SUCCESS;
+}
+
+static const char *input_type_name(int type)
+{
+	switch (type) {
+	case CU_JIT_INPUT_CUBIN:
+		return "cubin";
+	case CU_JIT_INPUT_PTX:
+		return "PTX";
+	case CU_JIT_INPUT_FATBINARY:
+		return "fatbin";
+	default:
+		return "unknown";
+	}
+}
+
+/* PTX only; the JIT reads it up to its NUL, which must lie within size. */
+FAKE_EXPORT CUresult cuLinkAddData_v2(CUlinkState state, int type, void *data,
+				      size_t size, const char *name,
+				      unsigned int noptions, int *options,
+				      void **values)
+{
+	struct jit_logs ignored;
+	const char *text = data;
+	char prefix[64];
+
+	if (!state || current != state->ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!data || !size || !name)
+		return CUDA_ERROR_INVALID_VALUE;
+	record("link add %s %s", input_type_name(type), name);
+	snprintf(prefix, sizeof(prefix), "link %s option", name);
+	jit_options(prefix, noptions, options, values, &ignored);
+	if (type != CU_JIT_INPUT_PTX) {
+		log_to(state->logs.error, state->logs.error_size,
+		       "fake linker: %s is %s; only PTX links here", name,
+		       input_type_name(type));
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+	if (!memchr(text, '\0', size) || !is_ptx(text)) {
+		log_to(state->logs.error, state->logs.error_size,
+		       "ptxas fatal   : %s is no NUL-terminated PTX", name);
+		return CUDA_ERROR_INVALID_PTX;
+	}
+	if (state->ninputs == MAX_LINK_INPUTS)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	state->inputs[state->ninputs] = strdup(text);
+	state->names[state->ninputs] = strdup(name);
+	if (!state->inputs[state->ninputs] || !state->names[state->ninputs]) {
+		free(state->inputs[state->ninputs]);
+		free(state->names[state->ninputs]);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	state->ninputs++;
+	return CUDA_SUCCESS;
+}
+
+/* The "cubin" is the inputs' texts, one after the other. */
+FAKE_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubin,
+				    size_t *size)
+{
+	const char *missing;
+	size_t len, total = 0;
+	unsigned i;
+
+	if (!state || current != state->ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!cubin || !size || !state->ninputs || state->linked)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < state->ninputs; i++) {
+		missing = unresolved(state->inputs, state->ninputs, i, &len);
+		if (missing) {
+			log_to(state->logs.error, state->logs.error_size,
+			       "error   : Undefined reference to '%.*s' in '%s'",
+			       (int)len, missing, state->names[i]);
+			record("link complete failed on %.*s", (int)len,
+			       missing);
+			/* What a driver of 580 returns for it. */
+			return CUDA_ERROR_INVALID_SOURCE;
+		}
+		total += strlen(state->inputs[i]) + 1;
+	}
+	state->linked = malloc(total + 1);
+	if (!state->linked)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	state->linked[0] = '\0';
+	for (i = 0; i < state->ninputs; i++) {
+		strcat(state->linked, state->inputs[i]);
+		strcat(state->linked, "\n");
+	}
+	log_to(state->logs.info, state->logs.info_size,
+	       "fake linker: %u inputs linked", state->ninputs);
+	record("link complete %u inputs", state->ninputs);
+	*cubin = state->linked;
+	*size = total;
+	return CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuLinkDestroy(CUlinkState state)
+{
+	unsigned i;
+
+	if (!state)
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (i = 0; i < state->ninputs; i++) {
+		free(state->inputs[i]);
+		free(state->names[i]);
+	}
+	free(state->linked);
+	free(state);
+	record("link destroy");
+	return CUDA_SUCCESS;
+}
+#endif

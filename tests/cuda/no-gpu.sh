@@ -6,7 +6,9 @@
 # (fake-driver.c), the plugin's launches carry what FORMATS.md section 4
 # asks for: local offsets and shared bytes, twins with their offsets, the
 # opt-in above 48 KiB, the block it picks, contexts made current on new
-# threads, managed memory over two GPUs.
+# threads, managed memory over two GPUs; and separate compilation and
+# linking (program_compile, program_link) of two PTX objects, on the
+# recording driver and on one without the cuLink* calls.
 . "$top_srcdir/tests/cuda/common.sh"
 
 # ---- no usable driver: the plugin binds, shows nothing, says why ----
@@ -92,3 +94,38 @@ expect "alloc managed 12 on 0"
 	fail "device memory in a context over two GPUs: $(cat record.log)"
 echo "ok the recording driver saw the launches FORMATS.md asks for"
 
+
+# ---- separate compilation and linking: cuda-run link on the plugin ----
+
+for f in link-caller link-helper; do
+	cp "$built/$f.ptx" . || fail "no $f.ptx built"
+done
+grep -q '^\.extern \.func .*devimg_link_helper$' link-caller.ptx ||
+	fail "link-caller.ptx declares no .extern .func devimg_link_helper"
+grep -q '^\.visible \.func .*devimg_link_helper($' link-helper.ptx ||
+	fail "link-helper.ptx defines no .visible .func devimg_link_helper"
+rm -f record.log
+DEVIMG_CUDA_DRIVER=$fake DEVIMG_FAKE_CUDA_LOG=$scratch/record.log \
+	"$run" link "$plugin" link-caller.ptx link-helper.ptx >out.link 2>&1 ||
+	fail "cuda-run link: $(cat out.link)"
+cat out.link
+grep -q "cuLinkComplete.*CUDA_ERROR_INVALID_SOURCE" out.link &&
+	grep -q "Undefined reference to 'devimg_link_helper' in 'image0'" out.link ||
+	fail "the failed link does not show the linker's log: $(cat out.link)"
+expect "link add PTX image0"
+expect "link add PTX image1"
+expect "link image0 option 7=3"
+expect "link option 7=2"
+expect "link complete failed on devimg_link_helper"
+expect "link complete 2 inputs"
+expect "launch link_caller grid 1 1 1 block 8 1 1 shared 0 params x8"
+expect "launch link_caller_with_offset grid 1 1 1 block 8 1 1 shared 0 params x8 o:4,0,0"
+[ "$(grep -c '^link create' record.log)" -eq 3 ] &&
+	[ "$(grep -c '^link destroy' record.log)" -eq 3 ] ||
+	fail "not one cuLinkDestroy for each of 3 cuLinkCreate: $(cat record.log)"
+nolink=$built/.libs/libcuda-fake-nolink.so
+[ -f "$nolink" ] || fail "$nolink not built"
+DEVIMG_CUDA_DRIVER=$nolink "$run" nolink "$plugin" link-caller.ptx \
+	>out.nolink 2>&1 || fail "cuda-run nolink: $(cat out.nolink)"
+cat out.nolink
+echo "ok compiled PTX objects linked, kernels found in the link, its failures"
