@@ -16,6 +16,7 @@ man3_pages = \
 	man/devimg_ctx_new.3 \
 	man/devimg_queue_new.3 \
 	man/devimg_kernel_new.3 \
+	man/devimg_bundle_new.3 \
 	man/devimg_launch.3
 dist_man_MANS += $(man3_pages)
 
