@@ -14,10 +14,31 @@
 
 #include "level_zero.h"
 
+/*
+ * The kernel from the first of prog's modules that has it: a linked
+ * program's kernels are in the modules of its objects.
+ */
+static ze_result_t kernel_find(struct devimg_plugin_program *prog,
+			       const char *name, ze_kernel_handle_t *out)
+{
+	ze_kernel_desc_t desc = {
+		.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC,
+		.pKernelName = name,
+	};
+	ze_result_t res = ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+	unsigned i;
+
+	for (i = 0; i < prog->nmodules; i++) {
+		res = zeKernelCreate(prog->modules[i]->id, &desc, out);
+		if (res != ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
+			break;
+	}
+	return res;
+}
+
 int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
 		     struct devimg_plugin_kernel **out)
 {
-	ze_kernel_desc_t desc = { .stype = ZE_STRUCTURE_TYPE_KERNEL_DESC };
 	ze_kernel_properties_t props = {
 		.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES,
 	};
@@ -26,7 +47,10 @@ int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
 
 	if (!prog || !name || !out)
 		return plugin_error(-EINVAL, "kernel_create: NULL argument");
-	if (!prog->module)
+	if (prog->state == LZ_PROGRAM_COMPILED)
+		return plugin_error(-EINVAL, "kernel_create(\"%s\"): the program is compiled, not built: program_link makes a program of it",
+				    name);
+	if (prog->state == LZ_PROGRAM_NEW)
 		return plugin_error(-EINVAL, "kernel_create(\"%s\"): the program is not built",
 				    name);
 	k = calloc(1, sizeof(*k));
@@ -36,11 +60,13 @@ int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
 		free(k);
 		return plugin_error(-ENOMEM, "out of memory for kernel \"%s\"", name);
 	}
-	desc.pKernelName = name;
-	res = zeKernelCreate(prog->module, &desc, &k->id);
+	res = kernel_find(prog, name, &k->id);
 	if (res != ZE_RESULT_SUCCESS) {
 		free(k->name);
 		free(k);
+		if (prog->nmodules > 1)
+			return lz_fail(res, "zeKernelCreate(\"%s\") on \"%s\", in %u linked modules",
+				       name, prog->device->name, prog->nmodules);
 		return lz_fail(res, "zeKernelCreate(\"%s\") on \"%s\"", name,
 			       prog->device->name);
 	}

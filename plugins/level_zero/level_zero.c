@@ -63,6 +63,7 @@ static int context_create(unsigned n,
 			       devices[0]->info.platform->name, n);
 	}
 	pthread_mutex_init(&ctx->lock, NULL);
+	pthread_mutex_init(&ctx->link_lock, NULL);
 	*out = ctx;
 	return 0;
 }
@@ -73,6 +74,7 @@ static void context_release(struct devimg_plugin_context *ctx)
 		return;
 	zeContextDestroy(ctx->id);
 	pthread_mutex_destroy(&ctx->lock);
+	pthread_mutex_destroy(&ctx->link_lock);
 	free(ctx);
 }
 
@@ -158,6 +160,8 @@ static const struct devimg_plugin_ops level_zero_ops = {
 	.kernel_set_arg_local = lz_kernel_set_arg_local,
 	.kernel_release = lz_kernel_release,
 	.launch = lz_launch,
+	.program_compile = lz_program_compile,
+	.program_link = lz_program_link,
 };
 
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,

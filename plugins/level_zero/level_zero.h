@@ -8,7 +8,9 @@
  * blocking copy, queue_finish() or the release of an object a pending
  * command may use submits it and waits. Programs are modules, created and
  * built in one step at program_build(), so that the spec constants set
- * before it and the build flags reach zeModuleCreate() together.
+ * before it and the build flags reach zeModuleCreate() together; compiled
+ * at program_compile() the same way, and linked with zeModuleDynamicLink()
+ * into a program of its own at program_link().
  */
 #ifndef DEVIMG_LEVEL_ZERO_H
 #define DEVIMG_LEVEL_ZERO_H
@@ -51,6 +53,8 @@ struct devimg_plugin_context {
 	struct devimg_plugin_device *device;	/* where buffers live */
 	pthread_mutex_t lock;			/* guards queues */
 	struct devimg_plugin_queue *queues;
+	/* guards module groups and serialises zeModuleDynamicLink() */
+	pthread_mutex_t link_lock;
 };
 
 struct devimg_plugin_queue {
@@ -69,17 +73,46 @@ struct devimg_plugin_mem {
 	struct devimg_plugin_context *ctx;
 };
 
+/*
+ * A module and every module it was dynamically linked with. A linked
+ * module calls code in the others, and Level Zero links a module once,
+ * so they are destroyed together when the last reference to any of them
+ * goes (refs and membership under the context's link_lock).
+ */
+struct lz_group {
+	unsigned refs;
+	struct lz_module *first;
+};
+
+struct lz_module {
+	ze_module_handle_t id;
+	struct lz_group *group;
+	struct lz_module *next;		/* in its group */
+};
+
+enum lz_program_state {
+	LZ_PROGRAM_NEW,		/* the input, spec constants */
+	LZ_PROGRAM_BUILT,	/* program_build(): one module */
+	LZ_PROGRAM_COMPILED,	/* program_compile(): one module to link */
+	LZ_PROGRAM_LINKED,	/* program_link(): the objects' modules */
+};
+
 struct devimg_plugin_program {
 	struct devimg_plugin_context *ctx;
 	struct devimg_plugin_device *device;
 	ze_module_format_t format;
-	unsigned char *bytes;		/* the input, until built */
+	unsigned char *bytes;		/* the input, until built or compiled */
 	size_t size;
 	uint32_t nconsts;
 	uint32_t *const_ids;
 	void **const_values;
-	ze_module_handle_t module;	/* NULL until built */
-	ze_module_build_log_handle_t log;
+	enum lz_program_state state;
+	/* references; kernel_create() looks in them in this order */
+	unsigned nmodules;
+	struct lz_module **modules;
+	struct lz_module *own;		/* modules of a built or compiled one */
+	ze_module_build_log_handle_t log;	/* of zeModuleCreate() */
+	ze_module_build_log_handle_t link_log;	/* of zeModuleDynamicLink() */
 };
 
 struct devimg_plugin_kernel {
@@ -159,6 +192,19 @@ int lz_program_build_log(struct devimg_plugin_program *prog, char *buf,
 int lz_program_binary(struct devimg_plugin_program *prog, void *buf,
 		      size_t capacity, size_t *len);
 void lz_program_release(struct devimg_plugin_program *prog);
+int lz_program_compile(struct devimg_plugin_program *prog,
+		       const char *options);
+/*
+ * A program holding references to the modules of the n compiled
+ * programs progs, linked with zeModuleDynamicLink(). Level Zero's link
+ * takes no options: options are ignored. program_binary() of it is
+ * -ENOTSUP: each module has its own binary, and the first alone would
+ * build a program without the code of the others.
+ */
+int lz_program_link(struct devimg_plugin_context *ctx,
+		    struct devimg_plugin_device *device, unsigned n,
+		    struct devimg_plugin_program *const *progs,
+		    const char *options, struct devimg_plugin_program **out);
 
 /* Kernels and launches (kernel.c). */
 int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,

@@ -46,11 +46,22 @@ tests_level_zero_contract_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_level_zero_contract_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
 # The plugin's operations called directly.
+level_zero_plugin_check = tests/level_zero/plugin-check.c \
+	tests/level_zero/plugin-check.h
 check_PROGRAMS += tests/level_zero/plugin-ops
-tests_level_zero_plugin_ops_SOURCES = tests/level_zero/plugin-ops.c
+tests_level_zero_plugin_ops_SOURCES = tests/level_zero/plugin-ops.c \
+	$(level_zero_plugin_check)
 tests_level_zero_plugin_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 tests_level_zero_plugin_ops_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_level_zero_plugin_ops_LDADD = $(PTHREAD_LIBS) -ldl
+
+# program_compile and program_link called directly.
+check_PROGRAMS += tests/level_zero/link-ops
+tests_level_zero_link_ops_SOURCES = tests/level_zero/link-ops.c \
+	$(level_zero_plugin_check)
+tests_level_zero_link_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_link_ops_CFLAGS = $(AM_CFLAGS)
+tests_level_zero_link_ops_LDADD = -ldl
 
 level_zero_shell_tests = \
 	tests/level_zero/kernels.sh \
@@ -60,6 +71,7 @@ level_zero_shell_tests = \
 	tests/level_zero/build-failure.sh \
 	tests/level_zero/threads.sh \
 	tests/level_zero/plugin-ops.sh \
+	tests/level_zero/link.sh \
 	tests/level_zero/two-drivers.sh \
 	tests/level_zero/no-driver.sh \
 	tests/level_zero/no-driver-opencl.sh
@@ -72,4 +84,5 @@ endif
 # above whatever configure found, and these must go with them.
 EXTRA_DIST += tests/level_zero/common.sh tests/level_zero/lsan.supp \
 	tests/level_zero/kernels.spvasm tests/level_zero/spec.spvasm \
-	tests/level_zero/broken.spvasm docs/level-zero.md
+	tests/level_zero/broken.spvasm tests/level_zero/link-caller.spvasm \
+	tests/level_zero/link-helper.spvasm docs/level-zero.md

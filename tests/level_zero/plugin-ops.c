@@ -7,43 +7,13 @@
  * copied, build logs, the errors of each operation with the vendor call
  * and result they name, copies, and messages per thread.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_plugin.h"
-
-static struct devimg_plugin_ops ops;
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fprintf(stderr, " [plugin: %s]\n",		\
-				ops.last_error());			\
-			failed = 1;					\
-			return -1;					\
-		}							\
-	} while (0)
-
-/* The call failed with err and its message holds every needle. */
-#define CHECK_ERR(call, err, ...)					\
-	do {								\
-		const char *needles_[] = { __VA_ARGS__ };		\
-		size_t i_;						\
-		int rc_ = (call);					\
-									\
-		CHECK(rc_ == (err), "%s: %d, want %d", #call, rc_, err); \
-		for (i_ = 0; i_ < sizeof(needles_) / sizeof(*needles_); i_++) \
-			CHECK(strstr(ops.last_error(), needles_[i_]),	\
-			      "%s: no \"%s\" in the message", #call,	\
-			      needles_[i_]);				\
-	} while (0)
+#include "plugin-check.h"
 
 struct state {
 	struct devimg_plugin_platform *pl;
@@ -55,27 +25,6 @@ struct state {
 	unsigned char *spec;
 	size_t spec_size;
 };
-
-static int read_file(const char *path, unsigned char **out, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-
-	CHECK(f, "cannot open %s", path);
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		CHECK(0, "cannot size %s", path);
-	}
-	*out = malloc((size_t)n);
-	*size = (size_t)n;
-	if (!*out || fread(*out, 1, *size, f) != *size) {
-		fclose(f);
-		CHECK(0, "cannot read %s", path);
-	}
-	fclose(f);
-	return 0;
-}
 
 static int check_platform(struct state *s)
 {
@@ -363,8 +312,6 @@ static int run(struct state *s)
 int main(int argc, char **argv)
 {
 	struct state s = { 0 };
-	devimg_plugin_init_fn init;
-	void *h;
 	int rc;
 
 	if (argc != 4) {
@@ -373,21 +320,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (read_file(argv[2], &s.spv, &s.spv_size) ||
-	    read_file(argv[3], &s.spec, &s.spec_size))
+	    read_file(argv[3], &s.spec, &s.spec_size) ||
+	    plugin_open(argv[1]))
 		return 1;
-	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	init = h ? (devimg_plugin_init_fn)dlsym(h, DEVIMG_PLUGIN_ENTRY) : NULL;
-	if (!init) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
-		return 1;
-	}
-	ops.abi_version = DEVIMG_PLUGIN_ABI_VERSION;
-	ops.size = sizeof(ops);
-	rc = init(DEVIMG_PLUGIN_ABI_VERSION, &ops);
-	if (rc < 0) {
-		fprintf(stderr, "FAIL: init: %d: %s\n", rc, ops.last_error());
-		return 1;
-	}
 	rc = run(&s);
 	ops.fini();
 	free(s.spv);

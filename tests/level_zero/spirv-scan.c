@@ -2,7 +2,8 @@
 /*
  * One pass over a SPIR-V module in its logical layout (entry points and
  * decorations, then types and constants, then functions), collecting the
- * kernels' parameters, the specialization constants and the imports.
+ * kernels' parameters, the specialization constants, the imports and the
+ * exports.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,6 +36,7 @@ enum {
 enum {
 	DECORATION_SPEC_ID = 1,
 	DECORATION_LINKAGE_ATTRIBUTES = 41,
+	LINKAGE_EXPORT = 0,
 	LINKAGE_IMPORT = 1,
 	STORAGE_WORKGROUP = 4,
 	EXECUTION_MODEL_KERNEL = 6,
@@ -131,18 +133,19 @@ static int add_entry(struct scan *s, const uint32_t *w, uint32_t count)
 	return 0;
 }
 
-static int add_import(struct scan *s, const char *name)
+/* Append a copy of name to the list *names of *n. */
+static int add_name(struct scan *s, char ***names, uint32_t *n,
+		    const char *name)
 {
-	struct spv_module *m = s->m;
-	char **v = realloc(m->imports, (m->nimports + 1) * sizeof(*v));
+	char **v = realloc(*names, (*n + 1) * sizeof(*v));
 
 	if (!v)
 		return fail(s, "out of memory");
-	m->imports = v;
-	v[m->nimports] = strdup(name);
-	if (!v[m->nimports])
+	*names = v;
+	v[*n] = strdup(name);
+	if (!v[*n])
 		return fail(s, "out of memory");
-	m->nimports++;
+	++*n;
 	return 0;
 }
 
@@ -160,7 +163,11 @@ static int decorate(struct scan *s, const uint32_t *w, uint32_t count)
 		if (!name || next >= count)
 			return fail(s, "LinkageAttributes: bad operands");
 		if (w[next] == LINKAGE_IMPORT)
-			return add_import(s, name);
+			return add_name(s, &s->m->imports, &s->m->nimports,
+					name);
+		if (w[next] == LINKAGE_EXPORT)
+			return add_name(s, &s->m->exports, &s->m->nexports,
+					name);
 	}
 	return 0;
 }
@@ -370,8 +377,11 @@ void spv_module_free(struct spv_module *m)
 	}
 	for (i = 0; i < m->nimports; i++)
 		free(m->imports[i]);
+	for (i = 0; i < m->nexports; i++)
+		free(m->exports[i]);
 	free(m->kernels);
 	free(m->imports);
+	free(m->exports);
 	free(m->specs);
 	memset(m, 0, sizeof(*m));
 }
@@ -385,6 +395,16 @@ const struct spv_kernel *spv_find_kernel(const struct spv_module *m,
 		if (!strcmp(m->kernels[i].name, name))
 			return &m->kernels[i];
 	return NULL;
+}
+
+int spv_exports(const struct spv_module *m, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nexports; i++)
+		if (!strcmp(m->exports[i], name))
+			return 1;
+	return 0;
 }
 
 const struct spv_spec *spv_find_spec(const struct spv_module *m,

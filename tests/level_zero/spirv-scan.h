@@ -2,7 +2,7 @@
 /*
  * What the recording driver needs to know about a SPIR-V module: its
  * kernels with their parameters, its specialization constants and the
- * functions it imports. Not a validator: it reads what it needs and
+ * symbols it imports and exports (OpDecorate LinkageAttributes). Not a validator: it reads what it needs and
  * rejects only what it cannot read.
  */
 #ifndef DEVIMG_TEST_SPIRV_SCAN_H
@@ -41,6 +41,8 @@ struct spv_module {
 	struct spv_spec *specs;
 	uint32_t nimports;
 	char **imports;
+	uint32_t nexports;
+	char **exports;
 };
 
 /*
@@ -52,6 +54,8 @@ int spv_scan(const void *bytes, size_t size, struct spv_module *m,
 void spv_module_free(struct spv_module *m);
 const struct spv_kernel *spv_find_kernel(const struct spv_module *m,
 					 const char *name);
+/* Whether m exports the symbol name. */
+int spv_exports(const struct spv_module *m, const char *name);
 const struct spv_spec *spv_find_spec(const struct spv_module *m,
 				     uint32_t spec_id);
 

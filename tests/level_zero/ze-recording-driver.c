@@ -9,9 +9,14 @@
  *  - modules come from SPIR-V (ZE_MODULE_FORMAT_IL_SPIRV) or from its own
  *    native binaries ("ZERECNAT" then the SPIR-V, what
  *    zeModuleGetNativeBinary returns); it reads kernels, parameter kinds
- *    and sizes, SpecIds and imports from the SPIR-V (spirv-scan.c);
- *  - a module that imports a function fails to build, with a build log
- *    naming the function;
+ *    and sizes, SpecIds, imports and exports from the SPIR-V
+ *    (spirv-scan.c);
+ *  - as the specification has it, a module that imports functions is
+ *    created, gives kernels only once zeModuleDynamicLink has resolved
+ *    each import against the one module of the link that exports it
+ *    (the link fails, with a log naming the symbol, otherwise), and is
+ *    linked once; a launch of its kernels is refused once a module it
+ *    calls into is destroyed;
  *  - kernel arguments are checked against the parameters: a buffer is an
  *    8-byte pointer, local memory a size with no value, a value its type's
  *    size;
@@ -118,11 +123,14 @@ struct list {
 
 struct module {
 	struct head h;
+	struct module *next;		/* all live modules */
 	struct context *ctx;
 	struct spv_module spv;
 	unsigned char *spirv;
 	size_t size;
 	unsigned kernels;
+	bool linked;			/* its imports resolved */
+	unsigned *import_from;		/* the module of each import */
 };
 
 struct build_log {
@@ -162,6 +170,7 @@ static struct head device = { MAGIC, KIND_DEVICE, 1 };
 static struct allocation *allocs;
 static unsigned nallocs;
 static struct list *all_lists;
+static struct module *all_modules;
 
 /* ---- the record ---- */
 
@@ -221,6 +230,10 @@ static const char *result_name(ze_result_t r)
 		return "ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY";
 	case ZE_RESULT_ERROR_MODULE_BUILD_FAILURE:
 		return "ZE_RESULT_ERROR_MODULE_BUILD_FAILURE";
+	case ZE_RESULT_ERROR_MODULE_LINK_FAILURE:
+		return "ZE_RESULT_ERROR_MODULE_LINK_FAILURE";
+	case ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED:
+		return "ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED";
 	case ZE_RESULT_ERROR_INVALID_NATIVE_BINARY:
 		return "ZE_RESULT_ERROR_INVALID_NATIVE_BINARY";
 	case ZE_RESULT_ERROR_INVALID_KERNEL_NAME:
@@ -1117,19 +1130,18 @@ static ze_result_t module_build(struct module *mod, const unsigned char *in,
 			 err);
 		return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
 	}
-	if (mod->spv.nimports) {
-		snprintf(log, logsize,
-			 "error: undefined reference to '%s': this driver links no library\n",
-			 mod->spv.imports[0]);
-		return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-	}
 	mod->spirv = malloc(size);
-	if (!mod->spirv)
+	if (mod->spv.nimports)
+		mod->import_from = calloc(mod->spv.nimports,
+					  sizeof(*mod->import_from));
+	if (!mod->spirv || (mod->spv.nimports && !mod->import_from))
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	memcpy(mod->spirv, in, size);
 	mod->size = size;
-	snprintf(log, logsize, "ze-recording-driver: %u kernel(s) built\n",
-		 mod->spv.nkernels);
+	mod->linked = !mod->spv.nimports;
+	snprintf(log, logsize,
+		 "ze-recording-driver: %u kernel(s) built, %u import(s) to link\n",
+		 mod->spv.nkernels, mod->spv.nimports);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -1137,7 +1149,17 @@ static void module_free(struct module *mod)
 {
 	spv_module_free(&mod->spv);
 	free(mod->spirv);
+	free(mod->import_from);
 	obj_free(mod);
+}
+
+static struct module *module_live(unsigned id)
+{
+	struct module *m;
+
+	for (m = all_modules; m && m->h.id != id; m = m->next)
+		;
+	return m;
 }
 
 static ze_result_t ZE_APICALL module_create(ze_context_handle_t h,
@@ -1189,13 +1211,15 @@ static ze_result_t ZE_APICALL module_create(ze_context_handle_t h,
 	}
 	mod->ctx = ctx;
 	ctx->users++;
+	mod->next = all_modules;
+	all_modules = mod;
 	*out = (ze_module_handle_t)mod;
 	return leave(ZE_RESULT_SUCCESS);
 }
 
 static ze_result_t ZE_APICALL module_destroy(ze_module_handle_t h)
 {
-	struct module *mod;
+	struct module *mod, **pm;
 
 	ENTER();
 	mod = obj_get(h, KIND_MODULE);
@@ -1207,6 +1231,9 @@ static ze_result_t ZE_APICALL module_destroy(ze_module_handle_t h)
 			      "zeModuleDestroy", "module=%u has %u kernels",
 			      mod->h.id, mod->kernels);
 	rec("zeModuleDestroy module=%u", mod->h.id);
+	for (pm = &all_modules; *pm != mod; pm = &(*pm)->next)
+		;
+	*pm = mod->next;
 	mod->ctx->users--;
 	module_free(mod);
 	return leave(ZE_RESULT_SUCCESS);
@@ -1236,6 +1263,177 @@ static ze_result_t ZE_APICALL module_native_binary(ze_module_handle_t h,
 	*size = need;
 	rec("%s module=%u size=%zu%s", call, mod->h.id, need,
 	    out ? " (copied)" : "");
+	return leave(ZE_RESULT_SUCCESS);
+}
+
+static ze_result_t ZE_APICALL module_properties(ze_module_handle_t h,
+						ze_module_properties_t *p)
+{
+	struct module *mod;
+
+	ENTER();
+	mod = obj_get(h, KIND_MODULE);
+	if (!mod || !p)
+		return refuse(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+			      "zeModuleGetProperties", "bad arguments");
+	p->flags = mod->spv.nimports ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
+	rec("zeModuleGetProperties module=%u flags=%s", mod->h.id,
+	    p->flags ? "imports" : "none");
+	return leave(ZE_RESULT_SUCCESS);
+}
+
+/*
+ * The one module of mods[0..n) that exports name: its index, or -1 with
+ * the reason (none does, or several) in why.
+ */
+static int exporter(struct module *const *mods, uint32_t n,
+		    const char *name, const char **why)
+{
+	int found = -1;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!spv_exports(&mods[i]->spv, name))
+			continue;
+		if (found >= 0) {
+			*why = "ambiguous: exported by several modules of the link";
+			return -1;
+		}
+		found = (int)i;
+	}
+	if (found < 0)
+		*why = "no module of the link exports it";
+	return found;
+}
+
+static void appendf(char *buf, size_t size, size_t *used, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+/* Append to buf; what does not fit is dropped. */
+static void appendf(char *buf, size_t size, size_t *used, const char *fmt,
+		    ...)
+{
+	va_list ap;
+	int n;
+
+	if (*used >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+/*
+ * Resolve the imports of the modules of mods not linked yet (when apply)
+ * or check that they resolve: what each found ("module:symbol@module")
+ * into what, why each did not into log. False when one did not.
+ */
+static bool resolve(struct module *const *mods, uint32_t n, bool apply,
+		    char *log, size_t logsize, char *what, size_t whatsize)
+{
+	size_t lused = 0, wused = 0;
+	const char *why = NULL;
+	bool ok = true;
+	uint32_t i, j;
+	int e;
+
+	log[0] = what[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const struct module *m = mods[i];
+
+		for (j = 0; !m->linked && j < m->spv.nimports; j++) {
+			e = exporter(mods, n, m->spv.imports[j], &why);
+			if (e < 0) {
+				ok = false;
+				appendf(log, logsize, &lused,
+					"error: undefined reference to '%s' in module %u: %s\n",
+					m->spv.imports[j], m->h.id, why);
+				continue;
+			}
+			if (apply)
+				m->import_from[j] = mods[e]->h.id;
+			appendf(what, whatsize, &wused, "%s%u:%s@%u",
+				wused ? "," : "", m->h.id, m->spv.imports[j],
+				mods[e]->h.id);
+		}
+	}
+	return ok;
+}
+
+/* A log's lines as one record line: "; " between them. */
+static void one_line(char *log)
+{
+	size_t n = strlen(log);
+	char *nl;
+
+	while (n && log[n - 1] == '\n')
+		log[--n] = '\0';
+	for (nl = strchr(log, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ';';
+}
+
+static void describe_modules(struct module *const *mods, uint32_t n,
+			     char *buf, size_t size)
+{
+	size_t used = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%u",
+					 i ? "," : "", mods[i]->h.id);
+}
+
+static ze_result_t ZE_APICALL module_dynamic_link(
+	uint32_t n, ze_module_handle_t *handles,
+	ze_module_build_log_handle_t *plog)
+{
+	const char *call = "zeModuleDynamicLink";
+	char ids[128], log[512], what[256];
+	struct module **mods;
+	struct build_log *bl;
+	uint32_t i;
+	bool ok;
+
+	ENTER();
+	if (!n || !handles)
+		return refuse(ZE_RESULT_ERROR_INVALID_NULL_POINTER, call,
+			      "no modules");
+	mods = calloc(n, sizeof(*mods));
+	if (!mods)
+		return refuse(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, call, "calloc");
+	for (i = 0; i < n; i++) {
+		mods[i] = obj_get(handles[i], KIND_MODULE);
+		if (!mods[i] || mods[i]->ctx != mods[0]->ctx) {
+			free(mods);
+			return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, call,
+				      "module %u is not a module of the first's context",
+				      i);
+		}
+	}
+	describe_modules(mods, n, ids, sizeof(ids));
+	/* Modules cannot be partially linked: check all, then resolve. */
+	ok = resolve(mods, n, false, log, sizeof(log), what, sizeof(what));
+	if (ok) {
+		resolve(mods, n, true, log, sizeof(log), what, sizeof(what));
+		for (i = 0; i < n; i++)
+			mods[i]->linked = true;
+		snprintf(log, sizeof(log),
+			 "ze-recording-driver: %u module(s) linked\n", n);
+	}
+	free(mods);
+	bl = plog ? log_new(log) : NULL;	/* the log as the driver gives it */
+	if (plog)
+		*plog = (ze_module_build_log_handle_t)bl;
+	if (!ok) {
+		one_line(log);
+		rec("%s modules=%s -> %s (%s)", call, ids,
+		    result_name(ZE_RESULT_ERROR_MODULE_LINK_FAILURE), log);
+		return leave(ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+	}
+	rec("%s modules=%s imports=%s", call, ids, what[0] ? what : "none");
 	return leave(ZE_RESULT_SUCCESS);
 }
 
@@ -1299,6 +1497,10 @@ static ze_result_t ZE_APICALL kernel_create(ze_module_handle_t h,
 		return refuse(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, call,
 			      "module=%u name=%s", mod->h.id,
 			      desc->pKernelName);
+	if (!mod->linked)
+		return refuse(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, call,
+			      "module=%u imports %s and is not linked",
+			      mod->h.id, mod->spv.imports[0]);
 	k = obj_new(KIND_KERNEL, sizeof(*k));
 	if (k)
 		k->args = calloc(spv->nparams ? spv->nparams : 1,
@@ -1534,6 +1736,31 @@ static void describe_args(const struct kernel *k, char *buf, size_t size)
 					 i ? "," : "", k->args[i].desc);
 }
 
+/*
+ * The functions k's module imports, "symbol@module", into buf; why a
+ * launch cannot call them (their module is gone), or NULL.
+ */
+static const char *calls_ok(const struct kernel *k, char *buf, size_t size)
+{
+	static char why[128];	/* big_lock held */
+	const struct module *m = k->mod;
+	size_t used = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->spv.nimports; i++) {
+		if (!module_live(m->import_from[i])) {
+			snprintf(why, sizeof(why),
+				 "calls %s of module=%u, which is destroyed",
+				 m->spv.imports[i], m->import_from[i]);
+			return why;
+		}
+		appendf(buf, size, &used, "%s%s@%u", i ? "," : "",
+			m->spv.imports[i], m->import_from[i]);
+	}
+	return NULL;
+}
+
 static ze_result_t ZE_APICALL list_launch(ze_command_list_handle_t h,
 					  ze_kernel_handle_t kh,
 					  const ze_group_count_t *groups,
@@ -1542,7 +1769,7 @@ static ze_result_t ZE_APICALL list_launch(ze_command_list_handle_t h,
 					  ze_event_handle_t *waits)
 {
 	const char *call = "zeCommandListAppendLaunchKernel";
-	char count[40], size[40], off[40], args[512];
+	char count[40], size[40], off[40], args[512], calls[256];
 	struct kernel *k;
 	const char *why;
 	struct list *l;
@@ -1570,6 +1797,10 @@ static ze_result_t ZE_APICALL list_launch(ze_command_list_handle_t h,
 	    !groups->groupCountZ)
 		return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, call,
 			      "a group count of 0");
+	why = calls_ok(k, calls, sizeof(calls));
+	if (why)
+		return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, call,
+			      "kernel=%s#%u %s", k->spv->name, k->h.id, why);
 	if (push(l, CMD_LAUNCH, NULL, NULL, 0, k) < 0)
 		return refuse(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, call,
 			      "realloc");
@@ -1578,8 +1809,9 @@ static ze_result_t ZE_APICALL list_launch(ze_command_list_handle_t h,
 	triple(size, sizeof(size), k->group[0], k->group[1], k->group[2]);
 	triple(off, sizeof(off), k->offset[0], k->offset[1], k->offset[2]);
 	describe_args(k, args, sizeof(args));
-	rec("%s list=%u kernel=%s#%u groups=%s group_size=%s offset=%s args=%s",
-	    call, l->h.id, k->spv->name, k->h.id, count, size, off, args);
+	rec("%s list=%u kernel=%s#%u groups=%s group_size=%s offset=%s args=%s%s%s",
+	    call, l->h.id, k->spv->name, k->h.id, count, size, off, args,
+	    calls[0] ? " calls=" : "", calls);
 	return leave(ZE_RESULT_SUCCESS);
 }
 
@@ -1703,6 +1935,8 @@ zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditable_t *t)
 	t->pfnCreate = module_create;
 	t->pfnDestroy = module_destroy;
 	t->pfnGetNativeBinary = module_native_binary;
+	t->pfnGetProperties = module_properties;
+	t->pfnDynamicLink = module_dynamic_link;
 	return r;
 }
 
