@@ -100,6 +100,18 @@ devimg_bundle_unref(struct devimg_bundle *b)
 	return NULL;
 }
 
+/* Hand b over as *out, or free it when err < 0; returns err. */
+static int bundle_done(struct devimg_bundle *b, int err,
+		       struct devimg_bundle **out)
+{
+	if (err < 0) {
+		devimg_bundle_unref(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
 /*
  * Append an entry for img on dev, its spec values a copy of from's (NULL:
  * the defaults) when the image has constants. -ENOMEM, or the image's
@@ -234,12 +246,7 @@ static int bundle_gather(struct devimg_ctx *ctx,
 		err = add_for_device(b, f && f->ndevs ? f->devs[d] :
 					&ctx->devs[d], imgs, n, f, any_form);
 	images_drop(imgs, n);
-	if (err < 0) {
-		devimg_bundle_unref(b);
-		return err;
-	}
-	*out = b;
-	return 0;
+	return bundle_done(b, err, out);
 }
 
 /*
@@ -270,11 +277,13 @@ static int entry_native(const struct bundle_entry *e,
 					devimg_strerror(err)) : 0;
 }
 
+/* b must be in state want; has_out: the caller's out pointer is given. */
 static int check_state(const struct devimg_bundle *b,
-		       enum devimg_bundle_state want, const char *fn)
+		       enum devimg_bundle_state want, bool has_out,
+		       const char *fn)
 {
-	if (!b)
-		return dispatch_error(-EINVAL, "%s: NULL bundle", fn);
+	if (!b || !has_out)
+		return dispatch_error(-EINVAL, "%s: NULL argument", fn);
 	if (b->state != want)
 		return dispatch_error(-EINVAL, "%s: the bundle is in state %s, %s expected",
 				      fn, devimg_bundle_state_name(b->state),
@@ -323,24 +332,17 @@ static int bundle_compile(struct devimg_bundle *in, const char *options,
 		return nomem("devimg_bundle_compile");
 	for (i = 0; i < in->n && err == 0; i++)
 		err = compile_entry(b, &in->e[i], options ? options : "");
-	if (err < 0) {
-		devimg_bundle_unref(b);
-		return err;
-	}
-	*out = b;
-	return 0;
+	return bundle_done(b, err, out);
 }
 
 DEVIMG_EXPORT int devimg_bundle_compile(struct devimg_bundle *in,
 					const char *options,
 					struct devimg_bundle **out)
 {
-	int err = check_state(in, DEVIMG_BUNDLE_INPUT, "devimg_bundle_compile");
+	int err = check_state(in, DEVIMG_BUNDLE_INPUT, out, "devimg_bundle_compile");
 
 	if (err < 0)
 		return err;
-	if (!out)
-		return dispatch_error(-EINVAL, "devimg_bundle_compile: NULL out");
 	return bundle_compile(in, options, out);
 }
 
@@ -438,24 +440,17 @@ static int bundle_finish(struct devimg_bundle *in, const char *copts,
 			err = entry_add(b, e->dev, e->img, e->fmt, e->spec,
 					prog, NULL, linked);
 	}
-	if (err < 0) {
-		devimg_bundle_unref(b);
-		return err;
-	}
-	*out = b;
-	return 0;
+	return bundle_done(b, err, out);
 }
 
 DEVIMG_EXPORT int devimg_bundle_build(struct devimg_bundle *in,
 				      const char *options,
 				      struct devimg_bundle **out)
 {
-	int err = check_state(in, DEVIMG_BUNDLE_INPUT, "devimg_bundle_build");
+	int err = check_state(in, DEVIMG_BUNDLE_INPUT, out, "devimg_bundle_build");
 
 	if (err < 0)
 		return err;
-	if (!out)
-		return dispatch_error(-EINVAL, "devimg_bundle_build: NULL out");
 	options = options ? options : "";
 	return bundle_finish(in, options, options, out);
 }
@@ -510,12 +505,7 @@ static int bundle_join(struct devimg_bundle *const *bundles, size_t n,
 		for (j = 0; j < bundles[i]->n && err == 0; j++)
 			if (!has_entry(b, &bundles[i]->e[j]))
 				err = entry_copy(b, &bundles[i]->e[j]);
-	if (err < 0) {
-		devimg_bundle_unref(b);
-		return err;
-	}
-	*out = b;
-	return 0;
+	return bundle_done(b, err, out);
 }
 
 DEVIMG_EXPORT int devimg_bundle_join(struct devimg_bundle *const *bundles,
@@ -538,12 +528,10 @@ DEVIMG_EXPORT int devimg_bundle_link(struct devimg_bundle *const *objects,
 	int err = check_many(objects, n, "devimg_bundle_link");
 
 	if (err == 0)
-		err = check_state(objects[0], DEVIMG_BUNDLE_OBJECT,
+		err = check_state(objects[0], DEVIMG_BUNDLE_OBJECT, out,
 				  "devimg_bundle_link");
 	if (err < 0)
 		return err;
-	if (!out)
-		return dispatch_error(-EINVAL, "devimg_bundle_link: NULL out");
 	err = bundle_join(objects, n, &all);
 	if (err < 0)
 		return err;
@@ -692,7 +680,7 @@ DEVIMG_EXPORT int devimg_bundle_set_spec_const(struct devimg_bundle *b,
 					       size_t size, const void *value)
 {
 	size_t i, found = 0;
-	int err = check_state(b, DEVIMG_BUNDLE_INPUT,
+	int err = check_state(b, DEVIMG_BUNDLE_INPUT, true,
 			      "devimg_bundle_set_spec_const");
 
 	if (err < 0)
@@ -729,12 +717,12 @@ DEVIMG_EXPORT int devimg_bundle_kernel_new(struct devimg_bundle *b,
 	struct bundle_entry **from;
 	struct kernel_source src;
 	size_t i, n = 0, chosen;
-	int err = check_state(b, DEVIMG_BUNDLE_EXECUTABLE,
+	int err = check_state(b, DEVIMG_BUNDLE_EXECUTABLE, out,
 			      "devimg_bundle_kernel_new");
 
 	if (err < 0)
 		return err;
-	if (!name || !out)
+	if (!name)
 		return dispatch_error(-EINVAL, "devimg_bundle_kernel_new: NULL argument");
 	if (!of_ctx(b->ctx, dev))
 		return dispatch_error(-EINVAL, "devimg_bundle_kernel_new: the device is not one of the bundle's context");

@@ -12,6 +12,17 @@ fail() {
 	exit 1
 }
 
+# lib NAME WRAP-ARGS...: $scratch/libNAME.so, holding the images that
+# devimg-wrap ($WRAP) wraps from WRAP-ARGS (-kind=sycl added).
+lib() {
+	name=$1
+	shift
+	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
+		fail "devimg-wrap for $name failed"
+	${CC:-cc} -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
+		fail "cannot link lib$name.so"
+}
+
 # A scratch folder removed on exit.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/devimg-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

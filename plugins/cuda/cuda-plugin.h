@@ -75,6 +75,10 @@ struct devimg_plugin_program {
 	char *options;			/* NULL until compiled */
 };
 
+/* cuda.c: the primary context of device in ctx; NULL when not in ctx. */
+CUcontext cu_primary_of(struct devimg_plugin_context *ctx,
+			struct devimg_plugin_device *device);
+
 /* kernel.c */
 int cu_kernel_create(struct devimg_plugin_program *prog, const char *name,
 		     struct devimg_plugin_kernel **out);

@@ -118,8 +118,8 @@ static void context_release(struct devimg_plugin_context *ctx)
 }
 
 /* The primary context of device in ctx, or NULL when it is not in ctx. */
-static CUcontext primary_of(struct devimg_plugin_context *ctx,
-			    struct devimg_plugin_device *device)
+CUcontext cu_primary_of(struct devimg_plugin_context *ctx,
+			struct devimg_plugin_device *device)
 {
 	unsigned i;
 
@@ -140,7 +140,7 @@ static int queue_create(struct devimg_plugin_context *ctx,
 
 	if (!ctx || !device || !out)
 		return plugin_error(-EINVAL, "queue_create: NULL argument");
-	primary = primary_of(ctx, device);
+	primary = cu_primary_of(ctx, device);
 	if (!primary)
 		return plugin_error(-EINVAL, "queue_create: \"%s\" is not a device of the context",
 				    device->name);

@@ -48,18 +48,6 @@ int cu_program_create_il(struct devimg_plugin_context *ctx,
 			    device ? device->name : "?");
 }
 
-/* The primary context of device in ctx, or NULL when it is not in ctx. */
-static CUcontext primary_of(struct devimg_plugin_context *ctx,
-			    struct devimg_plugin_device *device)
-{
-	unsigned i;
-
-	for (i = 0; i < ctx->n; i++)
-		if (ctx->devices[i] == device)
-			return ctx->primary[i];
-	return NULL;
-}
-
 /* A program of a copy of the size bytes at image, of a kind known. */
 static int program_new(struct devimg_plugin_device *device, CUcontext primary,
 		       const void *image, size_t size, const char *kind,
@@ -107,7 +95,7 @@ int cu_program_create_binary(struct devimg_plugin_context *ctx,
 	if (kind != DEVIMG_PLUGIN_BINARY_NATIVE)
 		return plugin_error(-EINVAL, "program_create_binary: unknown kind %d",
 				    (int)kind);
-	primary = primary_of(ctx, device);
+	primary = cu_primary_of(ctx, device);
 	if (!primary)
 		return plugin_error(-EINVAL, "program_create_binary: \"%s\" is not a device of the context",
 				    device->name);
@@ -366,7 +354,7 @@ static int link_check(struct devimg_plugin_context *ctx,
 	if (!ctx || !device || !progs || !out || !n)
 		return plugin_error(-EINVAL, "program_link: NULL argument or %u objects",
 				    n);
-	*primary = primary_of(ctx, device);
+	*primary = cu_primary_of(ctx, device);
 	if (!*primary)
 		return plugin_error(-EINVAL, "program_link: \"%s\" is not a device of the context",
 				    device->name);

@@ -27,12 +27,6 @@ for f in "$kdir/dispatch.$ext" "$kdir/spec.$ext" "$which1" "$which2" \
 done
 
 cd "$scratch"
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$name.o" -kind=sycl "$@" || fail "devimg-wrap for $name failed"
-	$CC -shared -o "lib$name.so" "$name.o" || fail "cannot link lib$name.so"
-}
 printf 'spec_k\n' >spec.sym
 printf 'which\n' >which.sym
 set -- $targets

@@ -24,14 +24,6 @@ LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cuda/
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH LSAN_OPTIONS
 cd "$scratch"
 
-# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$name.o" -kind=sycl "$@" || fail "devimg-wrap for $name failed"
-	$CC -shared -o "lib$name.so" "$name.o" || fail "cannot link lib$name.so"
-}
-
 # copy_ptx: the test kernels' PTX and .sym files here, or skip.
 copy_ptx() {
 	for f in dispatch spec broken cuda spec-off; do

@@ -16,16 +16,6 @@ bc=$top_builddir/tests/dispatch
 [ -f "$bc/dispatch.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
 : "${CC:=cc}"
 
-# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
-		fail "devimg-wrap for $name failed"
-	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
-		fail "cannot link lib$name.so"
-}
-
 cd "$scratch"
 for f in dispatch spec broken pick-which-1 pick-which-2 pick-which-3 \
 	pick-last-10 pick-last-20 pick-last-30; do

@@ -39,16 +39,6 @@ assemble() {
 		"$src/$1.spvasm" || fail "spirv-as failed on $1.spvasm"
 }
 
-# lib NAME WRAP-ARGS...: $scratch/libNAME.so holding the wrapped images.
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
-		fail "devimg-wrap for $name failed"
-	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
-		fail "cannot link lib$name.so"
-}
-
 # use_driver [PATH...]: the loader sees only the recording driver(s).
 use_driver() {
 	drivers=$(echo "${*:-$driver}" | tr ' ' ',')

@@ -24,16 +24,6 @@ ptx=$top_builddir/tests/meta
 	skip "no PTX built for the meta tests (configure found no clang)"
 : "${CC:=cc}"
 
-# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
-		fail "devimg-wrap for $name failed"
-	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
-		fail "cannot link lib$name.so"
-}
-
 # run MODE LIB [ARG...]: meta-run, its output shown; must pass.
 run() {
 	rc=0

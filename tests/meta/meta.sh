@@ -19,16 +19,6 @@ bc=$top_builddir/tests/meta
 [ -f "$bc/meta.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
 : "${CC:=cc}"
 
-# lib NAME WRAP-ARGS...: libNAME.so holding the wrapped images.
-lib() {
-	name=$1
-	shift
-	"$WRAP" -o "$scratch/$name.o" -kind=sycl "$@" ||
-		fail "devimg-wrap for $name failed"
-	$CC -shared -o "$scratch/lib$name.so" "$scratch/$name.o" ||
-		fail "cannot link lib$name.so"
-}
-
 # run MODE LIB [ARG]: meta-run, its output shown; 77 skips the test.
 run() {
 	rc=0
