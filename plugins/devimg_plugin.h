@@ -369,12 +369,15 @@ struct devimg_plugin_ops {
 	/*
 	 * A new, built program for device from n >= 1 objects of ctx made by
 	 * program_compile(), each symbol one imports resolved against what
-	 * another exports, linked with options (NULL or ""). kernel_create()
+	 * another exports, linked with options (NULL or ""; a backend whose
+	 * linker takes none, Level Zero's, ignores them). kernel_create()
 	 * on it finds the kernels of every object. The objects stay the
 	 * caller's: it may release them once this returns, and may link them
-	 * again into other programs. -ENOEXEC on a link failure (an
-	 * unresolved symbol, the linker's log in the message), -ENOTSUP as
-	 * for program_compile(), -EINVAL when an object is not compiled.
+	 * again into other programs (Level Zero links a module once: an
+	 * object linked again keeps its first partners). -ENOEXEC on a link
+	 * failure (an unresolved symbol, the linker's log in the message),
+	 * -ENOTSUP as for program_compile(), -EINVAL when an object is not
+	 * compiled.
 	 */
 	int (*program_link)(struct devimg_plugin_context *ctx,
 			    struct devimg_plugin_device *device, unsigned n,
