@@ -355,11 +355,17 @@ DEVIMG_EXPORT int devimg_spec_values_set(struct devimg_spec_values *v,
 			c->size);
 		return -EINVAL;
 	}
-	/* Leaf by leaf, as the emulated buffer lays them out. */
+	/*
+	 * Leaf by leaf, as the emulated buffer lays them out. Padding keeps
+	 * the defaults' bytes: a caller's struct often has garbage there,
+	 * which would otherwise key (and miss) the program cache.
+	 */
 	for (i = 0; i < c->nleaves; i++)
-		memcpy(v->buf + c->blob_offset + c->leaves[i].offset,
-		       (const unsigned char *)value + c->leaves[i].offset,
-		       c->leaves[i].size);
+		if (c->leaves[i].id != UINT32_MAX)
+			memcpy(v->buf + c->blob_offset + c->leaves[i].offset,
+			       (const unsigned char *)value +
+				       c->leaves[i].offset,
+			       c->leaves[i].size);
 	v->set[idx] = true;
 	v->native_valid = false;
 	return 0;

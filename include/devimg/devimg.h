@@ -279,7 +279,8 @@ devimg_spec_values_unref(struct devimg_spec_values *v);
  * Set the constant symbolic_id from size bytes at value. -ENOENT when the
  * image has no such constant; -EINVAL when size is not the constant's size
  * (the message, logged at DEVIMG_LOG_ERR, names both sizes). A later call
- * for the same constant replaces the value.
+ * for the same constant replaces the value. The bytes of value's padding
+ * (leaves without a SpecId) are not taken: the defaults' stay.
  */
 int devimg_spec_values_set(struct devimg_spec_values *v,
 			   const char *symbolic_id, size_t size,

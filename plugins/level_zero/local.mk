@@ -45,6 +45,13 @@ tests_level_zero_contract_run_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_level_zero_contract_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_level_zero_contract_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
+# Kernel bundles and device image linking through libdevimg.
+check_PROGRAMS += tests/level_zero/bundle-run
+tests_level_zero_bundle_run_SOURCES = tests/level_zero/bundle-run.c
+tests_level_zero_bundle_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_level_zero_bundle_run_CFLAGS = $(AM_CFLAGS)
+tests_level_zero_bundle_run_LDADD = loader/libdevimg.la -ldl
+
 # The plugin's operations called directly.
 level_zero_plugin_check = tests/level_zero/plugin-check.c \
 	tests/level_zero/plugin-check.h
@@ -72,6 +79,7 @@ level_zero_shell_tests = \
 	tests/level_zero/threads.sh \
 	tests/level_zero/plugin-ops.sh \
 	tests/level_zero/link.sh \
+	tests/level_zero/bundle.sh \
 	tests/level_zero/two-drivers.sh \
 	tests/level_zero/no-driver.sh \
 	tests/level_zero/no-driver-opencl.sh

@@ -175,7 +175,10 @@ START_TEST(test_composite_with_padding)
 						   &size), 0);
 	ck_assert_uint_eq(size, 18);
 	ck_assert_mem_eq(buf, "\x01\x02", 2);
-	ck_assert_mem_eq(buf + 2, value, 16);
+	ck_assert_mem_eq(buf + 2, value, 4);
+	/* The caller's padding (0xee) is not taken: the defaults' stays. */
+	ck_assert_mem_eq(buf + 6, "\0\0\0\0", 4);
+	ck_assert_mem_eq(buf + 10, value + 8, 8);
 	devimg_spec_values_unref(v);
 	done(img);
 }

@@ -5,7 +5,8 @@
 # shell, the compiler, readelf, jq) and the ASan-built libFuzzer programs
 # of fuzz/bin are not. A test fails on any invalid
 # access or definite leak. tests/stress/valgrind.supp silences PoCL, its
-# LLVM and the OpenCL ICD loader only. Pick tests as with make check:
+# LLVM, the OpenCL ICD loader and one over-read of the dynamic loader
+# only. Pick tests as with make check:
 # make check-valgrind TESTS='tests/loader/test-validate fuzz/replay.sh'.
 # Run it in a build without sanitizers.
 VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
