@@ -10,6 +10,7 @@
 #define DEVIMG_TESTS_RUNNER_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include <devimg/devimg.h>
 
@@ -33,5 +34,42 @@ struct env {
 	struct devimg_device *dev;
 	struct devimg_queue *q;
 };
+
+/*
+ * A context, its device 0 (of backend, unless NULL) and a queue on it,
+ * the device named on stdout. 0; 77 when there is no device at all; 1,
+ * with a message, on an error or a device of another backend.
+ */
+static inline int env_open(struct env *e, const char *backend)
+{
+	int err = devimg_ctx_new(&e->ctx);
+
+	if (err < 0) {
+		fprintf(stderr, "FAIL: devimg_ctx_new: %d %s\n", err,
+			devimg_last_error());
+		return 1;
+	}
+	e->dev = devimg_device_get(e->ctx, 0);
+	if (!e->dev) {
+		printf("no device\n");
+		devimg_ctx_unref(e->ctx);
+		return 77;
+	}
+	printf("device: %s (%s)\n", devimg_device_name(e->dev),
+	       devimg_device_backend(e->dev));
+	if (backend && strcmp(devimg_device_backend(e->dev), backend)) {
+		fprintf(stderr, "FAIL: device 0 is not a %s device\n", backend);
+		devimg_ctx_unref(e->ctx);
+		return 1;
+	}
+	err = devimg_queue_new(e->dev, &e->q);
+	if (err < 0) {
+		fprintf(stderr, "FAIL: devimg_queue_new: %d %s\n", err,
+			devimg_last_error());
+		devimg_ctx_unref(e->ctx);
+		return 1;
+	}
+	return 0;
+}
 
 #endif

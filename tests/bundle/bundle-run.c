@@ -492,26 +492,9 @@ int main(int argc, char **argv)
 				dlerror());
 			return 1;
 		}
-	err = devimg_ctx_new(&env.ctx);
-	if (err < 0) {
-		fprintf(stderr, "devimg_ctx_new: %d %s\n", err,
-			devimg_last_error());
-		return 1;
-	}
-	env.dev = devimg_device_get(env.ctx, 0);
-	if (!env.dev) {
-		printf("no device\n");
-		devimg_ctx_unref(env.ctx);
-		return 77;
-	}
-	printf("device: %s (%s)\n", devimg_device_name(env.dev),
-	       devimg_device_backend(env.dev));
-	err = devimg_queue_new(env.dev, &env.q);
-	if (err < 0) {
-		fprintf(stderr, "devimg_queue_new: %d %s\n", err,
-			devimg_last_error());
-		return 1;
-	}
+	err = env_open(&env, NULL);
+	if (err)
+		return err;
 	if (!strcmp(mode, "build"))
 		rc = test_build();
 	else if (!strcmp(mode, "join"))

@@ -347,25 +347,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "FAIL: %s\n", dlerror());
 			return 1;
 		}
-	err = devimg_ctx_new(&env.ctx);
-	if (err < 0) {
-		fprintf(stderr, "FAIL: devimg_ctx_new: %d %s\n", err,
-			devimg_last_error());
-		return 1;
-	}
-	env.dev = devimg_device_get(env.ctx, 0);
-	if (!env.dev || strcmp(devimg_device_backend(env.dev), "level_zero")) {
-		fprintf(stderr, "FAIL: device 0 is not a Level Zero device\n");
-		return 1;
-	}
-	printf("device: %s (%s)\n", devimg_device_name(env.dev),
-	       devimg_device_backend(env.dev));
-	err = devimg_queue_new(env.dev, &env.q);
-	if (err < 0) {
-		fprintf(stderr, "FAIL: devimg_queue_new: %d %s\n", err,
-			devimg_last_error());
-		return 1;
-	}
+	err = env_open(&env, "level_zero");
+	if (err)
+		return err == 77 ? 1 : err;
 	if (!strcmp(mode, "spec"))
 		rc = run_spec();
 	else if (!strcmp(mode, "link"))
