@@ -40,7 +40,7 @@ struct env {
  * the device named on stdout. 0; 77 when there is no device at all; 1,
  * with a message, on an error or a device of another backend.
  */
-static inline int env_open(struct env *e, const char *backend)
+static inline int runner_open(struct env *e, const char *backend)
 {
 	int err = devimg_ctx_new(&e->ctx);
 

@@ -492,7 +492,7 @@ int main(int argc, char **argv)
 				dlerror());
 			return 1;
 		}
-	err = env_open(&env, NULL);
+	err = runner_open(&env, NULL);
 	if (err)
 		return err;
 	if (!strcmp(mode, "build"))

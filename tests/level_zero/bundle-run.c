@@ -347,7 +347,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "FAIL: %s\n", dlerror());
 			return 1;
 		}
-	err = env_open(&env, "level_zero");
+	err = runner_open(&env, "level_zero");
 	if (err)
 		return err == 77 ? 1 : err;
 	if (!strcmp(mode, "spec"))
