@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,34 @@ int plugin_install_ops(unsigned abi_version, struct devimg_plugin_ops *ops,
 	memcpy(ops, table, n);
 	ops->size = n;
 	return 0;
+}
+
+/* Successful inits less fini()s; the vendor state lives while > 0. */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned init_count;
+
+int plugin_init(unsigned abi_version, struct devimg_plugin_ops *ops,
+		const struct devimg_plugin_ops *table, int (*up)(void))
+{
+	int rc = plugin_install_ops(abi_version, ops, table);
+
+	if (rc < 0)
+		return rc;
+	pthread_mutex_lock(&init_lock);
+	if (init_count == 0)
+		rc = up();
+	if (rc == 0)
+		init_count++;
+	pthread_mutex_unlock(&init_lock);
+	return rc;
+}
+
+void plugin_fini(void (*down)(void))
+{
+	pthread_mutex_lock(&init_lock);
+	if (init_count && --init_count == 0)
+		down();
+	pthread_mutex_unlock(&init_lock);
 }
 
 void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,

@@ -2,7 +2,7 @@
 /*
  * What every backend plugin needs besides its vendor API: the per-thread
  * message behind the last_error() operation, and the devimg_plugin_init()
- * handshake. Linked into each plugin (a convenience library), so each
+ * handshake with the counted start and end of the vendor state. Linked into each plugin (a convenience library), so each
  * plugin has its own message buffers; nothing here is exported.
  */
 #ifndef DEVIMG_PLUGIN_SUPPORT_H
@@ -42,5 +42,15 @@ void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,
  */
 int plugin_install_ops(unsigned abi_version, struct devimg_plugin_ops *ops,
 		       const struct devimg_plugin_ops *table);
+
+/*
+ * The whole devimg_plugin_init(): plugin_install_ops(), then up() (the
+ * vendor library and its platforms) on the first successful init; later
+ * inits only count. 0, -EPROTO, or up()'s error.
+ */
+int plugin_init(unsigned abi_version, struct devimg_plugin_ops *ops,
+		const struct devimg_plugin_ops *table, int (*up)(void));
+/* The fini() operation: down() once every successful init is undone. */
+void plugin_fini(void (*down)(void));
 
 #endif

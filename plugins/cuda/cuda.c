@@ -17,7 +17,6 @@
  * on the legacy default stream.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +25,6 @@
 #include "cuda-plugin.h"
 
 /* Several loaders in one process share this module; count them. */
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned init_count;
 
 static void context_free(struct devimg_plugin_context *ctx)
 {
@@ -290,10 +287,7 @@ static void mem_release(struct devimg_plugin_mem *mem)
 
 static void fini(void)
 {
-	pthread_mutex_lock(&init_lock);
-	if (init_count && --init_count == 0)
-		cu_platforms_fini();
-	pthread_mutex_unlock(&init_lock);
+	plugin_fini(cu_platforms_fini);
 }
 
 static const struct devimg_plugin_ops cuda_ops = {
@@ -341,17 +335,5 @@ static const struct devimg_plugin_ops cuda_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	int rc;
-
-	rc = plugin_install_ops(abi_version, ops, &cuda_ops);
-	if (rc < 0)
-		return rc;
-
-	pthread_mutex_lock(&init_lock);
-	if (init_count == 0)
-		rc = cu_platforms_init();
-	if (rc == 0)
-		init_count++;
-	pthread_mutex_unlock(&init_lock);
-	return rc;
+	return plugin_init(abi_version, ops, &cuda_ops, cu_platforms_init);
 }

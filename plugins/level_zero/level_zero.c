@@ -13,8 +13,6 @@
 #include "level_zero.h"
 
 /* Several loaders in one process share this module; count them. */
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned init_count;
 
 static int check_devices(unsigned n,
 			 struct devimg_plugin_device *const *devices)
@@ -121,10 +119,7 @@ static void mem_release(struct devimg_plugin_mem *mem)
 
 static void fini(void)
 {
-	pthread_mutex_lock(&init_lock);
-	if (init_count && --init_count == 0)
-		lz_platforms_fini();
-	pthread_mutex_unlock(&init_lock);
+	plugin_fini(lz_platforms_fini);
 }
 
 static const struct devimg_plugin_ops level_zero_ops = {
@@ -167,19 +162,10 @@ static const struct devimg_plugin_ops level_zero_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	int rc;
+	int rc = plugin_init(abi_version, ops, &level_zero_ops,
+			     lz_platforms_init);
 
-	rc = plugin_install_ops(abi_version, ops, &level_zero_ops);
-	if (rc < 0)
-		return rc;
-
-	pthread_mutex_lock(&init_lock);
-	if (init_count == 0)
-		rc = lz_platforms_init();
-	if (rc == 0)
-		init_count++;
 	if (rc == 0 && lz_platforms_none()[0])
 		plugin_error(0, "%s", lz_platforms_none());
-	pthread_mutex_unlock(&init_lock);
 	return rc;
 }

@@ -6,7 +6,6 @@
  * devices in devices.c.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +14,6 @@
 #include "opencl.h"
 
 /* Several loaders in one process share this module; count them. */
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned init_count;
 
 static int context_create(unsigned n,
 			  struct devimg_plugin_device *const *devices,
@@ -280,10 +277,7 @@ static int launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 
 static void fini(void)
 {
-	pthread_mutex_lock(&init_lock);
-	if (init_count && --init_count == 0)
-		ocl_platforms_fini();
-	pthread_mutex_unlock(&init_lock);
+	plugin_fini(ocl_platforms_fini);
 }
 
 static const struct devimg_plugin_ops opencl_ops = {
@@ -326,17 +320,5 @@ static const struct devimg_plugin_ops opencl_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	int rc;
-
-	rc = plugin_install_ops(abi_version, ops, &opencl_ops);
-	if (rc < 0)
-		return rc;
-
-	pthread_mutex_lock(&init_lock);
-	if (init_count == 0)
-		rc = ocl_platforms_init();
-	if (rc == 0)
-		init_count++;
-	pthread_mutex_unlock(&init_lock);
-	return rc;
+	return plugin_init(abi_version, ops, &opencl_ops, ocl_platforms_init);
 }
