@@ -159,10 +159,6 @@ int progcache_get_linked(struct devimg_device *dev,
 			 const struct progcache_unit *u, size_t n,
 			 const char *options,
 			 struct devimg_plugin_program **out);
-/* Whether the cache holds img's program (dev->cache_lock held). */
-bool progcache_has(struct devimg_device *dev, enum progcache_kind kind,
-		   struct devimg_image *img, const char *options,
-		   const void *spec_key, size_t key_size);
 void progcache_free(struct devimg_device *dev);
 
 #endif

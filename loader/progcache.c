@@ -295,14 +295,14 @@ static int program_compile(struct devimg_device *dev,
 
 /*
  * The program of img (built, or compiled into an object) from the cache,
- * or made and kept there (dev->cache_lock held). *dumped tells the caller
- * to dump img's bytes once the lock is dropped.
+ * or made and kept there (dev->cache_lock held). *made (may be NULL): it
+ * was made now, so that the caller dumps img once the lock is dropped.
  */
 static int get_locked(struct devimg_device *dev, enum progcache_kind kind,
 		      struct devimg_image *img, enum devimg_image_format fmt,
 		      const char *options, struct devimg_spec_values *spec,
 		      const void *spec_key, size_t key_size,
-		      struct devimg_plugin_program **out)
+		      struct devimg_plugin_program **out, bool *made)
 {
 	uint64_t id = devimg_image_id(img);
 	struct cache_key k = {
@@ -314,6 +314,8 @@ static int get_locked(struct devimg_device *dev, enum progcache_kind kind,
 	int err;
 
 	e = cache_find(dev, &k);
+	if (made)
+		*made = !e;
 	if (e) {
 		*out = e->prog;
 		return 0;
@@ -340,18 +342,16 @@ int progcache_get(struct devimg_device *dev, struct devimg_image *img,
 		  size_t key_size, struct devimg_plugin_program **out)
 {
 	struct devimg_plugin_program *prog;
-	bool hit;
+	bool made;
 	int err;
 
 	pthread_mutex_lock(&dev->cache_lock);
-	hit = progcache_has(dev, PROGCACHE_BUILT, img, options, spec_key,
-			    key_size);
 	err = get_locked(dev, PROGCACHE_BUILT, img, fmt, options, spec,
-			 spec_key, key_size, &prog);
+			 spec_key, key_size, &prog, &made);
 	pthread_mutex_unlock(&dev->cache_lock);
 	if (err < 0)
 		return err;
-	if (!hit)
+	if (made)
 		dump_image(img, fmt);
 	*out = prog;
 	return 0;
@@ -366,22 +366,9 @@ int progcache_get_object(struct devimg_device *dev, struct devimg_image *img,
 
 	pthread_mutex_lock(&dev->cache_lock);
 	err = get_locked(dev, PROGCACHE_OBJECT, img, fmt, options, spec,
-			 spec_key, key_size, out);
+			 spec_key, key_size, out, NULL);
 	pthread_mutex_unlock(&dev->cache_lock);
 	return err;
-}
-
-bool progcache_has(struct devimg_device *dev, enum progcache_kind kind,
-		   struct devimg_image *img, const char *options,
-		   const void *spec_key, size_t key_size)
-{
-	uint64_t id = devimg_image_id(img);
-	struct cache_key k = {
-		.kind = kind, .ids = &id, .nids = 1, .options = options,
-		.spec = spec_key, .spec_size = key_size,
-	};
-
-	return cache_find(dev, &k) != NULL;
 }
 
 /* Link the objects of u (dev->cache_lock held). */
@@ -396,7 +383,7 @@ static int link_locked(struct devimg_device *dev,
 	for (i = 0; i < n; i++) {
 		err = get_locked(dev, PROGCACHE_OBJECT, u[i].img, u[i].fmt,
 				 u[i].options, u[i].spec, u[i].spec_key,
-				 u[i].key_size, &objs[i]);
+				 u[i].key_size, &objs[i], NULL);
 		if (err < 0)
 			return err;
 	}
