@@ -378,7 +378,7 @@ static int entry_program(const struct devimg_bundle *b,
 	struct link_plan plan;
 	const void *key;
 	size_t npool, size;
-	char *c, *l, *all;
+	char *all;
 	int err;
 
 	err = entry_native(e, &spec, &key, &size);
@@ -399,11 +399,7 @@ static int entry_program(const struct devimg_bundle *b,
 	}
 	link_plan_fini(&plan);
 	/* Alone, as devimg_kernel_new() builds it. */
-	c = link_join_options(devimg_image_compile_opts(e->img), copts);
-	l = link_join_options(devimg_image_link_opts(e->img), lopts);
-	all = c && l ? link_join_options(c, l) : NULL;
-	free(c);
-	free(l);
+	all = link_build_options(e->img, copts, lopts);
 	if (!all)
 		return nomem("bundle");
 	err = progcache_get(e->dev, e->img, e->fmt, all, spec, key, size, prog);

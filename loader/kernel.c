@@ -358,8 +358,7 @@ static int kernel_setup(struct devimg_kernel *k,
 		return dispatch_error(err, "image %u of kernel '%s': %s",
 				      devimg_image_index(k->img), k->name,
 				      devimg_strerror(err));
-	k->options = link_join_options(devimg_image_compile_opts(k->img),
-				       devimg_image_link_opts(k->img));
+	k->options = link_build_options(k->img, "", "");
 	if (!k->options)
 		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
 				      k->name);

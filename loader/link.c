@@ -245,6 +245,18 @@ char *link_join_options(const char *a, const char *b)
 	return s;
 }
 
+char *link_build_options(struct devimg_image *img, const char *copts,
+			 const char *lopts)
+{
+	char *c = link_join_options(devimg_image_compile_opts(img), copts);
+	char *l = link_join_options(devimg_image_link_opts(img), lopts);
+	char *all = c && l ? link_join_options(c, l) : NULL;
+
+	free(c);
+	free(l);
+	return all;
+}
+
 int link_program(struct devimg_device *dev, const struct link_plan *plan,
 		 const char *compile_opts, const char *link_opts,
 		 struct devimg_spec_values *spec, const void *spec_key,

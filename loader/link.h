@@ -41,5 +41,13 @@ int link_program(struct devimg_device *dev, const struct link_plan *plan,
 
 /* "a b", or NULL when out of memory. */
 char *link_join_options(const char *a, const char *b);
+/*
+ * The options img is built with alone: its compile options and copts,
+ * then its link options and lopts (malloc'ed; NULL when out of memory).
+ * devimg_kernel_new() and bundles both use it, so that they key the
+ * program cache alike.
+ */
+char *link_build_options(struct devimg_image *img, const char *copts,
+			 const char *lopts);
 
 #endif
