@@ -1,17 +1,28 @@
 # The demo the README's first command runs: device code in OpenCL C, built
-# to SPIR bitcode by clang, wrapped by devimg-wrap, linked into a host
-# program with libdevimg, and run on the first device (PoCL on the CPU).
+# by clang to SPIR bitcode and translated by llvm-spirv to SPIR-V, both
+# images of the same kernel wrapped by devimg-wrap into one object, linked
+# into a host program with libdevimg and run on the first device (PoCL on
+# the CPU). Image selection picks what the device ingests: SPIR-V where it
+# takes IL (PoCL 6, Intel, Level Zero), SPIR where it does not (PoCL 3.1,
+# PoCL 5 as Ubuntu 24.04 builds it). Without llvm-spirv only SPIR is wrapped.
 EXTRA_DIST += examples/vadd.cl examples/vadd.sym examples/vadd.props
 
 examples/vadd.bc: $(top_srcdir)/examples/vadd.cl
-	$(AM_V_GEN)$(MKDIR_P) examples && \
-	$(CLANG) -cc1 -triple spir64-unknown-unknown -emit-llvm-bc -O2 \
-		-cl-std=CL1.2 -finclude-default-header -o $@ $<
+	$(AM_V_GEN)$(MKDIR_P) examples && $(SPIR_COMPILE) -o $@ $<
 
-examples/vadd-wrap.o: examples/vadd.bc devimg-wrap$(EXEEXT)
-	$(AM_V_GEN)./devimg-wrap -o $@ -kind=sycl -target=spir64 -format=llvmbc \
-		-entries=$(top_srcdir)/examples/vadd.sym \
-		-properties=$(top_srcdir)/examples/vadd.props examples/vadd.bc
+vadd_wrap_opts = -kind=sycl -target=spir64 \
+	-entries=$(top_srcdir)/examples/vadd.sym \
+	-properties=$(top_srcdir)/examples/vadd.props
+if HAVE_LLVM_SPIRV
+vadd_images = examples/vadd.spv examples/vadd.bc
+vadd_wrap_images = -format=spirv examples/vadd.spv -format=llvmbc examples/vadd.bc
+else
+vadd_images = examples/vadd.bc
+vadd_wrap_images = -format=llvmbc examples/vadd.bc
+endif
+
+examples/vadd-wrap.o: $(vadd_images) devimg-wrap$(EXEEXT)
+	$(AM_V_GEN)./devimg-wrap -o $@ $(vadd_wrap_opts) $(vadd_wrap_images)
 
 EXTRA_PROGRAMS = examples/vadd
 examples_vadd_SOURCES = examples/vadd.c
@@ -19,7 +30,8 @@ examples_vadd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 examples_vadd_LDADD = examples/vadd-wrap.o loader/libdevimg.la
 examples_vadd_DEPENDENCIES = examples/vadd-wrap.o loader/libdevimg.la
 
-CLEANFILES += examples/vadd.bc examples/vadd-wrap.o examples/vadd$(EXEEXT)
+CLEANFILES += examples/vadd.bc examples/vadd.spv examples/vadd-wrap.o \
+	examples/vadd$(EXEEXT)
 
 .PHONY: demo
 demo: examples/vadd$(EXEEXT) devimg-dump$(EXEEXT) $(plugin_LTLIBRARIES)

@@ -1,7 +1,9 @@
 /*
- * The demo's host program: its device code (vadd.cl, compiled to SPIR
- * bitcode and wrapped by devimg-wrap) was registered before main() ran;
- * this finds the kernel, runs it on the first device and checks the sums.
+ * The demo's host program: its device code (vadd.cl, compiled to SPIR-V
+ * and to SPIR bitcode, both wrapped by devimg-wrap into one object) was
+ * registered before main() ran; this finds the kernel, which picks the
+ * image the device ingests, runs it on the first device and checks the
+ * sums.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,32 @@ static int fail(const char *what, int err)
 	return EXIT_FAILURE;
 }
 
+static const char *format_name(enum devimg_image_format fmt)
+{
+	switch (fmt) {
+	case DEVIMG_FORMAT_SPIRV:
+		return "SPIR-V";
+	case DEVIMG_FORMAT_LLVMBC:
+		return "SPIR bitcode";
+	case DEVIMG_FORMAT_NATIVE:
+		return "native";
+	default:
+		return "unknown";
+	}
+}
+
+/* Which of the wrapped images the kernel was built from. */
+static int show_image(struct devimg_kernel *k)
+{
+	struct devimg_image *img = devimg_kernel_image(k);
+	enum devimg_image_format fmt = DEVIMG_FORMAT_NONE;
+
+	devimg_image_guess_format(img, &fmt);
+	printf("image: %u, %s, target %s\n", devimg_image_index(img),
+	       format_name(fmt), devimg_image_target(img));
+	return 0;
+}
+
 static int run(struct devimg_device *dev, float *a, float *b, float *c)
 {
 	struct devimg_queue *q = NULL;
@@ -29,6 +57,7 @@ static int run(struct devimg_device *dev, float *a, float *b, float *c)
 
 	if ((err = devimg_queue_new(dev, &q)) ||
 	    (err = devimg_kernel_new(dev, "vadd", &k)) ||
+	    (err = show_image(k)) ||
 	    (err = devimg_buf_new(dev, bytes, &ba)) ||
 	    (err = devimg_buf_new(dev, bytes, &bb)) ||
 	    (err = devimg_buf_new(dev, bytes, &bc)) ||

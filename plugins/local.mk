@@ -91,7 +91,7 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # PTX of the OpenCL flavour for NVIDIA's OpenCL, made at build time.
-if HAVE_CLANG
+if HAVE_PTX
 check_DATA += tests/plugins/nv-vadd.ptx
 endif
 CLEANFILES += tests/plugins/nv-vadd.ptx

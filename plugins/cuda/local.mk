@@ -68,7 +68,7 @@ CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
 cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
 	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx \
 	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx
-if HAVE_CLANG
+if HAVE_PTX
 check_DATA += $(cuda_test_ptx)
 endif
 CLEANFILES += $(cuda_test_ptx)

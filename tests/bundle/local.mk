@@ -6,8 +6,11 @@
 bundle_bitcode = tests/bundle/link-caller.bc tests/bundle/link-helper.bc
 if HAVE_CLANG
 check_DATA += $(bundle_bitcode)
+if HAVE_LLVM_SPIRV
+check_DATA += $(bundle_bitcode:.bc=.spv)
 endif
-CLEANFILES += $(bundle_bitcode)
+endif
+CLEANFILES += $(bundle_bitcode) $(bundle_bitcode:.bc=.spv)
 
 tests/bundle/%.bc: $(top_srcdir)/tests/bundle/%.cl
 	$(AM_V_GEN)$(MKDIR_P) tests/bundle && $(SPIR_COMPILE) -o $@ $<

@@ -30,8 +30,11 @@ meta_bitcode = tests/meta/meta.bc tests/meta/elim-spec.bc \
 	tests/meta/which-1.bc tests/meta/which-2.bc
 if HAVE_CLANG
 check_DATA += $(meta_bitcode)
+if HAVE_LLVM_SPIRV
+check_DATA += $(meta_bitcode:.bc=.spv)
 endif
-CLEANFILES += $(meta_bitcode)
+endif
+CLEANFILES += $(meta_bitcode) $(meta_bitcode:.bc=.spv)
 
 tests/meta/meta.bc: $(top_srcdir)/tests/meta/meta.cl
 	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(SPIR_COMPILE) -o $@ $<
@@ -68,7 +71,7 @@ if BUILD_CUDA
 META_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only \
 	--cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
 	-Wno-unknown-cuda-version -O2 -S
-if HAVE_CLANG
+if HAVE_PTX
 check_DATA += $(meta_ptx)
 endif
 

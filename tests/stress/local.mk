@@ -10,8 +10,11 @@ stress_ids = 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 \
 stress_bitcode = $(foreach n,$(stress_ids),tests/stress/lib$(n).bc)
 if HAVE_CLANG
 check_DATA += $(stress_bitcode)
+if HAVE_LLVM_SPIRV
+check_DATA += $(stress_bitcode:.bc=.spv)
 endif
-CLEANFILES += $(stress_bitcode)
+endif
+CLEANFILES += $(stress_bitcode) $(stress_bitcode:.bc=.spv)
 
 tests/stress/lib%.bc: $(top_srcdir)/tests/stress/stress.cl
 	$(AM_V_GEN)$(MKDIR_P) tests/stress && \
