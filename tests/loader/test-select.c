@@ -206,6 +206,37 @@ START_TEST(test_format_needs_ingestion)
 }
 END_TEST
 
+/*
+ * One object serving old and new drivers, as the demo wraps it: the same
+ * kernel as SPIR bitcode, then as SPIR-V. PoCL 6 (IL, no SPIR) takes the
+ * SPIR-V, PoCL 3.1 and 5 (SPIR, no IL) the bitcode, in either order; a
+ * device that takes both falls back to the last spir64 image, so SPIR-V
+ * wrapped last is what it runs.
+ */
+static const struct devimg_device_caps pocl6_cpu = {
+	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 0, 0
+};
+
+START_TEST(test_spir_then_spirv_of_one_kernel)
+{
+	struct select_cand c[] = {
+		CAND("spir64", DEVIMG_FORMAT_LLVMBC),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+	struct select_cand r[] = { c[1], c[0] };
+
+	ck_assert_uint_eq(pick_ok(&pocl6_cpu, c, 2), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): format llvmbc: device has no SPIR bitcode ingestion");
+	ck_assert_uint_eq(pick_ok(&pocl6_cpu, r, 2), 0);
+	ck_assert_uint_eq(pick_ok(&pocl_cpu, c, 2), 0);
+	ck_assert_str_eq(why[1], "image 1 (target spir64): format spirv: device has no SPIR-V ingestion");
+	ck_assert_uint_eq(pick_ok(&pocl_cpu, r, 2), 1);
+	ck_assert_uint_eq(pick_ok(&ocl_cpu, c, 2), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64): the last spir64 image (1) is taken");
+	ck_assert_uint_eq(pick_ok(&l0_gpu, c, 2), 1);
+}
+END_TEST
+
 START_TEST(test_guessed_format_named_in_reason)
 {
 	struct select_cand c[] = {
@@ -613,6 +644,7 @@ static Suite *select_suite(void)
 	tcase_add_test(rules, test_cuda_rejects_ptx_for_newer_sm);
 	tcase_add_test(rules, test_opencl_ptx_device_takes_nvptx64);
 	tcase_add_test(rules, test_format_needs_ingestion);
+	tcase_add_test(rules, test_spir_then_spirv_of_one_kernel);
 	tcase_add_test(rules, test_guessed_format_named_in_reason);
 	tcase_add_test(rules, test_nothing_fits);
 	tcase_add_test(rules, test_bad_arguments);
