@@ -4,7 +4,9 @@
 # into a host program with libdevimg and run on the first device (PoCL on
 # the CPU). Image selection picks what the device ingests: SPIR-V where it
 # takes IL (PoCL 6, Intel, Level Zero), SPIR where it does not (PoCL 3.1,
-# PoCL 5 as Ubuntu 24.04 builds it). Without llvm-spirv only SPIR is wrapped.
+# PoCL 5 as Ubuntu 24.04 builds it). SPIR-V is wrapped last: a device that
+# takes both falls back to the last spir64 image, so it runs SPIR-V.
+# Without llvm-spirv only SPIR is wrapped.
 EXTRA_DIST += examples/vadd.cl examples/vadd.sym examples/vadd.props
 
 examples/vadd.bc: $(top_srcdir)/examples/vadd.cl
@@ -14,8 +16,8 @@ vadd_wrap_opts = -kind=sycl -target=spir64 \
 	-entries=$(top_srcdir)/examples/vadd.sym \
 	-properties=$(top_srcdir)/examples/vadd.props
 if HAVE_LLVM_SPIRV
-vadd_images = examples/vadd.spv examples/vadd.bc
-vadd_wrap_images = -format=spirv examples/vadd.spv -format=llvmbc examples/vadd.bc
+vadd_images = examples/vadd.bc examples/vadd.spv
+vadd_wrap_images = -format=llvmbc examples/vadd.bc -format=spirv examples/vadd.spv
 else
 vadd_images = examples/vadd.bc
 vadd_wrap_images = -format=llvmbc examples/vadd.bc

@@ -1,10 +1,11 @@
 /*
  * The demo's host program: its device code (vadd.cl, compiled to SPIR-V
  * and to SPIR bitcode, both wrapped by devimg-wrap into one object) was
- * registered before main() ran; this finds the kernel, which picks the
- * image the device ingests, runs it on the first device and checks the
- * sums.
+ * registered before main() ran; this makes the kernel on the first device
+ * that has an image for it, which picks the image that device ingests
+ * (SPIR-V or SPIR), runs it there and checks the sums.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -35,29 +36,56 @@ static const char *format_name(enum devimg_image_format fmt)
 	}
 }
 
-/* Which of the wrapped images the kernel was built from. */
-static int show_image(struct devimg_kernel *k)
+/*
+ * The first device that has an image of the kernel (the context lists
+ * CUDA and Level Zero devices before OpenCL ones; the demo's images are
+ * for SPIR-family devices): the kernel made there, or NULL.
+ */
+static struct devimg_kernel *kernel_on_first_fit(struct devimg_ctx *ctx,
+						 const char *name,
+						 struct devimg_device **dev)
+{
+	unsigned i, n = devimg_device_count(ctx);
+	struct devimg_kernel *k;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		*dev = devimg_device_get(ctx, i);
+		err = devimg_kernel_new(*dev, name, &k);
+		if (!err)
+			return k;
+		if (err != -ENOEXEC)
+			break;
+	}
+	if (!n)
+		fprintf(stderr, "vadd: no device (is pocl-opencl-icd installed?)\n");
+	else
+		fail("finding a device for vadd", err);
+	return NULL;
+}
+
+/* The device, and which of the wrapped images the kernel was built from. */
+static void show(struct devimg_device *dev, struct devimg_kernel *k)
 {
 	struct devimg_image *img = devimg_kernel_image(k);
 	enum devimg_image_format fmt = DEVIMG_FORMAT_NONE;
 
 	devimg_image_guess_format(img, &fmt);
+	printf("device: %s (%s)\n", devimg_device_name(dev),
+	       devimg_device_backend(dev));
 	printf("image: %u, %s, target %s\n", devimg_image_index(img),
 	       format_name(fmt), devimg_image_target(img));
-	return 0;
 }
 
-static int run(struct devimg_device *dev, float *a, float *b, float *c)
+static int run(struct devimg_device *dev, struct devimg_kernel *k,
+	       float *a, float *b, float *c)
 {
 	struct devimg_queue *q = NULL;
-	struct devimg_kernel *k = NULL;
 	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
 	size_t global = N, bytes = sizeof(float) * N;
 	int err;
 
 	if ((err = devimg_queue_new(dev, &q)) ||
-	    (err = devimg_kernel_new(dev, "vadd", &k)) ||
-	    (err = show_image(k)) ||
 	    (err = devimg_buf_new(dev, bytes, &ba)) ||
 	    (err = devimg_buf_new(dev, bytes, &bb)) ||
 	    (err = devimg_buf_new(dev, bytes, &bc)) ||
@@ -72,7 +100,6 @@ static int run(struct devimg_device *dev, float *a, float *b, float *c)
 	devimg_buf_unref(bc);
 	devimg_buf_unref(bb);
 	devimg_buf_unref(ba);
-	devimg_kernel_unref(k);
 	devimg_queue_unref(q);
 	return err;
 }
@@ -81,7 +108,8 @@ int main(void)
 {
 	static float a[N], b[N], c[N];
 	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
+	struct devimg_device *dev = NULL;
+	struct devimg_kernel *k;
 	int err, bad = 0;
 
 	for (int i = 0; i < N; i++) {
@@ -91,15 +119,14 @@ int main(void)
 	err = devimg_ctx_new(&ctx);
 	if (err)
 		return fail("creating the context", err);
-	if (devimg_device_count(ctx) == 0) {
-		fprintf(stderr, "vadd: no device (is pocl-opencl-icd installed?)\n");
+	k = kernel_on_first_fit(ctx, "vadd", &dev);
+	if (!k) {
 		devimg_ctx_unref(ctx);
 		return EXIT_FAILURE;
 	}
-	dev = devimg_device_get(ctx, 0);
-	printf("device: %s (%s)\n", devimg_device_name(dev),
-	       devimg_device_backend(dev));
-	err = run(dev, a, b, c);
+	show(dev, k);
+	err = run(dev, k, a, b, c);
+	devimg_kernel_unref(k);
 	devimg_ctx_unref(ctx);
 	if (err)
 		return EXIT_FAILURE;
