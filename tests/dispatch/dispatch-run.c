@@ -3,11 +3,14 @@
  * The dispatch API end to end: opens a library of wrapped images, makes a
  * context, runs kernels on its first device and checks them against the
  * host. Modes: "main" (vadd, global offsets, local-memory reduction,
- * emulated spec constants, program cache, missing kernel), "nocompat"
+ * spec constants, program cache, missing kernel), "nocompat"
  * (only images for another backend), "broken" (a failing build),
  * "threads" (threads launching their own kernels on their own queues),
  * "pick" (one kernel in images for several targets: the value the launch
  * writes says which image was chosen), "vadd" (that test alone).
+ * A third argument says how spec_k's spec constants must reach the device:
+ * "emulated" (the default: SPIR bitcode or PTX, a buffer argument) or
+ * "native" (SPIR-V with SpecIds on a device that takes SPIR-V).
  * Exits 77 when there is no device.
  */
 #include <dlfcn.h>
@@ -163,60 +166,88 @@ static int test_reduce(struct env *e)
 	return 0;
 }
 
+/*
+ * Launch spec_k (its output cleared first), check what it wrote and that
+ * the context has made builds programs by then.
+ */
 static int spec_run(struct env *e, struct devimg_kernel *k,
-		    struct devimg_buf *b, int want0, int want1, int want2)
+		    struct devimg_buf *b, int want0, int want1, int want2,
+		    unsigned builds)
 {
+	static const int clear[3] = { -7777, -7777, -7777 };
 	size_t g = 1;
 	int out[3], err;
 
+	CHECK(!devimg_buf_write(e->q, b, 0, sizeof(clear), clear), "clear");
 	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
 	CHECK(err == 0, "launch spec_k: %d", err);
 	CHECK(!devimg_buf_read(e->q, b, 0, sizeof(out), out), "read");
 	CHECK(out[0] == want0 && out[1] == want1 && out[2] == want2,
 	      "spec_k gave %d %d %d, want %d %d %d", out[0], out[1], out[2],
 	      want0, want1, want2);
+	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
+	      "spec_k giving %d %d %d: the context built %u programs, want %u",
+	      want0, want1, want2, devimg_ctx_stat_builds(e->ctx), builds);
 	return 0;
 }
 
-static int test_spec(struct env *e)
+/*
+ * spec_k with ScalarSpec (int, default 7) and StructSpec { char c; int i; }
+ * (defaults 3 and 100), as tests/dispatch/spec.props describes them.
+ * Emulated (SPIR bitcode, spec.cl): the values travel in the implicit last
+ * argument, so no launch builds. Native (SPIR-V with SpecIds, on a device
+ * that takes them): a program per set of values: a launch with unchanged
+ * values reuses it, new values build once, values seen before come from
+ * the program cache.
+ */
+static int test_spec(struct env *e, int native)
 {
 	struct { char c; int i; } sv = { 9, 4242 };
 	struct devimg_kernel *k;
 	struct devimg_buf *b;
-	unsigned builds;
+	unsigned n0, one = native ? 1 : 0;
 	int add = 10, v, err;
 
 	err = devimg_kernel_new(e->dev, "spec_k", &k);
 	CHECK(err == 0, "kernel_new(spec_k): %d", err);
 	CHECK(sizeof(sv) == 8, "struct layout");
 	CHECK(devimg_kernel_arg_count(k) == 2,
-	      "spec_k: %u user arguments, want 2 (the buffer is implicit)",
-	      devimg_kernel_arg_count(k));
+	      "spec_k: %u user arguments, want 2 (%s)",
+	      devimg_kernel_arg_count(k),
+	      native ? "native spec constants" : "the buffer is implicit");
 	CHECK(!devimg_buf_new(e->dev, 3 * sizeof(int), &b), "buf_new");
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
 	      !devimg_kernel_set_arg(k, 1, sizeof(add), &add), "args");
 	CHECK(devimg_kernel_set_arg(k, 2, sizeof(add), &add) == -EINVAL,
 	      "the implicit argument is not the user's");
-	builds = devimg_ctx_stat_builds(e->ctx);
-	if (spec_run(e, k, b, 7 + 10, 3, 100))
+	n0 = devimg_ctx_stat_builds(e->ctx);
+	if (spec_run(e, k, b, 7 + 10, 3, 100, n0))
 		return -1;
 	v = 55;
 	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
 	      "set ScalarSpec");
-	if (spec_run(e, k, b, 55 + 10, 3, 100))
+	if (spec_run(e, k, b, 55 + 10, 3, 100, n0 + one) ||
+	    spec_run(e, k, b, 55 + 10, 3, 100, n0 + one))
 		return -1;
 	CHECK(!devimg_kernel_set_spec_const(k, "StructSpec", sizeof(sv), &sv),
 	      "set StructSpec");
-	if (spec_run(e, k, b, 55 + 10, 9, 4242))
+	if (spec_run(e, k, b, 55 + 10, 9, 4242, n0 + 2 * one))
 		return -1;
 	v = -1;
 	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
 	      "set ScalarSpec again");
-	if (spec_run(e, k, b, -1 + 10, 9, 4242))
+	if (spec_run(e, k, b, -1 + 10, 9, 4242, n0 + 3 * one))
 		return -1;
-	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
-	      "emulated spec constants rebuilt: %u builds, was %u",
-	      devimg_ctx_stat_builds(e->ctx), builds);
+	/* Back to values built before, then the same value set again. */
+	v = 55;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec back");
+	if (spec_run(e, k, b, 55 + 10, 9, 4242, n0 + 3 * one))
+		return -1;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
+	      "set ScalarSpec to its value");
+	if (spec_run(e, k, b, 55 + 10, 9, 4242, n0 + 3 * one))
+		return -1;
 	CHECK(devimg_kernel_set_spec_const(k, "NoSuchSpec", 4, &v) == -ENOENT,
 	      "unknown constant");
 	CHECK(strstr(devimg_last_error(), "NoSuchSpec"), "message: %s",
@@ -225,7 +256,10 @@ static int test_spec(struct env *e)
 	      "wrong size");
 	devimg_kernel_unref(k);
 	devimg_buf_unref(b);
-	printf("ok emulated spec constants: defaults, overrides, changes, no rebuild\n");
+	if (native)
+		printf("ok native spec constants: defaults, overrides, a build per new set of values, cache hits\n");
+	else
+		printf("ok emulated spec constants: defaults, overrides, changes, no rebuild\n");
 	return 0;
 }
 
@@ -387,13 +421,16 @@ static int test_threads(struct env *e)
 
 int main(int argc, char **argv)
 {
+	struct devimg_device_caps caps;
 	struct env e = { 0 };
 	unsigned dims;
+	int err, native = 0;
 	void *lib;
-	int err;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s main|vadd|nocompat|broken|threads|pick LIBRARY\n",
+	if (argc == 4 && !strcmp(argv[3], "native"))
+		native = 1;
+	else if (argc != 3 && (argc != 4 || strcmp(argv[3], "emulated"))) {
+		fprintf(stderr, "usage: %s main|vadd|nocompat|broken|threads|pick LIBRARY [emulated|native]\n",
 			argv[0]);
 		return 2;
 	}
@@ -415,13 +452,17 @@ int main(int argc, char **argv)
 	e.dev = devimg_device_get(e.ctx, 0);
 	printf("device: %s (%s)\n", devimg_device_name(e.dev),
 	       devimg_device_backend(e.dev));
+	if (native && (devimg_device_caps(e.dev, &caps) || !caps.spirv)) {
+		fprintf(stderr, "FAIL: native spec constants expected, but the device does not take SPIR-V\n");
+		return 1;
+	}
 	err = devimg_queue_new(e.dev, &e.q);
 	if (err) {
 		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
 		return 1;
 	}
 	if (!strcmp(argv[1], "main")) {
-		if (!test_vadd(&e) && !test_reduce(&e) && !test_spec(&e))
+		if (!test_vadd(&e) && !test_reduce(&e) && !test_spec(&e, native))
 			for (dims = 1; dims <= 3; dims++)
 				if (test_offset(&e, dims))
 					break;
