@@ -3,7 +3,7 @@
 # PoCL device (bench/bundle.sh says how). `make bench-bundle` runs it
 # alone; `make bench` with the others.
 bench_scripts += bench/bundle.sh
-EXTRA_DIST += bench/bundle-main.c
+EXTRA_DIST += bench/bundle-main.c bench/format.sh
 
 bench: bench-bundle
 
@@ -11,10 +11,12 @@ if HAVE_OPENCL
 bench_bundle_plugin = plugins/devimg-opencl.la
 endif
 
-bench-bundle: loader/libdevimg.la devimg-wrap$(EXEEXT) $(bench_bundle_plugin)
+bench-bundle: loader/libdevimg.la devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) \
+		$(bench_bundle_plugin)
 	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
-	CLANG='$(CLANG)' BENCH_BUNDLE_REPS='$(BENCH_BUNDLE_REPS)' \
+	CLANG='$(CLANG)' LLVM_SPIRV='$(LLVM_SPIRV)' \
+	BENCH_BUNDLE_REPS='$(BENCH_BUNDLE_REPS)' BENCH_FORMAT='$(BENCH_FORMAT)' \
 	$(SHELL) $(top_srcdir)/bench/bundle.sh; \
 	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
 
