@@ -2,10 +2,13 @@
 /*
  * bench-launch: per-launch cost of devimg_launch() against raw OpenCL.
  *
- * Usage: launch BITCODE [LAUNCHES [REPS]]. BITCODE is the SPIR 1.2
- * bitcode of `kernel void empty(global int *p)`, which is also wrapped
- * and linked into this program. On the first devimg device (an OpenCL
- * one) and the same cl_device_id, times LAUNCHES launches of global size
+ * Usage: launch FORMAT IMAGE [LAUNCHES [REPS]]. IMAGE is the image of
+ * `kernel void empty(global int *p)` in FORMAT, spirv (SPIR-V, which raw
+ * OpenCL takes with clCreateProgramWithIL) or llvmbc (SPIR 1.2 bitcode:
+ * clCreateProgramWithBinary, built with "-x spir -spir-std=1.2"), the
+ * one image wrapped and linked into this program, so that both sides
+ * build the same code the same way. On the first devimg device (an
+ * OpenCL one) and the same cl_device_id, times LAUNCHES launches of global size
  * 1 in two modes, "sync" (a finish after each launch) and "batch" (one
  * finish after all; its enqueue loop alone is also timed, "submit"),
  * REPS times, raw and devimg back to back (order alternating), and
@@ -16,8 +19,10 @@
  * Exits 77 without a device, 1 on errors, 0 otherwise (also on MISS).
  */
 #define _POSIX_C_SOURCE 200809L
-#define CL_TARGET_OPENCL_VERSION 120
+#define CL_TARGET_OPENCL_VERSION 210
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +124,46 @@ static cl_device_id find_cl_device(const char *name)
 	return first;
 }
 
-static int setup_raw(struct bench *b, const char *path, const char *name,
-		     cl_context *clctx, cl_program *prog, cl_mem *mem)
+typedef cl_program (*create_with_il_fn)(cl_context, const void *, size_t,
+					cl_int *);
+
+/*
+ * The program of the size bytes of SPIR-V at il for dev in clctx, as the
+ * OpenCL plugin makes it: clCreateProgramWithIL from OpenCL 2.1, else
+ * clCreateProgramWithILKHR (cl_khr_il_program).
+ */
+static cl_program create_with_il(cl_context clctx, cl_device_id dev,
+				 const void *il, size_t size, cl_int *err)
+{
+	create_with_il_fn fn = NULL;
+	cl_platform_id plat;
+	char ver[64];
+	int major = 0, minor = 0;
+
+	*err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof(ver), ver, NULL);
+	if (*err)
+		return NULL;
+	if (sscanf(ver, "OpenCL %d.%d", &major, &minor) == 2 &&
+	    major * 10 + minor >= 21)
+		return clCreateProgramWithIL(clctx, il, size, err);
+	*err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof(plat), &plat,
+			       NULL);
+	if (*err)
+		return NULL;
+	fn = (create_with_il_fn)(uintptr_t)
+		clGetExtensionFunctionAddressForPlatform(
+			plat, "clCreateProgramWithILKHR");
+	if (!fn) {
+		fprintf(stderr, "launch: %s device takes no SPIR-V\n", ver);
+		*err = CL_INVALID_OPERATION;
+		return NULL;
+	}
+	return fn(clctx, il, size, err);
+}
+
+static int setup_raw(struct bench *b, int spirv, const char *path,
+		     const char *name, cl_context *clctx, cl_program *prog,
+		     cl_mem *mem)
 {
 	const unsigned char *bin;
 	cl_int err, st;
@@ -142,13 +185,17 @@ static int setup_raw(struct bench *b, const char *path, const char *name,
 	b->cq = clCreateCommandQueue(*clctx, dev, 0, &err);
 	if (err)
 		goto fail;
-	bin = bc;
-	*prog = clCreateProgramWithBinary(*clctx, 1, &dev, &size, &bin, &st,
-					  &err);
+	if (spirv) {
+		*prog = create_with_il(*clctx, dev, bc, size, &err);
+	} else {
+		bin = bc;
+		*prog = clCreateProgramWithBinary(*clctx, 1, &dev, &size, &bin,
+						  &st, &err);
+	}
 	if (err)
 		goto fail;
-	err = clBuildProgram(*prog, 1, &dev, "-x spir -spir-std=1.2", NULL,
-			     NULL);
+	err = clBuildProgram(*prog, 1, &dev,
+			     spirv ? "" : "-x spir -spir-std=1.2", NULL, NULL);
 	if (err)
 		goto fail;
 	b->ck = clCreateKernel(*prog, "empty", &err);
@@ -180,15 +227,18 @@ int main(int argc, char **argv)
 	cl_mem mem = NULL;
 	char what[96];
 	unsigned reps;
-	int err, ret = 1;
+	int err, spirv, ret = 1;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s BITCODE [LAUNCHES [REPS]]\n",
+	if (argc < 3 || (strcmp(argv[1], "spirv") &&
+			 strcmp(argv[1], "llvmbc"))) {
+		fprintf(stderr,
+			"usage: %s spirv|llvmbc IMAGE [LAUNCHES [REPS]]\n",
 			argv[0]);
 		return 1;
 	}
-	b.n = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 300;
-	reps = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 41;
+	spirv = !strcmp(argv[1], "spirv");
+	b.n = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 300;
+	reps = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 41;
 	if (!b.n)
 		b.n = 300;
 	if (!reps)
@@ -206,8 +256,12 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	printf("device: %s\n", devimg_device_name(dev));
-	err = setup_raw(&b, argv[1], devimg_device_name(dev), &clctx, &prog,
-			&mem);
+	printf("raw OpenCL: %s\n", spirv ?
+	       "clCreateProgramWithIL (SPIR-V), the image devimg launches" :
+	       "clCreateProgramWithBinary (SPIR 1.2 bitcode, -x spir), the "
+	       "image devimg launches");
+	err = setup_raw(&b, spirv, argv[2], devimg_device_name(dev), &clctx,
+			&prog, &mem);
 	if (err) {
 		ret = err;
 		goto out;

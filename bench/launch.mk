@@ -2,7 +2,8 @@
 # clEnqueueNDRangeKernel() + clFinish() on one PoCL device (bench/launch.sh
 # says how). `make bench-launch` runs it alone; `make bench` with the others.
 bench_scripts += bench/launch.sh
-EXTRA_DIST += bench/launch.sh bench/launch-main.c bench/paired.h
+EXTRA_DIST += bench/launch.sh bench/launch-main.c bench/paired.h \
+	bench/format.sh
 
 bench: bench-launch
 
@@ -10,12 +11,14 @@ if HAVE_OPENCL
 bench_launch_plugin = plugins/devimg-opencl.la
 endif
 
-bench-launch: loader/libdevimg.la devimg-wrap$(EXEEXT) $(bench_launch_plugin)
+bench-launch: loader/libdevimg.la devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) \
+		$(bench_launch_plugin)
 	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
 	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
-	CLANG='$(CLANG)' OPENCL_CFLAGS='$(OPENCL_CFLAGS)' \
-	OPENCL_LIBS='$(OPENCL_LIBS)' BENCH_LAUNCHES='$(BENCH_LAUNCHES)' \
-	BENCH_REPS='$(BENCH_REPS)' \
+	CLANG='$(CLANG)' LLVM_SPIRV='$(LLVM_SPIRV)' \
+	OPENCL_CFLAGS='$(OPENCL_CFLAGS)' OPENCL_LIBS='$(OPENCL_LIBS)' \
+	BENCH_LAUNCHES='$(BENCH_LAUNCHES)' BENCH_REPS='$(BENCH_REPS)' \
+	BENCH_FORMAT='$(BENCH_FORMAT)' \
 	$(SHELL) $(top_srcdir)/bench/launch.sh; \
 	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
 
