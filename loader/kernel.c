@@ -53,6 +53,12 @@ struct devimg_kernel {
 	struct devimg_plugin_mem *spec_mem;	/* emulated path */
 	unsigned spec_index;
 	/*
+	 * Native path: the defaults' value buffer. Values equal to it are the
+	 * program built without values set, so they share its cache entry.
+	 */
+	void *spec_defaults;
+	size_t spec_defaults_size;
+	/*
 	 * Eliminated arguments: backend[i] is the plugin's index of argument
 	 * i (original numbering), ELIMINATED when the image's kernel lacks it.
 	 * NULL: nothing eliminated, the numbers are the same.
@@ -314,6 +320,28 @@ static int kernel_program(struct devimg_kernel *k,
 			     key_size, prog);
 }
 
+/* Keep the defaults' value buffer of k's native spec constants. */
+static int spec_defaults_keep(struct devimg_kernel *k)
+{
+	const void *blob;
+	size_t size;
+	int err;
+
+	err = devimg_spec_values_buffer(k->spec, &blob, &size);
+	if (err < 0)
+		return dispatch_error(err, "kernel '%s': spec constants: %s",
+				      k->name, devimg_strerror(err));
+	if (!size)
+		return 0;
+	k->spec_defaults = malloc(size);
+	if (!k->spec_defaults)
+		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+				      k->name);
+	memcpy(k->spec_defaults, blob, size);
+	k->spec_defaults_size = size;
+	return 0;
+}
+
 /* The program of k: the bundle's, or from the cache (built or linked). */
 static int kernel_source_program(struct devimg_kernel *k,
 				 const struct kernel_source *src,
@@ -376,6 +404,11 @@ static int kernel_setup(struct devimg_kernel *k,
 					      k->name, devimg_strerror(err));
 		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
 			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
+		if (k->native_spec) {
+			err = spec_defaults_keep(k);
+			if (err < 0)
+				return err;
+		}
 	}
 	err = kernel_source_program(k, src, &prog);
 	if (err < 0)
@@ -489,6 +522,7 @@ devimg_kernel_unref(struct devimg_kernel *k)
 	if (k->spec_mem)
 		devimg_plugin_mem_release(k->dev->plugin, k->spec_mem);
 	devimg_spec_values_unref(k->spec);
+	free(k->spec_defaults);
 	free(k->backend);
 	link_plan_fini(&k->plan);
 	devimg_image_unref(k->img);
@@ -826,7 +860,11 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 		return dispatch_error(err, "kernel '%s': spec constants: %s",
 				      k->name, devimg_strerror(err));
 	if (k->native_spec) {
-		err = kernel_program(k, k->spec, blob, size, &prog);
+		if (size == k->spec_defaults_size &&
+		    (!size || !memcmp(blob, k->spec_defaults, size)))
+			err = kernel_program(k, NULL, NULL, 0, &prog);
+		else
+			err = kernel_program(k, k->spec, blob, size, &prog);
 		if (err == 0)
 			err = kernel_bind(k, prog);
 	} else if (size) {

@@ -197,8 +197,8 @@ static int spec_run(struct env *e, struct devimg_kernel *k,
  * Emulated (SPIR bitcode, spec.cl): the values travel in the implicit last
  * argument, so no launch builds. Native (SPIR-V with SpecIds, on a device
  * that takes them): a program per set of values: a launch with unchanged
- * values reuses it, new values build once, values seen before come from
- * the program cache.
+ * values reuses it, new values build once, values seen before (the
+ * defaults included) come from the program cache.
  */
 static int test_spec(struct env *e, int native)
 {
@@ -247,6 +247,15 @@ static int test_spec(struct env *e, int native)
 	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
 	      "set ScalarSpec to its value");
 	if (spec_run(e, k, b, 55 + 10, 9, 4242, n0 + 3 * one))
+		return -1;
+	/* Every value back to its default: the program built first. */
+	v = 7;
+	sv.c = 3;
+	sv.i = 100;
+	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v) &&
+	      !devimg_kernel_set_spec_const(k, "StructSpec", sizeof(sv), &sv),
+	      "set the defaults");
+	if (spec_run(e, k, b, 7 + 10, 3, 100, n0 + 3 * one))
 		return -1;
 	CHECK(devimg_kernel_set_spec_const(k, "NoSuchSpec", 4, &v) == -ENOENT,
 	      "unknown constant");
