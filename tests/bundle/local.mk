@@ -1,7 +1,9 @@
 # Kernel bundles and device image linking (docs/bundles.md), end to end:
-# on PoCL with SPIR bitcode built at build time (SPIR_COMPILE comes from
-# loader/dispatch.mk), on a GPU through the CUDA plugin with PTX built by
-# plugins/cuda/local.mk; the "which" images come from tests/meta.
+# on PoCL with SPIR-V or SPIR bitcode built at build time (SPIR_COMPILE
+# and the .bc to .spv rule come from Makefile.am), on a GPU through the
+# CUDA plugin with PTX built by plugins/cuda/local.mk; the "which" images
+# come from tests/meta. spec-native.spv: spec_k with native spec constants,
+# what the SPIR-V path wraps instead of tests/dispatch/spec.spv.
 
 bundle_bitcode = tests/bundle/link-caller.bc tests/bundle/link-helper.bc
 if HAVE_CLANG
@@ -10,7 +12,14 @@ if HAVE_LLVM_SPIRV
 check_DATA += $(bundle_bitcode:.bc=.spv)
 endif
 endif
-CLEANFILES += $(bundle_bitcode) $(bundle_bitcode:.bc=.spv)
+CLEANFILES += $(bundle_bitcode) $(bundle_bitcode:.bc=.spv) \
+	tests/bundle/spec-native.spv
+
+if HAVE_SPIRV_AS
+check_DATA += tests/bundle/spec-native.spv
+tests/bundle/spec-native.spv: $(top_srcdir)/tests/bundle/spec-native.spvasm
+	$(AM_V_GEN)$(MKDIR_P) tests/bundle && $(SPIRV_ASSEMBLE) -o $@ $<
+endif
 
 tests/bundle/%.bc: $(top_srcdir)/tests/bundle/%.cl
 	$(AM_V_GEN)$(MKDIR_P) tests/bundle && $(SPIR_COMPILE) -o $@ $<
@@ -26,4 +35,4 @@ dist_check_SCRIPTS += $(bundle_shell_tests)
 EXTRA_DIST += tests/bundle/common.sh tests/bundle/link-caller.cl \
 	tests/bundle/link-helper.cl tests/bundle/link-caller.props \
 	tests/bundle/link-helper.props tests/bundle/link-caller.sym \
-	docs/bundles.md
+	tests/bundle/spec-native.spvasm docs/bundles.md
