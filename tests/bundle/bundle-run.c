@@ -4,9 +4,11 @@
  * wrapped libraries, then runs one group of cases on the first device
  * DEVIMG_DEVICE_SELECTOR keeps (tests/bundle/bundle.sh on PoCL,
  * bundle-cuda.sh on a GPU). The libraries carry off1 (out[i] = i + 1),
- * which (two images writing 1 and 2), spec_k (emulated spec constants)
- * and link_caller (out[i] = devimg_link_helper(i) = 3i + 1, the helper
- * in another library's image). Exits 77 when there is no device.
+ * which (two images writing 1 and 2), spec_k (spec constants, native or
+ * emulated) and link_caller (out[i] = devimg_link_helper(i) = 3i + 1,
+ * the helper in another library's image). EXPECT, for link: run or
+ * notsup; for spec (optional): native or emulated, which counts the
+ * programs made per set of values. Exits 77 when there is no device.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -307,13 +309,49 @@ static int full_spec(struct devimg_bundle *exe, int add, const int *want)
 	return 0;
 }
 
-static int test_spec(void)
+/* The programs made since *mark was taken; takes it again. */
+static unsigned made_since(unsigned *mark)
 {
-	struct devimg_bundle *in, *exe, *obj, *exe2;
+	unsigned now = devimg_ctx_stat_builds(env.ctx), n = now - *mark;
+
+	*mark = now;
+	return n;
+}
+
+/*
+ * expect "native": the values are built into the program, so each new
+ * set of values makes one, and unchanged values find it again;
+ * "emulated": the values go with the kernel, no program per value;
+ * "": programs not counted (bundle-cuda.sh).
+ */
+static int test_spec(const char *expect)
+{
+	struct devimg_bundle *in, *in2, *in0, *exe, *obj, *exe2;
+	struct devimg_kernel *k;
 	struct spec_struct s = { .c = 'x', .i = 7 };
 	int err, v = 42, bad = 0;
-	int want[3] = { 43, 'x', 7 };
+	int want[3] = { 43, 'x', 7 }, defaults[3] = { 8, 3, 100 };
+	bool count = *expect, native = !strcmp(expect, "native");
+	unsigned per_value = native ? 1 : 0, mark, n;
 
+	CHECK(!count || native || !strcmp(expect, "emulated"),
+	      "spec: want native or emulated, not '%s'", expect);
+	mark = devimg_ctx_stat_builds(env.ctx);
+	/* No value set: the module's defaults, devimg_kernel_new()'s program. */
+	if (new_bundle(DEVIMG_BUNDLE_INPUT, "spec_k", &in0) < 0)
+		return -1;
+	err = devimg_bundle_build(in0, NULL, &exe);
+	CHECK(err == 0, "build with the defaults: %d", err);
+	if (full_spec(exe, 1, defaults) < 0)
+		return -1;
+	devimg_bundle_unref(exe);
+	err = devimg_kernel_new(env.dev, "spec_k", &k);
+	CHECK(err == 0, "devimg_kernel_new(spec_k): %d", err);
+	devimg_kernel_unref(k);
+	n = made_since(&mark);
+	CHECK(!count || n == 1,
+	      "defaults: %u programs made by a build and devimg_kernel_new(), 1 expected",
+	      n);
 	if (new_bundle(DEVIMG_BUNDLE_INPUT, "spec_k", &in) < 0)
 		return -1;
 	err = devimg_bundle_set_spec_const(in, "ScalarSpec", sizeof(v), &v);
@@ -330,27 +368,82 @@ static int test_spec(void)
 	CHECK(err == 0, "build: %d", err);
 	if (full_spec(exe, 1, want) < 0 || check_fixed(exe) < 0)
 		return -1;
+	n = made_since(&mark);
+	CHECK(!count || n == per_value,
+	      "build with new values made %u programs, %u expected (%s)", n,
+	      per_value, expect);
+	/* The same values again, from another bundle: nothing new. */
+	if (new_bundle(DEVIMG_BUNDLE_INPUT, "spec_k", &in2) < 0)
+		return -1;
+	err = devimg_bundle_set_spec_const(in2, "ScalarSpec", sizeof(v), &v);
+	if (err == 0)
+		err = devimg_bundle_set_spec_const(in2, "StructSpec", sizeof(s),
+						   &s);
+	CHECK(err == 0, "set the same values: %d", err);
+	err = devimg_bundle_build(in2, NULL, &exe2);
+	CHECK(err == 0, "build with the same values: %d", err);
+	if (full_spec(exe2, 1, want) < 0)
+		return -1;
+	devimg_bundle_unref(exe2);
+	devimg_bundle_unref(in2);
+	n = made_since(&mark);
+	CHECK(!count || n == 0,
+	      "build with unchanged values made %u programs, 0 expected", n);
 	err = devimg_bundle_set_spec_const(exe, "ScalarSpec", sizeof(v), &v);
 	CHECK(err == -EINVAL &&
 	      strstr(devimg_last_error(), "state executable, input expected"),
 	      "spec constant on an executable bundle: %d", err);
-	/* compile, then link: the values go along. */
+	devimg_bundle_unref(exe);
+	/* A changed value: built once, then found again. */
 	v = 5;
+	want[0] = 6;
 	err = devimg_bundle_set_spec_const(in, "ScalarSpec", sizeof(v), &v);
 	CHECK(err == 0, "set ScalarSpec again: %d", err);
+	err = devimg_bundle_build(in, NULL, &exe);
+	CHECK(err == 0, "build with a changed value: %d", err);
+	if (full_spec(exe, 1, want) < 0)
+		return -1;
+	devimg_bundle_unref(exe);
+	err = devimg_bundle_build(in, NULL, &exe);
+	CHECK(err == 0, "build again: %d", err);
+	if (full_spec(exe, 1, want) < 0)
+		return -1;
+	n = made_since(&mark);
+	CHECK(!count || n == per_value,
+	      "two builds with a changed value made %u programs, %u expected (%s)",
+	      n, per_value, expect);
+	/* compile, then link: the values go along. */
 	err = devimg_bundle_compile(in, NULL, &obj);
 	CHECK(err == 0 && devimg_bundle_state(obj) == DEVIMG_BUNDLE_OBJECT,
 	      "compile: %d", err);
 	err = devimg_bundle_link(&obj, 1, NULL, &exe2);
 	CHECK(err == 0, "link: %d", err);
-	want[0] = 6;
 	if (full_spec(exe2, 1, want) < 0)
 		return -1;
-	printf("spec: values set on the input bundle reach the kernel, through build and through compile + link\n");
+	n = made_since(&mark);
+	CHECK(!native || n == 2,
+	      "compile + link with a changed value made %u programs, 2 expected (an object and the linked program)",
+	      n);
+	devimg_bundle_unref(exe2);
+	devimg_bundle_unref(obj);
+	err = devimg_bundle_compile(in, NULL, &obj);
+	CHECK(err == 0, "compile again: %d", err);
+	err = devimg_bundle_link(&obj, 1, NULL, &exe2);
+	CHECK(err == 0, "link again: %d", err);
+	if (full_spec(exe2, 1, want) < 0)
+		return -1;
+	n = made_since(&mark);
+	CHECK(!native || n == 0,
+	      "compile + link again made %u programs, 0 expected", n);
+	printf("spec: values set on the input bundle reach the kernel, through build and through compile + link%s\n",
+	       !count ? "" : native ?
+	       "; native: one program per set of values, found again when unchanged" :
+	       "; emulated: no program per value");
 	devimg_bundle_unref(exe2);
 	devimg_bundle_unref(obj);
 	devimg_bundle_unref(exe);
 	devimg_bundle_unref(in);
+	devimg_bundle_unref(in0);
 	return 0;
 }
 
@@ -401,14 +494,18 @@ static int check_caller(struct devimg_kernel *k)
 	return 0;
 }
 
-/* expect "run": linked and run; "notsup": the backend cannot link. */
+/*
+ * expect "run": linked and run, each object and the linked program made
+ * once; "notsup": the backend cannot link.
+ */
 static int test_link(const char *expect)
 {
 	struct devimg_bundle *in, *exe, *obj, *exe2;
 	struct devimg_kernel *k;
-	unsigned built;
+	unsigned mark, n;
 	int err;
 
+	mark = devimg_ctx_stat_builds(env.ctx);
 	err = devimg_kernel_new(env.dev, "link_caller", &k);
 	if (!strcmp(expect, "notsup")) {
 		CHECK(err == -ENOTSUP &&
@@ -418,7 +515,9 @@ static int test_link(const char *expect)
 		if (new_bundle(DEVIMG_BUNDLE_INPUT, "link_caller", &in) < 0)
 			return -1;
 		err = devimg_bundle_build(in, NULL, &exe);
-		CHECK(err == -ENOTSUP, "bundle build: %d", err);
+		CHECK(err == -ENOTSUP &&
+		      strstr(devimg_last_error(), "must be linked with them"),
+		      "bundle build: %d", err);
 		devimg_bundle_unref(in);
 		return 0;
 	}
@@ -426,15 +525,18 @@ static int test_link(const char *expect)
 	if (check_caller(k) < 0)
 		return -1;
 	devimg_kernel_unref(k);
-	built = devimg_ctx_stat_builds(env.ctx);
+	n = made_since(&mark);
+	CHECK(n == 3,
+	      "devimg_kernel_new(link_caller) made %u programs, 3 expected (the caller's and the helper's objects, the linked program)",
+	      n);
 	if (new_bundle(DEVIMG_BUNDLE_INPUT, "link_caller", &in) < 0)
 		return -1;
 	err = devimg_bundle_build(in, NULL, &exe);
 	CHECK(err == 0 && devimg_bundle_image_linked(exe, 0) == 2,
 	      "bundle build: %d, %zu images linked", err,
 	      devimg_bundle_image_linked(exe, 0));
-	CHECK(devimg_ctx_stat_builds(env.ctx) == built,
-	      "the linked program was made again");
+	n = made_since(&mark);
+	CHECK(n == 0, "the bundle's build made %u programs, 0 expected", n);
 	err = devimg_bundle_kernel_new(exe, env.dev, "link_caller", NULL, NULL,
 				       &k);
 	CHECK(err == 0, "link_caller from the bundle: %d", err);
@@ -452,8 +554,9 @@ static int test_link(const char *expect)
 	if (check_caller(k) < 0)
 		return -1;
 	devimg_kernel_unref(k);
-	printf("link: link_caller linked with the helper's image and run (%u programs made)\n",
-	       devimg_ctx_stat_builds(env.ctx));
+	n = made_since(&mark);
+	CHECK(n == 0, "compile + link made %u programs, 0 expected", n);
+	printf("link: link_caller linked with the helper's image and run; 3 programs made once, then found by the bundle's build and by compile + link\n");
 	devimg_bundle_unref(exe2);
 	devimg_bundle_unref(obj);
 	devimg_bundle_unref(exe);
@@ -463,6 +566,7 @@ static int test_link(const char *expect)
 
 static int test_unresolved(void)
 {
+	struct devimg_bundle *in, *exe = NULL;
 	struct devimg_kernel *k;
 	int err = devimg_kernel_new(env.dev, "link_caller", &k);
 
@@ -470,6 +574,14 @@ static int test_unresolved(void)
 	      strstr(devimg_last_error(), "imports 'devimg_link_helper', which no registered image"),
 	      "link_caller without its helper: %d", err);
 	printf("unresolved: %s\n", devimg_last_error());
+	if (new_bundle(DEVIMG_BUNDLE_INPUT, "link_caller", &in) < 0)
+		return -1;
+	err = devimg_bundle_build(in, NULL, &exe);
+	CHECK(err == -ENOEXEC && !exe &&
+	      strstr(devimg_last_error(), "imports 'devimg_link_helper', which no registered image"),
+	      "bundle build of link_caller without its helper: %d", err);
+	printf("unresolved: the bundle's build too\n");
+	devimg_bundle_unref(in);
 	return 0;
 }
 
@@ -484,7 +596,9 @@ int main(int argc, char **argv)
 	}
 	mode = argv[1];
 	i = 2;
-	if (!strcmp(mode, "link") && argc > 2)
+	if ((!strcmp(mode, "link") && argc > 2) ||
+	    (!strcmp(mode, "spec") && argc > 2 &&
+	     (!strcmp(argv[2], "native") || !strcmp(argv[2], "emulated"))))
 		expect = argv[i++];
 	for (; i < argc; i++)
 		if (!dlopen(argv[i], RTLD_NOW)) {
@@ -502,7 +616,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "selector"))
 		rc = test_selector();
 	else if (!strcmp(mode, "spec"))
-		rc = test_spec();
+		rc = test_spec(expect);
 	else if (!strcmp(mode, "errors"))
 		rc = test_errors();
 	else if (!strcmp(mode, "link"))
