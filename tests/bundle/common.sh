@@ -6,13 +6,16 @@
 #             second writing 2);
 #  libcaller: link_caller, importing devimg_link_helper;
 #  libhelper: an image without kernels exporting devimg_link_helper.
-# The caller sets: ext (bc or ptx), kdir and ldir (where the dispatch
-# and the link kernels were built),
+# The caller sets: ext (spv, bc or ptx), kdir and ldir (where the
+# dispatch and the link kernels were built),
 # which1 and which2 (the built "which" images), targets (the targets of
 # the two which images), fmt (devimg-wrap's -format), selector, link
-# (what linking should do here: run or notsup).
+# (what linking should do here: run or notsup); it may set spec_img (the
+# spec_k image; $kdir/spec.$ext otherwise) and spec_mode (native or
+# emulated: what the spec group checks of the programs made per value),
+# and may have sourced tests/lib.sh already.
 # shellcheck shell=sh
-. "$top_srcdir/tests/lib.sh"
+command -v device_format >/dev/null 2>&1 || . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
 run=$top_builddir/tests/bundle/bundle-run
@@ -21,7 +24,8 @@ src=$top_srcdir/tests/bundle
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
 [ -x "$run" ] || skip "bundle-run is not built"
 : "${CC:=cc}"
-for f in "$kdir/dispatch.$ext" "$kdir/spec.$ext" "$which1" "$which2" \
+spec_img=${spec_img:-$kdir/spec.$ext}
+for f in "$kdir/dispatch.$ext" "$spec_img" "$which1" "$which2" \
 	"$ldir/link-caller.$ext" "$ldir/link-helper.$ext"; do
 	[ -f "$f" ] || skip "$f is not built (configure found no clang)"
 done
@@ -35,7 +39,7 @@ lib base -format="$fmt" -target="$base_target" \
 	-entries="$top_srcdir/tests/dispatch/dispatch.sym" "$kdir/dispatch.$ext" \
 	-entries=which.sym -target="$1" "$which1" -target="$2" "$which2" \
 	-target="$base_target" -entries=spec.sym \
-	-properties="$top_srcdir/tests/dispatch/spec.props" "$kdir/spec.$ext"
+	-properties="$top_srcdir/tests/dispatch/spec.props" "$spec_img"
 lib caller -format="$fmt" -target="$base_target" \
 	-entries="$src/link-caller.sym" -properties="$src/link-caller.props" \
 	"$ldir/link-caller.$ext"
@@ -58,9 +62,11 @@ group() {
 	[ "$rc" -eq 0 ] || fail "bundle-run $1 exited $rc"
 }
 
-for mode in build join selector spec errors; do
+for mode in build join selector; do
 	group "$mode" "$scratch/libbase.so"
 done
+group spec ${spec_mode:+"$spec_mode"} "$scratch/libbase.so"
+group errors "$scratch/libbase.so"
 group link "$link" "$scratch/libbase.so" "$scratch/libcaller.so" \
 	"$scratch/libhelper.so"
 group unresolved "$scratch/libcaller.so"
