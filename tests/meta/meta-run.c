@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -536,7 +537,20 @@ static int has(const struct devimg_device_features *f, unsigned a)
 	return known(f, a) && (f->aspects >> a & 1);
 }
 
-/* type: "cpu" (PoCL) or "gpu" (CUDA), the device type it must report. */
+#define ASPECT_BIT(a) ((uint64_t)1 << DEVIMG_ASPECT_##a)
+#define USM_ASPECTS (ASPECT_BIT(USM_DEVICE_ALLOCATIONS) |		\
+		     ASPECT_BIT(USM_HOST_ALLOCATIONS) |			\
+		     ASPECT_BIT(USM_SHARED_ALLOCATIONS) |		\
+		     ASPECT_BIT(USM_SYSTEM_ALLOCATIONS) |		\
+		     ASPECT_BIT(USM_ATOMIC_HOST_ALLOCATIONS) |		\
+		     ASPECT_BIT(USM_ATOMIC_SHARED_ALLOCATIONS))
+
+/*
+ * type: "cpu" (PoCL) or "gpu" (CUDA), the device type it must report.
+ * The OpenCL plugin knows the USM aspects absent on a device without
+ * cl_intel_unified_shared_memory and leaves them all unknown on one with
+ * it (PoCL 6); the CUDA plugin knows them.
+ */
 static int mode_probe(struct env *e, const char *type)
 {
 	bool gpu = type && !strcmp(type, "gpu");
@@ -568,7 +582,8 @@ static int mode_probe(struct env *e, const char *type)
 	      known(&f, DEVIMG_ASPECT_ATOMIC64) &&
 	      known(&f, DEVIMG_ASPECT_IMAGE) &&
 	      known(&f, DEVIMG_ASPECT_ONLINE_COMPILER) &&
-	      known(&f, DEVIMG_ASPECT_USM_DEVICE_ALLOCATIONS),
+	      (known(&f, DEVIMG_ASPECT_USM_DEVICE_ALLOCATIONS) ||
+	       (!gpu && !(f.aspects_known & USM_ASPECTS))),
 	      "aspects the %s plugin determines: known %#llx",
 	      devimg_device_backend(e->dev),
 	      (unsigned long long)f.aspects_known);
