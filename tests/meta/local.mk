@@ -1,7 +1,8 @@
 # Launch metadata from the device compiler (docs/launch-metadata.md):
 # decoders and selection as Check unit tests, and end to end on PoCL with
-# kernels built to SPIR bitcode at build time (SPIR_COMPILE comes from
-# loader/dispatch.mk), and on a GPU through the CUDA plugin with the same
+# kernels built at build time to SPIR bitcode and SPIR-V (SPIR_COMPILE and
+# the .spv rule come from Makefile.am; meta.sh wraps the format the device
+# takes), and on a GPU through the CUDA plugin with the same
 # kernels in lowered CUDA C built to PTX at build time, so that a carried
 # build tree needs no clang.
 
@@ -44,6 +45,18 @@ tests/meta/which-%.bc: $(top_srcdir)/tests/meta/which.cl
 	$(AM_V_GEN)$(MKDIR_P) tests/meta && \
 	$(SPIR_COMPILE) -DVAL=$* -o $@ $<
 
+# elim-spec.cl emulates its spec constant (the buffer is its last
+# argument), which is wrong in SPIR-V, where the loader sets spec constants
+# natively: the SPIR-V image of elim-spec is its twin in SPIR-V assembly.
+meta_spvasm = tests/meta/elim-spec-native.spv
+if HAVE_SPIRV_AS
+check_DATA += $(meta_spvasm)
+tests/meta/elim-spec-native.spv: \
+		$(top_srcdir)/tests/meta/elim-spec-native.spvasm
+	$(AM_V_GEN)$(MKDIR_P) tests/meta && $(SPIRV_ASSEMBLE) -o $@ $<
+endif
+CLEANFILES += $(meta_spvasm)
+
 check_PROGRAMS += tests/meta/meta-run
 tests_meta_meta_run_SOURCES = tests/meta/meta-run.c
 tests_meta_meta_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
@@ -54,7 +67,8 @@ TESTS += $(meta_shell_tests)
 dist_check_SCRIPTS += $(meta_shell_tests)
 EXTRA_DIST += tests/meta/meta.cl tests/meta/which.cl tests/meta/meta.sym \
 	tests/meta/meta.props tests/meta/elim-spec.cl tests/meta/elim-spec.sym \
-	tests/meta/elim-spec.props docs/launch-metadata.md
+	tests/meta/elim-spec.props tests/meta/elim-spec-native.spvasm \
+	docs/launch-metadata.md
 
 # ---- end to end on a GPU through the CUDA plugin ----
 

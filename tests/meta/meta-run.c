@@ -2,7 +2,8 @@
 /*
  * Launch metadata end to end: opens a library of wrapped images, makes a
  * context, runs kernels on its first device and checks the results on the
- * host. The same on PoCL (meta.sh, SPIR bitcode from the .cl kernels) and
+ * host. The same on PoCL (meta.sh, SPIR-V or SPIR bitcode from the .cl
+ * kernels, elim-spec's in SPIR-V from elim-spec-native.spvasm) and
  * on a GPU through the CUDA plugin (meta-cuda.sh, PTX from the .cu kernels
  * of the same names and arguments). Modes:
  *  "args"     argument tables: an array of 100 ints by value (wrapped
@@ -11,7 +12,9 @@
  *             the errors a bad table gives;
  *  "elim"     a kernel whose second argument was eliminated, launched
  *             with the original numbering (one by one and by table);
- *  "elimspec" the same in an image with emulated spec constants;
+ *  "elimspec" the same in an image with spec constants, argv[3]
+ *             "emulated" (the default: the loader's buffer is the last
+ *             argument) or "native" (a SPIR-V image, no buffer);
  *  "wg"       a required work-group size used when none is given, the
  *             same given explicitly, a conflicting one refused;
  *  "probe"    prints "LACK <id> <name>" and "HAVE <id> <name>": an
@@ -441,10 +444,15 @@ static int mode_elim(struct env *e)
 
 /*
  * With emulated spec constants (Off, default 1000) the loader's buffer is
- * the kernels' last argument, whether the mask counts it or not.
+ * the kernels' last argument, whether the mask counts it or not. With
+ * native ones (a SPIR-V image) there is no buffer: setting Off builds the
+ * program again, and the arguments set carry over in the original
+ * numbering.
  */
-static int elim_spec_run(struct env *e, const char *name, int mul)
+static int elim_spec_run(struct env *e, const char *name, int mul,
+			 bool native)
 {
+	enum devimg_image_format fmt;
 	struct devimg_kernel *k;
 	struct devimg_buf *b;
 	int a = 7, off = 50;
@@ -452,6 +460,10 @@ static int elim_spec_run(struct env *e, const char *name, int mul)
 	if (new_buf(e, sizeof(int), NULL, &b))
 		return -1;
 	CHECK(!devimg_kernel_new(e->dev, name, &k), "%s", name);
+	if (native)
+		CHECK(!devimg_image_guess_format(devimg_kernel_image(k), &fmt) &&
+		      fmt == DEVIMG_FORMAT_SPIRV,
+		      "%s: native spec constants want a SPIR-V image", name);
 	CHECK(devimg_kernel_arg_count(k) == 3,
 	      "%s: %u arguments, want 3 (out, unused, a)", name,
 	      devimg_kernel_arg_count(k));
@@ -465,18 +477,27 @@ static int elim_spec_run(struct env *e, const char *name, int mul)
 	if (elim_check(e, k, b, 7 * mul + 50))
 		return -1;
 	CHECK(devimg_kernel_set_arg(k, 3, sizeof(a), &a) == -EINVAL,
-	      "%s: argument 3 is the loader's", name);
+	      "%s: argument 3 %s", name,
+	      native ? "does not exist" : "is the loader's");
 	devimg_kernel_unref(k);
 	devimg_buf_unref(b);
 	return 0;
 }
 
-static int mode_elim_spec(struct env *e)
+/* spec: "emulated" (NULL too) or "native". */
+static int mode_elim_spec(struct env *e, const char *spec)
 {
-	if (elim_spec_run(e, "elim_spec", 1) ||
-	    elim_spec_run(e, "elim_spec_short", 2))
+	bool native = spec && !strcmp(spec, "native");
+
+	CHECK(!spec || native || !strcmp(spec, "emulated"),
+	      "elimspec: spec constants '%s', want emulated or native", spec);
+	if (elim_spec_run(e, "elim_spec", 1, native) ||
+	    elim_spec_run(e, "elim_spec_short", 2, native))
 		return -1;
-	printf("ok eliminated arguments with the spec-constant buffer, counted in the mask or not\n");
+	if (native)
+		printf("ok eliminated arguments with native spec constants, kept over a rebuild\n");
+	else
+		printf("ok eliminated arguments with the spec-constant buffer, counted in the mask or not\n");
 	return 0;
 }
 
@@ -651,7 +672,7 @@ static int run_mode(struct env *e, const char *mode, const char *arg,
 	if (!strcmp(mode, "elim"))
 		return mode_elim(e);
 	if (!strcmp(mode, "elimspec"))
-		return mode_elim_spec(e);
+		return mode_elim_spec(e, arg);
 	if (!strcmp(mode, "wg"))
 		return mode_wg(e);
 	if (!strcmp(mode, "probe"))
@@ -664,14 +685,17 @@ static int run_mode(struct env *e, const char *mode, const char *arg,
 	return -1;
 }
 
-/* nopick takes an aspect and maybe a target, probe maybe a type. */
+/*
+ * nopick takes an aspect and maybe a target, probe maybe a type, elimspec
+ * maybe how spec constants are set.
+ */
 static bool usage_ok(int argc, char **argv)
 {
 	if (argc < 3)
 		return false;
 	if (!strcmp(argv[1], "nopick"))
 		return argc == 4 || argc == 5;
-	if (!strcmp(argv[1], "probe"))
+	if (!strcmp(argv[1], "probe") || !strcmp(argv[1], "elimspec"))
 		return argc == 3 || argc == 4;
 	return argc == 3;
 }
@@ -684,7 +708,7 @@ int main(int argc, char **argv)
 	int err, r = 0;
 
 	if (!usage_ok(argc, argv)) {
-		fprintf(stderr, "usage: %s args|elim|elimspec|wg|pick LIBRARY | probe LIBRARY [cpu|gpu] | nopick LIBRARY ASPECT [TARGET]\n",
+		fprintf(stderr, "usage: %s args|elim|wg|pick LIBRARY | elimspec LIBRARY [emulated|native] | probe LIBRARY [cpu|gpu] | nopick LIBRARY ASPECT [TARGET]\n",
 			argv[0]);
 		return 2;
 	}

@@ -1,22 +1,23 @@
 #!/bin/sh
 # Launch metadata end to end on PoCL (docs/launch-metadata.md): kernels in
-# OpenCL C compiled to SPIR 1.2 bitcode at build time (tests/meta/local.mk),
-# wrapped here with .sym/.props written by hand in the sycl-post-link text
-# format, linked into shared libraries that meta-run opens. Checks argument
-# tables (arrays by value, arrays of buffers, buffers in a struct),
-# eliminated arguments (meta.props: elim's argument 1 of 4; elim-spec.props
-# with emulated spec constants), a required
-# work-group size (5x2) and image selection by device requirements.
+# OpenCL C compiled at build time (tests/meta/local.mk) to SPIR 1.2 bitcode
+# and SPIR-V; SPIR-V is wrapped where the device takes IL, else the bitcode
+# (device_format in tests/lib.sh), with .sym/.props written by hand in the
+# sycl-post-link text format, into shared libraries that meta-run opens.
+# Checks argument tables (arrays by value, arrays of buffers, buffers in a
+# struct), eliminated arguments (meta.props: elim's argument 1 of 4;
+# elim-spec.props with spec constants: emulated in SPIR bitcode, native in
+# SPIR-V, from the twin elim-spec-native.spvasm), a required work-group
+# size (5x2) and image selection by device requirements.
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
 run=$top_builddir/tests/meta/meta-run
 WRAP=$top_builddir/devimg-wrap
 src=$top_srcdir/tests/meta
-bc=$top_builddir/tests/meta
+img=$top_builddir/tests/meta
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-[ -f "$bc/meta.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
 : "${CC:=cc}"
 
 # run MODE LIB [ARG]: meta-run, its output shown; 77 skips the test.
@@ -48,9 +49,6 @@ aspects() {
 }
 
 cd "$scratch"
-for f in meta elim-spec which-1 which-2; do
-	cp "$bc/$f.bc" . || fail "$bc/$f.bc is missing"
-done
 mkdir -p pocl-cache
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins
@@ -59,14 +57,44 @@ export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
-lib meta -target=spir64 -format=llvmbc -entries="$src/meta.sym" \
-	-properties="$src/meta.props" meta.bc
+# SPIR-V where the device takes IL, with elim-spec's native twin and its
+# spec constant set natively; else SPIR bitcode, the spec constant in the
+# buffer the loader passes as elim-spec.cl's last argument.
+device_format "$img" meta
+if [ "$fmt" = spirv ]; then
+	elimspec=elim-spec-native spec=native
+	[ -f "$img/$elimspec.spv" ] ||
+		skip "the device takes SPIR-V but $img/$elimspec.spv is not built (configure found no spirv-as)"
+else
+	elimspec=elim-spec spec=emulated
+fi
+for f in meta "$elimspec" which-1 which-2; do
+	cp "$img/$f.$ext" . || fail "$img/$f.$ext is missing"
+done
+
+lib meta -target=spir64 -format=$fmt -entries="$src/meta.sym" \
+	-properties="$src/meta.props" meta.$ext
 for mode in args elim wg; do
 	run $mode "$scratch/libmeta.so"
 done
-lib elimspec -target=spir64 -format=llvmbc -entries="$src/elim-spec.sym" \
-	-properties="$src/elim-spec.props" elim-spec.bc
-run elimspec "$scratch/libelimspec.so"
+if [ "$spec" = native ]; then
+	# elim_spec's mask counts the emulated buffer as its last argument
+	# (4, argument 1 eliminated); natively there is none, so the SPIR-V
+	# image's mask of elim_spec is elim_spec_short's (3, argument 1
+	# eliminated).
+	short=$(sed -n 's/^elim_spec_short=//p' "$src/elim-spec.props")
+	[ -n "$short" ] || fail "no mask of elim_spec_short in elim-spec.props"
+	sed "s#^elim_spec=.*#elim_spec=$short#" "$src/elim-spec.props" \
+		>elim-spec.props
+	grep -qx "elim_spec=$short" elim-spec.props ||
+		fail "no mask of elim_spec in elim-spec.props"
+	props=$scratch/elim-spec.props
+else
+	props=$src/elim-spec.props
+fi
+lib elimspec -target=spir64 -format=$fmt -entries="$src/elim-spec.sym" \
+	-properties="$props" "$elimspec.$ext"
+run elimspec "$scratch/libelimspec.so" "$spec"
 
 # Device requirements: which aspect the device lacks, which it has.
 run probe "$scratch/libmeta.so"
@@ -82,11 +110,11 @@ have=$2
 printf 'which\n' >which.sym
 { echo '[SYCL/device requirements]'; aspects "$lack"; } >needs-lacking.props
 { echo '[SYCL/device requirements]'; aspects 1 "$have"; } >needs-present.props
-lib pick -format=llvmbc -entries=which.sym \
-	-target=spir64_x86_64 -properties=needs-lacking.props which-1.bc \
-	-target=spir64 -properties=needs-present.props which-2.bc
-lib nopick -format=llvmbc -entries=which.sym \
-	-target=spir64_x86_64 -properties=needs-lacking.props which-1.bc
+lib pick -format=$fmt -entries=which.sym \
+	-target=spir64_x86_64 -properties=needs-lacking.props which-1.$ext \
+	-target=spir64 -properties=needs-present.props which-2.$ext
+lib nopick -format=$fmt -entries=which.sym \
+	-target=spir64_x86_64 -properties=needs-lacking.props which-1.$ext
 run pick "$scratch/libpick.so"
 run nopick "$scratch/libnopick.so" "$lack_name"
 
