@@ -1,18 +1,20 @@
 # tests/stress: 16 threads create kernels and launch them on PoCL while 50
 # wrapped shared libraries, each with a kernel of its own and one whose
 # name they share, are opened and closed in random order; every launch's
-# output is read back and checked (docs/hardening.md). The bitcode is
-# made at build time, one file per library, so that a carried build tree
-# runs the test without clang.
+# output is read back and checked (docs/hardening.md). The images (SPIR
+# bitcode and the SPIR-V translated from it) are made at build time, one
+# file per library, so that a carried build tree runs the test without
+# clang; stress.sh wraps those in the format the device takes.
 stress_ids = 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 \
 	23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 \
 	46 47 48 49
 stress_bitcode = $(foreach n,$(stress_ids),tests/stress/lib$(n).bc)
-if HAVE_CLANG
-check_DATA += $(stress_bitcode)
+stress_images = $(stress_bitcode)
 if HAVE_LLVM_SPIRV
-check_DATA += $(stress_bitcode:.bc=.spv)
+stress_images += $(stress_bitcode:.bc=.spv)
 endif
+if HAVE_CLANG
+check_DATA += $(stress_images)
 endif
 CLEANFILES += $(stress_bitcode) $(stress_bitcode:.bc=.spv)
 
@@ -47,8 +49,11 @@ stress_tsan_plugin_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
 	$(plugins_devimg_opencl_la_SOURCES) \
 	$(plugins_libplugin_support_la_SOURCES)))
 
+# devimg-ls and the plugins of the build tree tell stress.sh which image
+# format the device takes.
 .PHONY: stress-tsan
-stress-tsan: devimg-wrap$(EXEEXT) $(stress_bitcode)
+stress-tsan: devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) $(plugin_LTLIBRARIES) \
+	$(stress_images)
 	$(AM_V_at)$(MKDIR_P) tests/stress/tsan/plugins
 	$(AM_V_GEN)$(CLANG) $(stress_tsan_cflags) -fPIC -shared \
 		-fvisibility=hidden \

@@ -9,19 +9,23 @@
 WRAP=$top_builddir/devimg-wrap
 run=${STRESS_RUN:-$top_builddir/tests/stress/stress-run}
 plugins=${STRESS_PLUGINS:-$top_builddir/plugins/.libs}
-bc=$top_builddir/tests/stress
+img=$top_builddir/tests/stress
 libs=${STRESS_LIBS:-50}
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-[ -f "$bc/lib0.bc" ] || skip "no SPIR bitcode built (configure found no clang)"
 : "${CC:=cc}"
+# The images in the format the device takes (SPIR-V where it can), as
+# image selection would choose; lib<n>.spv and lib<n>.bc come from
+# stress.cl at build time. devimg-ls asks the plugins of the build tree
+# (not those of STRESS_PLUGINS, which need ThreadSanitizer's runtime).
+device_format "$img" lib0
 
 cd "$scratch"
 n=0
 while [ $n -lt "$libs" ]; do
 	printf 'own_%d\nshared_k\n' $n >k$n.sym
-	"$WRAP" -o w$n.o -kind=sycl -target=spir64 -format=llvmbc \
-		-entries=k$n.sym "$bc/lib$n.bc" || fail "devimg-wrap lib$n.bc"
+	"$WRAP" -o w$n.o -kind=sycl -target=spir64 -format="$fmt" \
+		-entries=k$n.sym "$img/lib$n.$ext" || fail "devimg-wrap lib$n.$ext"
 	$CC -shared -o libstress$n.so w$n.o || fail "cannot link libstress$n.so"
 	n=$((n + 1))
 done
