@@ -1,6 +1,7 @@
 #!/bin/sh
-# devimg-ls on PoCL: an OpenCL CPU device that takes SPIR bitcode, the same
-# devices in --json, none with DEVIMG_DEVICE_SELECTOR='!opencl:*', and a
+# devimg-ls on PoCL: an OpenCL CPU device that takes SPIR-V or SPIR
+# bitcode (whichever this PoCL ingests), the same devices with the same
+# formats in --json, none with DEVIMG_DEVICE_SELECTOR='!opencl:*', and a
 # one-line error for a selector outside the grammar.
 . "$top_srcdir/tests/lib.sh"
 
@@ -21,8 +22,22 @@ cd "$scratch"
 "$LS" >out 2>err || fail "devimg-ls exited $?: $(cat err)"
 cat out
 grep -q '^\[opencl:[0-9]*\] ' out || skip "PoCL shows no OpenCL device"
-grep '^\[opencl:[0-9]*\] cpu, ' out | grep -q 'formats: [a-z ]*spir' ||
-	fail "no OpenCL CPU device that takes SPIR bitcode"
+# The formats of each device: known names only, SPIR-V or SPIR among
+# those of some CPU device.
+sed -n 's/^\[\([a-z_]*:[0-9]*\)\] .*, formats: \([^,]*\),.*/\1 \2/p' out >formats
+[ "$(wc -l <formats)" -eq "$(grep -c '^\[' out)" ] ||
+	fail "a device without 'formats:': $(cat out)"
+while read -r dev f; do
+	for w in $f; do
+		case $w in
+		spirv | spir | native | ptx | none) ;;
+		*) fail "$dev: unknown format '$w'" ;;
+		esac
+	done
+done <formats
+grep '^\[opencl:[0-9]*\] cpu, ' out |
+	grep -Eq 'formats: ([a-z]+ )*(spirv|spir)( [a-z]+)*,' ||
+	fail "no OpenCL CPU device that takes SPIR-V or SPIR bitcode"
 
 "$LS" --version | grep -q '^devimg-ls ' || fail "--version"
 "$LS" --help | grep -q -- '--json' || fail "--help"
@@ -34,9 +49,16 @@ if command -v jq >/dev/null 2>&1; then
 	n=$(jq '.devices | length' json) || fail "--json does not parse"
 	[ "$n" -eq "$(grep -c '^\[' out)" ] ||
 		fail "--json has $n devices, text $(grep -c '^\[' out)"
+	# Each device's formats, as the text output lists them.
+	jq -r '.devices[] | "\(.backend):\(.index) \(
+		if (.formats | length) > 0 then .formats | join(" ") else "none" end)"' \
+		json >jformats || fail "--json: devices without backend, index or formats"
+	cmp -s formats jformats ||
+		fail "--json formats differ from the text: $(diff formats jformats)"
 	jq -e '[.devices[] | select(.backend == "opencl" and .type == "cpu"
-		and (.formats | index("spir")))] | length > 0' json >/dev/null ||
-		fail "--json shows no OpenCL CPU device taking spir"
+		and any(.formats[]; . == "spirv" or . == "spir"))] | length > 0' \
+		json >/dev/null ||
+		fail "--json shows no OpenCL CPU device taking spirv or spir"
 	jq -e '.plugins | length > 0' json >/dev/null || fail "--json -v: no plugins"
 fi
 
