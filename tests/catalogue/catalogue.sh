@@ -7,8 +7,10 @@
 # pattern (the whole line: tool, file, line or field, reason), nothing on
 # stdout, and no file left in out/ (the output folder every case writes
 # to). cases.tsv: NAME<TAB>STATUS<TAB>PATTERN<TAB>COMMAND, PATTERN an
-# extended regular expression; COMMAND runs in the scratch folder with
-# $WRAP, $DUMP, $REG, $LAUNCH and the fixtures made below.
+# extended regular expression, in which %NAME% stands for $cat_NAME set
+# below (what differs with the image format the device takes); COMMAND
+# runs in the scratch folder with $WRAP, $DUMP, $REG, $LAUNCH and the
+# fixtures made below.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dump/fixture.sh"
 
@@ -88,29 +90,6 @@ printf '[Code|Symbols]\nin/a.spv|in/nosuch.sym\n' >in/rowsym.txt
 	>in/many.txt
 
 # ---- images a device cannot take ----
-head -c 256 /dev/zero | tr '\0' 'G' >in/garbage.bc
-printf 'gk\n' >in/gk.sym
-"$WRAP" -o in/garbage.o -kind=sycl -target=spir64 -format=llvmbc \
-	-entries=in/gk.sym in/garbage.bc || fail "cannot wrap in/garbage.bc"
-$CC -shared -o in/garbage.so in/garbage.o || fail "cannot link garbage.so"
-printf 'sk\n' >in/sk.sym
-"$WRAP" -o in/spirv.o -kind=sycl -target=spir64 -format=spirv \
-	-entries=in/sk.sym in/a.spv || fail "cannot wrap in/a.spv"
-$CC -shared -o in/spirv.so in/spirv.o || fail "cannot link spirv.so"
-bc=$top_builddir/tests/dispatch/dispatch.bc
-have_bc=no
-if [ -f "$bc" ]; then
-	printf 'not_in_it\n' >in/miss.sym
-	"$WRAP" -o in/miss.o -kind=sycl -target=spir64 -format=llvmbc \
-		-entries=in/miss.sym "$bc" || fail "cannot wrap $bc"
-	$CC -shared -o in/miss.so in/miss.o || fail "cannot link miss.so"
-	have_bc=yes
-fi
-printf 'nk\n' >in/nk.sym
-"$WRAP" -o in/native.o -kind=sycl -target=spir64_x86_64 -format=native \
-	-entries=in/nk.sym in/garbage.bc || fail "cannot wrap native garbage"
-$CC -shared -o in/native.so in/native.o || fail "cannot link native.so"
-
 mkdir -p pocl-cache
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
@@ -118,11 +97,94 @@ DEVIMG_DEVICE_SELECTOR=opencl:*
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
+# The SPIR-family format the device takes (SPIR-V where it takes both, as
+# image selection prefers) and the one it does not take, if any; each
+# launch case below is made in those, and its expected message filled in
+# from cat_* (the %NAME% of a pattern in cases.tsv is $cat_NAME). A
+# library that cannot be made has in/NAME.why saying why; its cases skip.
+formats=
+[ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] && formats=$(device_formats)
+echo "# device formats: ${formats:-none (no OpenCL device)}"
+taken=
+other=
+case " $formats " in *" spirv "*) taken=spirv other=llvmbc ;; esac
+case " $formats " in
+*" spir "*)
+	if [ -n "$taken" ]; then
+		other=
+	else
+		taken=llvmbc other=spirv
+	fi ;;
+esac
+# why NAME REASON: in/NAME.so will not be made.
+why() {
+	echo "$2" >"in/$1.why"
+}
+# wrap_lib NAME SYM FORMAT TARGET FILE: in/NAME.so from FILE.
+wrap_lib() {
+	printf '%s\n' "$2" >"in/$1.sym"
+	"$WRAP" -o "in/$1.o" -kind=sycl -target="$4" -format="$3" \
+		-entries="in/$1.sym" "$5" || fail "cannot wrap $5 as $1"
+	$CC -shared -o "in/$1.so" "in/$1.o" || fail "cannot link $1.so"
+}
+head -c 256 /dev/zero | tr '\0' 'G' >in/garbage.bc
+cp in/garbage.bc in/garbage.spv
+printf 'BC\300\336llvm bitcode bytes\n' >in/a.bc
+cat_GARBAGE_ERROR='no image compatible with the device'
+cat_GARBAGE_CALL='clCreateProgramWithBinary\(256 bytes, SPIR\)'
+cat_GARBAGE_CODE='CL_INVALID_BINARY \(-42\)'
+cat_OTHER_FORMAT=spirv
+cat_OTHER_NAME=SPIR-V
+case $taken in
+spirv)
+	# A malformed IL is CL_INVALID_VALUE (OpenCL 2.1+).
+	cat_GARBAGE_ERROR='invalid argument or malformed input'
+	cat_GARBAGE_CALL='clCreateProgramWithIL\(256 bytes of SPIR-V\)'
+	cat_GARBAGE_CODE='CL_INVALID_VALUE \(-30\)'
+	src='spv' ;;
+llvmbc) src='bc' ;;
+esac
+case $other in
+spirv) wrap_lib other sk spirv spir64 in/a.spv ;;
+llvmbc)
+	cat_OTHER_FORMAT=llvmbc
+	cat_OTHER_NAME='SPIR bitcode'
+	wrap_lib other sk llvmbc spir64 in/a.bc ;;
+*) why other "the device takes both SPIR-V and SPIR bitcode, or neither" ;;
+esac
+export cat_GARBAGE_ERROR cat_GARBAGE_CALL cat_GARBAGE_CODE cat_OTHER_FORMAT \
+	cat_OTHER_NAME
+if [ -n "$taken" ]; then
+	wrap_lib garbage gk "$taken" spir64 "in/garbage.$src"
+	img=$top_builddir/tests/dispatch/dispatch.$src
+	if [ -f "$img" ]; then
+		wrap_lib miss not_in_it "$taken" spir64 "$img"
+	else
+		why miss "$img is not built (configure found no clang or llvm-spirv)"
+	fi
+else
+	why garbage "the device takes neither SPIR-V nor SPIR bitcode"
+	why miss "the device takes neither SPIR-V nor SPIR bitcode"
+fi
+wrap_lib native nk native spir64_x86_64 in/garbage.bc
+
 have_device=no
 if [ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] &&
 	"$LAUNCH" in/w.so k >/dev/null 2>&1; [ $? -ne 77 ]; then
 	have_device=yes
 fi
+# The patterns with %NAME% filled in from $cat_NAME (no escapes taken).
+awk 'BEGIN { n = split("GARBAGE_ERROR GARBAGE_CALL GARBAGE_CODE OTHER_FORMAT OTHER_NAME", key, " ") }
+{
+	for (i = 1; i <= n; i++) {
+		t = "%" key[i] "%"
+		v = ENVIRON["cat_" key[i]]
+		while ((p = index($0, t)) > 0)
+			$0 = substr($0, 1, p - 1) v substr($0, p + length(t))
+	}
+	print
+}' "$cases" >cases.filled || fail "cannot fill in $cases"
+! grep '%[A-Z_][A-Z_]*%' cases.filled || fail "unfilled %NAME% in $cases"
 
 # ---- the cases ----
 total=0
@@ -134,9 +196,16 @@ while IFS="$tab" read -r name status pattern cmd; do
 	total=$((total + 1))
 	case $cmd in
 	*'$LAUNCH'*)
-		if [ $have_device = no ] ||
-			{ [ $have_bc = no ] && case $cmd in *miss.so*) true ;; *) false ;; esac; }; then
-			echo "SKIP $name: no OpenCL device or no bitcode"
+		lib=${cmd#*in/}
+		lib=${lib%%.so*}
+		reason=
+		if [ $have_device = no ]; then
+			reason="no OpenCL device"
+		elif [ -f "in/$lib.why" ]; then
+			reason="in/$lib.so not made: $(cat "in/$lib.why")"
+		fi
+		if [ -n "$reason" ]; then
+			echo "SKIP $name: $reason"
 			skipped=$((skipped + 1))
 			continue
 		fi ;;
@@ -160,7 +229,7 @@ while IFS="$tab" read -r name status pattern cmd; do
 	fi
 	echo "ok $name"
 	passed=$((passed + 1))
-done <"$cases"
+done <cases.filled
 echo "catalogue: $passed of $total cases pass, $skipped skipped"
 [ $total -ge 30 ] || fail "only $total cases"
 [ $((passed + skipped)) -eq $total ] || fail "$((total - passed - skipped)) cases failed"
