@@ -90,6 +90,20 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
+# The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode
+# and the SPIR-V translated from it (the .spv rule of Makefile.am), so
+# that a build tree carried to a machine without clang runs the test.
+plugins_test_bitcode = tests/plugins/kernels.bc tests/plugins/broken.bc
+if HAVE_CLANG
+check_DATA += $(plugins_test_bitcode)
+if HAVE_LLVM_SPIRV
+check_DATA += $(plugins_test_bitcode:.bc=.spv)
+endif
+endif
+CLEANFILES += $(plugins_test_bitcode) $(plugins_test_bitcode:.bc=.spv)
+tests/plugins/%.bc: $(top_srcdir)/tests/plugins/%.cl
+	$(AM_V_GEN)$(MKDIR_P) tests/plugins && $(SPIR_COMPILE) -o $@ $<
+
 # PTX of the OpenCL flavour for NVIDIA's OpenCL, made at build time.
 if HAVE_PTX
 check_DATA += tests/plugins/nv-vadd.ptx

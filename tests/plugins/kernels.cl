@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernels of the OpenCL plugin test, compiled to SPIR 1.2 bitcode by
- * clang at test time.
+ * Kernels of the OpenCL plugin test (opencl-pocl.sh), compiled at build
+ * time to SPIR 1.2 bitcode by clang and to SPIR-V by llvm-spirv.
  */
 
 /* c = a + b over the launch's range; honours the global offset. */

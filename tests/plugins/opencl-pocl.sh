@@ -1,22 +1,14 @@
 #!/bin/sh
-# The OpenCL plugin end to end: SPIR 1.2 bitcode made by clang from
-# kernels.cl, loaded through plugin discovery, run on an OpenCL CPU device
-# (PoCL), results compared with the host; plus a failing build's log.
+# The OpenCL plugin end to end: kernels.cl and broken.cl, made at build
+# time into SPIR 1.2 bitcode and SPIR-V, loaded through plugin discovery,
+# run on an OpenCL CPU device (PoCL) in each of the two formats it takes
+# (SPIR-V from IL, SPIR bitcode as a binary), results compared with the
+# host; plus a failing build's log and what the device refuses.
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
+img=$top_builddir/tests/plugins
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built (no OpenCL ICD loader at configure time)"
-[ -n "${CLANG:-}" ] && [ "$CLANG" != no ] || skip "no clang to make SPIR bitcode"
-
-# SPIR 1.2 bitcode as cl_khr_spir wants it: the spir64 triple, OpenCL C 1.2.
-spir() {
-	"$CLANG" -cc1 -triple spir64-unknown-unknown -emit-llvm-bc \
-		-cl-std=CL1.2 -finclude-default-header -O2 \
-		-o "$2" "$top_srcdir/tests/plugins/$1" ||
-		fail "$CLANG could not compile $1 to SPIR bitcode"
-}
-spir kernels.cl "$scratch/kernels.bc"
-spir broken.cl "$scratch/broken.bc"
 
 # PoCL (3.1) keeps built kernels in POCL_CACHE_DIR, else
 # $XDG_CACHE_HOME/pocl/kcache, else $HOME/.cache/pocl/kcache; when it
@@ -32,4 +24,47 @@ export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
-"$top_builddir/tests/plugins/opencl-run" "$scratch/kernels.bc" "$scratch/broken.bc"
+# Every SPIR-family format the device takes, SPIR-V first;
+# DEVIMG_TEST_FORMAT=spirv or llvmbc runs that one only.
+formats=$(device_formats)
+[ -n "$formats" ] || skip "no OpenCL device (PoCL shows none)"
+echo "# device formats: $formats"
+run=
+case " $formats " in *" spirv "*) run="$run spirv" ;; esac
+case " $formats " in *" spir "*) run="$run llvmbc" ;; esac
+if [ -n "${DEVIMG_TEST_FORMAT:-}" ]; then
+	case $DEVIMG_TEST_FORMAT in
+	spirv | llvmbc) run=$DEVIMG_TEST_FORMAT ;;
+	*) fail "DEVIMG_TEST_FORMAT=$DEVIMG_TEST_FORMAT: want spirv or llvmbc" ;;
+	esac
+fi
+[ -n "$run" ] || skip "the OpenCL device takes neither SPIR-V nor SPIR ($formats)"
+
+ran=
+why=
+for fmt in $run; do
+	if [ "$fmt" = spirv ]; then
+		ext=spv
+		flag=--spirv
+		if [ ! -f "$img/kernels.spv" ] || [ ! -f "$img/broken.spv" ]; then
+			why="$why; the device takes SPIR-V but $img/kernels.spv is not built (configure found no llvm-spirv matching clang)"
+			continue
+		fi
+	else
+		ext='bc'
+		flag=
+		if [ ! -f "$img/kernels.bc" ] || [ ! -f "$img/broken.bc" ]; then
+			why="$why; the device takes SPIR but $img/kernels.bc is not built (configure found no clang)"
+			continue
+		fi
+	fi
+	echo "# $fmt: $img/kernels.$ext"
+	rc=0
+	# shellcheck disable=SC2086
+	"$top_builddir/tests/plugins/opencl-run" $flag "$img/kernels.$ext" \
+		"$img/broken.$ext" || rc=$?
+	[ $rc -eq 0 ] || exit $rc
+	ran="$ran $fmt"
+done
+[ -n "$ran" ] || skip "${why#; }"
+[ -z "$why" ] || echo "# not run:${why#;}"

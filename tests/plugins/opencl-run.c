@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * opencl-run KERNELS.bc BROKEN.bc: through the plugin loader and the
- * OpenCL plugin, on a CPU device that takes SPIR 1.2 bitcode (PoCL first):
- * build kernels.cl's bitcode as SPIR, run a vector add at a non-zero
- * global offset and a local-memory reduction, compare with the host; check
- * that a failing build reports CL_BUILD_PROGRAM_FAILURE with its log, that
- * errors carry OpenCL's names, that the built native binary can be
- * loaded back and run, and how separate compilation of SPIR bitcode and
- * linking behave. Exit 77 when there is no such device.
+ * opencl-run [--spirv] KERNELS BROKEN: through the plugin loader and the
+ * OpenCL plugin, on a CPU device that takes SPIR 1.2 bitcode (KERNELS.bc,
+ * BROKEN.bc) or, with --spirv, SPIR-V (KERNELS.spv, BROKEN.spv), PoCL
+ * first: build kernels.cl's image (as SPIR, or from IL), run a vector add
+ * at a non-zero global offset and a local-memory reduction, compare with
+ * the host; check that a failing build reports CL_BUILD_PROGRAM_FAILURE
+ * with its options and log, that errors carry OpenCL's names, what the
+ * device refuses (the other format, specialization constants the program
+ * cannot take), that the built native binary can be loaded back and run,
+ * and how separate compilation of the image and linking behave. Exit 77
+ * when there is no such device.
  *
  * opencl-run --link HELPER.spv CALLER.spv: on a device that takes SPIR-V,
  * compile both modules separately, link them (CALLER's kernel imports
@@ -32,6 +35,9 @@ struct run {
 	struct devimg_plugin_device *dev;
 	struct devimg_plugin_context *ctx;
 	struct devimg_plugin_queue *q;
+	bool il;		/* the images are SPIR-V, not SPIR bitcode */
+	const char *what;	/* "SPIR-V" or "SPIR" */
+	const char *options;	/* what the plugin puts before build options */
 };
 
 static int fail(struct run *r, const char *fmt, ...)
@@ -51,9 +57,17 @@ static int fail(struct run *r, const char *fmt, ...)
 	return -1;
 }
 
-static void ok(const char *what)
+static void ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void ok(const char *fmt, ...)
 {
-	printf("ok - %s\n", what);
+	va_list ap;
+
+	fputs("ok - ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
 }
 
 static void *read_file(const char *path, size_t *size)
@@ -126,13 +140,33 @@ static int pick_device(struct run *r, unsigned format)
 	return 0;
 }
 
-static int build(struct run *r, enum devimg_plugin_binary_kind kind,
-		 const void *bin, size_t size,
+/* A program from the test's image format: SPIR-V as IL, else SPIR. */
+static int create(struct run *r, const void *bin, size_t size,
+		  struct devimg_plugin_program **prog)
+{
+	if (r->il)
+		return devimg_plugin_program_create_il(r->p, r->ctx, r->dev, bin,
+						       size, prog);
+	return devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+						   DEVIMG_PLUGIN_BINARY_SPIR,
+						   bin, size, prog);
+}
+
+/* Build a native binary (native) or an image of the test's format. */
+static int build(struct run *r, bool native, const void *bin, size_t size,
 		 struct devimg_plugin_program **prog)
 {
-	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev, kind, bin,
-						size, prog) < 0)
-		return fail(r, "program_create_binary");
+	int rc;
+
+	if (native)
+		rc = devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+							 DEVIMG_PLUGIN_BINARY_NATIVE,
+							 bin, size, prog);
+	else
+		rc = create(r, bin, size, prog);
+	if (rc < 0)
+		return fail(r, "program from %s", native ? "a native binary" :
+			    r->what);
 	if (devimg_plugin_program_build(r->p, *prog, "") < 0)
 		return fail(r, "program_build");
 	return 0;
@@ -264,7 +298,7 @@ out:
 static int build_failure(struct run *r, const char *path)
 {
 	struct devimg_plugin_program *prog = NULL;
-	char log[4096];
+	char log[4096], options[128];
 	size_t size, len = 0;
 	void *bc = read_file(path, &size);
 	const char *msg;
@@ -272,16 +306,17 @@ static int build_failure(struct run *r, const char *path)
 
 	if (!bc)
 		return fail(r, "cannot read %s", path);
-	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
-						DEVIMG_PLUGIN_BINARY_SPIR, bc,
-						size, &prog) < 0) {
-		fail(r, "program_create_binary(broken)");
+	if (create(r, bc, size, &prog) < 0) {
+		fail(r, "program from %s (broken)", r->what);
 		goto out;
 	}
+	/* The options as given to clBuildProgram, whole. */
+	snprintf(options, sizeof(options), "with options \"%s-DDEVIMG_TEST\"",
+		 r->options);
 	rc = devimg_plugin_program_build(r->p, prog, "-DDEVIMG_TEST");
 	msg = devimg_plugin_last_error(r->p);
 	if (rc != -ENOEXEC || !strstr(msg, "CL_BUILD_PROGRAM_FAILURE (-11)") ||
-	    !strstr(msg, "-x spir -spir-std=1.2 -DDEVIMG_TEST") ||
+	    !strstr(msg, options) ||
 	    !strstr(msg, "devimg_no_such_function")) {
 		rc = fail(r, "broken build: rc %d, message lacks the error name, options or log", rc);
 		goto out;
@@ -321,27 +356,60 @@ static int error_names(struct run *r, struct devimg_plugin_program *prog)
 	return 0;
 }
 
-/* What a device without SPIR-V says, and spec constants on bitcode. */
+/*
+ * What the device refuses: the SPIR-family format it does not take, and
+ * specialization constants the program cannot take: none on a SPIR
+ * program (-ENOTSUP), none natively from IL below OpenCL 2.2 (-ENOTSUP),
+ * and no SpecId 0 in kernels.cl's SPIR-V (-EINVAL, CL_INVALID_SPEC_ID).
+ */
 static int unsupported(struct run *r, struct devimg_plugin_program *prog)
 {
 	const struct devimg_plugin_device_info *di =
 		devimg_plugin_device_info(r->p, r->dev);
 	static const unsigned char spirv[] = { 0x03, 0x02, 0x23, 0x07 };
-	struct devimg_plugin_program *il = NULL;
+	static const unsigned char spir[] = { 'B', 'C', 0xc0, 0xde };
+	struct devimg_plugin_program *other = NULL;
 	int value = 1, rc;
 
-	if (!(di->formats & DEVIMG_PLUGIN_FORMAT_SPIRV)) {
+	if (!r->il && !(di->formats & DEVIMG_PLUGIN_FORMAT_SPIRV)) {
 		rc = devimg_plugin_program_create_il(r->p, r->ctx, r->dev, spirv,
-						     sizeof(spirv), &il);
-		if (rc != -ENOTSUP)
+						     sizeof(spirv), &other);
+		if (rc != -ENOTSUP || other)
 			return fail(r, "program_create_il without SPIR-V = %d",
 				    rc);
 		ok("SPIR-V refused with -ENOTSUP: device has no IL version");
 	}
+	if (r->il && !(di->formats & DEVIMG_PLUGIN_FORMAT_SPIR)) {
+		rc = devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
+							 DEVIMG_PLUGIN_BINARY_SPIR,
+							 spir, sizeof(spir),
+							 &other);
+		if (rc != -ENOTSUP || other ||
+		    !strstr(devimg_plugin_last_error(r->p), "cl_khr_spir"))
+			return fail(r, "program_create_binary(SPIR) without cl_khr_spir = %d",
+				    rc);
+		ok("SPIR bitcode refused with -ENOTSUP: device lacks cl_khr_spir");
+	}
 	rc = devimg_plugin_program_set_spec_const(r->p, prog, 0, sizeof(value),
 						  &value);
-	if (rc != -ENOTSUP)
-		return fail(r, "program_set_spec_const on bitcode = %d", rc);
+	if (!r->il) {
+		if (rc != -ENOTSUP)
+			return fail(r, "program_set_spec_const on bitcode = %d",
+				    rc);
+		ok("spec constants on a bitcode program: -ENOTSUP");
+	} else if (!(di->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS)) {
+		if (rc != -ENOTSUP)
+			return fail(r, "program_set_spec_const below OpenCL 2.2 = %d",
+				    rc);
+		ok("spec constants on SPIR-V without native ones: -ENOTSUP");
+	} else {
+		if (rc != -EINVAL ||
+		    !strstr(devimg_plugin_last_error(r->p),
+			    "CL_INVALID_SPEC_ID"))
+			return fail(r, "program_set_spec_const(SpecId 0) on SPIR-V without it = %d",
+				    rc);
+		ok("unknown SpecId on a SPIR-V program: -EINVAL, CL_INVALID_SPEC_ID");
+	}
 	return 0;
 }
 
@@ -353,17 +421,18 @@ static int link_and_run(struct run *r, struct devimg_plugin_program *obj)
 
 	if (devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &obj, "",
 				       &linked) < 0)
-		return fail(r, "program_link of a compiled SPIR program");
+		return fail(r, "program_link of a compiled %s program", r->what);
 	rc = vector_add(r, linked, 0, VADD_N);
 	devimg_plugin_program_release(r->p, linked);
 	return rc;
 }
 
 /*
- * Separate compilation of SPIR bitcode: PoCL 3 cannot (clCompileProgram
- * gives CL_INVALID_OPERATION), which must read as -ENOTSUP naming the
- * device and the call; a driver that can must link the object and run
- * it. Either way, program_link refuses what program_compile did not make.
+ * Separate compilation of the image: PoCL 3 cannot for SPIR bitcode
+ * (clCompileProgram gives CL_INVALID_OPERATION), which must read as
+ * -ENOTSUP naming the device and the call; a driver that can must link
+ * the object and run it. Either way, program_link refuses what
+ * program_compile did not make.
  */
 static int separate_compile(struct run *r, const void *bc, size_t size,
 			    struct devimg_plugin_program *built)
@@ -375,10 +444,8 @@ static int separate_compile(struct run *r, const void *bc, size_t size,
 
 	if (!devimg_plugin_can_link(r->p))
 		return fail(r, "the OpenCL plugin has no program_compile/link");
-	if (devimg_plugin_program_create_binary(r->p, r->ctx, r->dev,
-						DEVIMG_PLUGIN_BINARY_SPIR, bc,
-						size, &obj) < 0)
-		return fail(r, "program_create_binary(SPIR)");
+	if (create(r, bc, size, &obj) < 0)
+		return fail(r, "program from %s", r->what);
 	rc = devimg_plugin_program_link(r->p, r->ctx, r->dev, 1, &obj, "",
 					&linked);
 	if (rc != -EINVAL || linked) {
@@ -405,17 +472,19 @@ static int separate_compile(struct run *r, const void *bc, size_t size,
 	if (rc == 0) {
 		rc = link_and_run(r, obj);
 		if (rc == 0)
-			ok("SPIR bitcode compiled, linked alone, vadd matches the host");
+			ok("%s compiled, linked alone, vadd matches the host",
+			   r->what);
 		goto out;
 	}
 	if (rc != -ENOTSUP || !strstr(msg, "clCompileProgram") ||
 	    !strstr(msg, name) || strchr(msg, '\n')) {
-		rc = fail(r, "program_compile(SPIR) = %d, expected 0 or -ENOTSUP with a one-line message naming the device and clCompileProgram",
-			  rc);
+		rc = fail(r, "program_compile(%s) = %d, expected 0 or -ENOTSUP with a one-line message naming the device and clCompileProgram",
+			  r->what, rc);
 		goto out;
 	}
 	printf("# compile refused:\n#   %s\n", msg);
-	ok("program_compile(SPIR) where the driver cannot: -ENOTSUP naming the device and clCompileProgram");
+	ok("program_compile(%s) where the driver cannot: -ENOTSUP naming the device and clCompileProgram",
+	   r->what);
 	rc = 0;
 out:
 	devimg_plugin_program_release(r->p, obj);
@@ -460,7 +529,7 @@ static int native_round_trip(struct run *r, struct devimg_plugin_program *prog)
 		goto out;
 	}
 	printf("# native binary: %zu bytes\n", len);
-	if (build(r, DEVIMG_PLUGIN_BINARY_NATIVE, bin, len, &native) == 0)
+	if (build(r, true, bin, len, &native) == 0)
 		rc = vector_add(r, native, 0, VADD_N);
 	if (rc == 0)
 		rc = native_compile(r, bin, len);
@@ -480,9 +549,12 @@ static int run_all(struct run *r, const char *kernels, const char *broken)
 	bc = read_file(kernels, &size);
 	if (!bc)
 		return fail(r, "cannot read %s", kernels);
-	if (build(r, DEVIMG_PLUGIN_BINARY_SPIR, bc, size, &prog) < 0)
+	if (build(r, false, bc, size, &prog) < 0)
 		goto out;
-	ok("SPIR 1.2 bitcode built (-x spir -spir-std=1.2)");
+	if (r->il)
+		ok("SPIR-V built from IL");
+	else
+		ok("SPIR 1.2 bitcode built (-x spir -spir-std=1.2)");
 	if (vector_add(r, prog, 256, 512) < 0)
 		goto out;
 	ok("vadd at global offset 256 matches the host");
@@ -497,7 +569,6 @@ static int run_all(struct run *r, const char *kernels, const char *broken)
 	ok("errors carry CL_INVALID_KERNEL_NAME / CL_INVALID_KERNEL_ARGS");
 	if (unsupported(r, prog) < 0)
 		goto out;
-	ok("spec constants on a bitcode program: -ENOTSUP");
 	if (native_round_trip(r, prog) < 0)
 		goto out;
 	ok("native binary from the build loads back and runs; program_compile of it: -ENOTSUP");
@@ -659,17 +730,27 @@ static int setup(struct run *r, unsigned format)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .plugins = NULL };
+	struct run r = { .plugins = NULL, .what = "SPIR",
+			 .options = "-x spir -spir-std=1.2 " };
 	bool link = argc == 4 && strcmp(argv[1], "--link") == 0;
+	const char *self = argv[0];
 	int rc;
 
+	if (argc == 4 && strcmp(argv[1], "--spirv") == 0) {
+		r.il = true;
+		r.what = "SPIR-V";
+		r.options = "";
+		argv++;
+		argc--;
+	}
 	if (argc != 3 && !link) {
 		fprintf(stderr, "usage: %s KERNELS.bc BROKEN.bc\n"
-			"       %s --link HELPER.spv CALLER.spv\n", argv[0],
-			argv[0]);
+			"       %s --spirv KERNELS.spv BROKEN.spv\n"
+			"       %s --link HELPER.spv CALLER.spv\n", self, self,
+			self);
 		return 2;
 	}
-	rc = setup(&r, link ? DEVIMG_PLUGIN_FORMAT_SPIRV :
+	rc = setup(&r, link || r.il ? DEVIMG_PLUGIN_FORMAT_SPIRV :
 		   DEVIMG_PLUGIN_FORMAT_SPIR);
 	if (rc == 0 && link)
 		rc = link_spirv(&r, argv[2], argv[3]);
