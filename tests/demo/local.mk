@@ -6,3 +6,4 @@ check_DATA += examples/vadd$(EXEEXT)
 endif
 TESTS += tests/demo/demo.sh
 dist_check_SCRIPTS += tests/demo/demo.sh
+EXTRA_DIST += docs/platforms.md
