@@ -1,8 +1,9 @@
 #!/bin/sh
 # devimg-ls on PoCL: an OpenCL CPU device that takes SPIR-V or SPIR
 # bitcode (whichever this PoCL ingests), the same devices with the same
-# formats in --json, none with DEVIMG_DEVICE_SELECTOR='!opencl:*', and a
-# one-line error for a selector outside the grammar.
+# formats in --json, no OpenCL device with DEVIMG_DEVICE_SELECTOR=
+# '!opencl:*', none at all with '!*:*', and a one-line error for a
+# selector outside the grammar.
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
@@ -62,12 +63,17 @@ if command -v jq >/dev/null 2>&1; then
 	jq -e '.plugins | length > 0' json >/dev/null || fail "--json -v: no plugins"
 fi
 
-DEVIMG_DEVICE_SELECTOR='!opencl:*' "$LS" >none 2>err ||
+# '!opencl:*' leaves no OpenCL device (a GPU machine keeps its CUDA ones);
+# '!*:*' leaves none at all.
+DEVIMG_DEVICE_SELECTOR='!opencl:*' "$LS" >noocl 2>err ||
+	fail "'!opencl:*' must exit 0"
+! grep -q '^\[opencl:' noocl || fail "OpenCL devices left with '!opencl:*': $(cat noocl)"
+DEVIMG_DEVICE_SELECTOR='!*:*' "$LS" >none 2>err ||
 	fail "no devices must exit 0"
-[ ! -s none ] || fail "devices left with '!opencl:*': $(cat none)"
+[ ! -s none ] || fail "devices left with '!*:*': $(cat none)"
 grep -q 'no devices' err || fail "no 'no devices' message"
 if command -v jq >/dev/null 2>&1; then
-	[ "$(DEVIMG_DEVICE_SELECTOR='!opencl:*' "$LS" --json 2>/dev/null |
+	[ "$(DEVIMG_DEVICE_SELECTOR='!*:*' "$LS" --json 2>/dev/null |
 		jq '.devices | length')" -eq 0 ] || fail "--json with no devices"
 fi
 
