@@ -17,12 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devimg_limits.h"
 #include "libdevimg-internal.h"
 
-/* Sanity bounds: beyond them a count comes from a corrupt descriptor. */
-#define MAX_ENTRIES (1u << 24)
-#define MAX_PROPS (1u << 20)
-#define MAX_BYTE_ARRAY ((uint64_t)1 << 32)
+/* Sanity bounds (limits.h): beyond them a count comes from corruption. */
+#define MAX_ENTRIES DEVIMG_LIMIT_ENTRIES
+#define MAX_PROPS DEVIMG_LIMIT_PROPS
+#define MAX_BYTE_ARRAY DEVIMG_LIMIT_BYTE_ARRAY
 
 struct span {
 	const char *what;

@@ -1,6 +1,6 @@
 noinst_LTLIBRARIES += props/libdevimg-props.la
 props_libdevimg_props_la_SOURCES = \
-	props/props.h props/internal.h \
+	props/props.h props/internal.h props/checked.h props/devimg_limits.h \
 	props/error.c props/lines.c props/file.c \
 	props/model.c props/base64.c props/bytes.c \
 	props/reader.c props/writer.c \

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "devimg_limits.h"
 #include "machine.h"
 #include "props.h"
 
@@ -41,8 +42,8 @@ struct wrap_set {
 	size_t cap;
 };
 
-/* The most images one object can hold (section indices stay below 0xff00). */
-#define WRAP_MAX_IMAGES 65000u
+/* The most images one object can hold (limits.h). */
+#define WRAP_MAX_IMAGES DEVIMG_LIMIT_IMAGES
 
 struct wrap_error {
 	char msg[1024];	/* "<file>: <reason>", without program name */
