@@ -158,12 +158,56 @@ int hash_reserve(struct hash *h, size_t count)
 	return hash_resize(h, cap);
 }
 
-void hash_insert(struct hash *h, const char *key, uint32_t hash, void *value)
+/*
+ * The slot of key, or the empty slot ending its probe (key absent). The
+ * map has slots and at least one of them is empty (3/4 full at most).
+ */
+static size_t probe(const struct hash *h, const char *key, uint32_t hash)
 {
-	struct hash_slot s = { key, value, hash };
+	size_t i;
 
-	place(h->slots, h->cap, &s);
-	h->count++;
+	for (i = hash & (h->cap - 1); h->slots[i].key; i = next_slot(h, i)) {
+		const struct hash_slot *s = &h->slots[i];
+
+		if (s->hash == hash &&
+		    (s->key == key || strcmp(s->key, key) == 0))
+			break;
+	}
+	return i;
+}
+
+struct hash_node *hash_find_pos(const struct hash *h, const char *key,
+				uint32_t hash, size_t *pos)
+{
+	*pos = probe(h, key, hash);
+	return h->slots[*pos].first;
+}
+
+void hash_insert(struct hash *h, struct hash_node *n, const char *key,
+		 uint32_t hash)
+{
+	hash_insert_at(h, probe(h, key, hash), n, key, hash);
+}
+
+void hash_insert_at(struct hash *h, size_t pos, struct hash_node *n,
+		    const char *key, uint32_t hash)
+{
+	struct hash_slot *s = &h->slots[pos];
+
+	n->key = key;
+	n->next = NULL;
+	if (s->key) {
+		struct hash_node *last = s->first->prev;
+
+		last->next = n;
+		n->prev = last;
+		s->first->prev = n;
+	} else {
+		n->prev = n;
+		*s = (struct hash_slot){ key, n, hash };
+		h->count++;
+	}
+	h->nodes++;
 }
 
 /* Whether home lies cyclically in (hole, j]: then j must stay put. */
@@ -174,18 +218,11 @@ static bool stays(size_t hole, size_t j, size_t home)
 	return hole < home || home <= j;
 }
 
-bool hash_remove(struct hash *h, const char *key, uint32_t hash)
+/* Empty slot i, shifting later slots of its run back over the hole. */
+static void slot_delete(struct hash *h, size_t i)
 {
-	size_t i, j;
+	size_t j;
 
-	if (!h->cap)
-		return false;
-	for (i = hash & (h->cap - 1); h->slots[i].key != key;
-	     i = next_slot(h, i)) {
-		if (!h->slots[i].key)
-			return false;
-	}
-	/* Shift later slots of the run back so no probe meets a hole. */
 	for (j = next_slot(h, i); h->slots[j].key; j = next_slot(h, j)) {
 		if (stays(i, j, h->slots[j].hash & (h->cap - 1)))
 			continue;
@@ -193,36 +230,48 @@ bool hash_remove(struct hash *h, const char *key, uint32_t hash)
 		i = j;
 	}
 	h->slots[i].key = NULL;
+	h->slots[i].first = NULL;
 	h->count--;
-	return true;
 }
 
-static void *match_from(const struct hash *h, const char *key, uint32_t hash,
-			size_t i, size_t *pos)
+/*
+ * Only the first and the last node of a chain need its slot: the first
+ * is the slot's, and the first node's prev names the last.
+ */
+void hash_remove(struct hash *h, struct hash_node *n, uint32_t hash)
 {
-	for (; h->slots[i].key; i = next_slot(h, i)) {
-		const struct hash_slot *s = &h->slots[i];
+	bool first = n->prev->next != n;
+	struct hash_slot *s = NULL;
+	size_t i = 0;
 
-		if (s->hash == hash && strcmp(s->key, key) == 0) {
-			*pos = i;
-			return s->value;
-		}
+	if (first || !n->next) {
+		i = probe(h, n->key, hash);
+		s = &h->slots[i];
 	}
-	return NULL;
+	if (!first) {
+		n->prev->next = n->next;
+		if (n->next)
+			n->next->prev = n->prev;
+		else
+			s->first->prev = n->prev;
+	} else if (n->next) {
+		n->next->prev = n->prev;
+		s->first = n->next;
+		s->key = n->next->key;
+	} else {
+		slot_delete(h, i);
+	}
+	n->next = NULL;
+	n->prev = NULL;
+	h->nodes--;
 }
 
-void *hash_find(const struct hash *h, const char *key, uint32_t hash,
-		size_t *pos)
+struct hash_node *hash_find(const struct hash *h, const char *key,
+			    uint32_t hash)
 {
 	if (!h->count)
 		return NULL;
-	return match_from(h, key, hash, hash & (h->cap - 1), pos);
-}
-
-void *hash_find_next(const struct hash *h, const char *key, uint32_t hash,
-		     size_t *pos)
-{
-	return match_from(h, key, hash, next_slot(h, *pos), pos);
+	return h->slots[probe(h, key, hash)].first;
 }
 
 void hash_fini(struct hash *h)
@@ -232,4 +281,5 @@ void hash_fini(struct hash *h)
 	h->slots = NULL;
 	h->cap = 0;
 	h->count = 0;
+	h->nodes = 0;
 }

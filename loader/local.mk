@@ -58,7 +58,8 @@ loader_unit_tests = \
 	tests/loader/test-lazy \
 	tests/loader/test-select \
 	tests/loader/test-specconst \
-	tests/loader/test-hash
+	tests/loader/test-hash \
+	tests/loader/test-names
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -96,6 +97,11 @@ tests_loader_test_hash_SOURCES = tests/loader/test-hash.c
 tests_loader_test_hash_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_hash_CFLAGS = $(loader_test_cflags)
 tests_loader_test_hash_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_names_SOURCES = tests/loader/test-names.c $(loader_test_common)
+tests_loader_test_names_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_names_CFLAGS = $(loader_test_cflags)
+tests_loader_test_names_LDADD = $(loader_test_ldadd)
 
 # Integration tests with real wrapped objects (skip until devimg-wrap is
 # built): a program whose images register before main, three shared

@@ -14,23 +14,43 @@
  * lock, so a caller never holds a record that may be freed; a record
  * outlives its unregistration as long as references remain, keeping its
  * copied strings.
+ *
+ * The name index maps each distinct kernel name to the chain of images
+ * defining it, one node per (name, image) pair, in link order, which is id
+ * order: a lookup walks exactly its results, already sorted and without
+ * duplicates. A name listed again by the same image adds no node. The
+ * nodes live in an array per descriptor, one per entry, so linking and
+ * unlinking an entry costs O(1) however many images share its name.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "libdevimg-internal.h"
 
 #define MAX_PROBLEMS 16
-#define LOOKUP_LOCAL 16
+
+/* Entry j of an image in the name index. */
+struct name_ref {
+	struct hash_node node;
+	struct devimg_image *img;	/* NULL: the image listed the name before */
+};
 
 struct reg_desc {
 	const struct devimg_device_binaries *desc;
 	struct devimg_image **imgs;	/* NULL until settled */
+	struct name_ref *refs;		/* per entry of imgs[0], imgs[1]... */
 	size_t n;
 	bool settled;
 };
+
+static struct name_ref *ref_of(const struct hash_node *node)
+{
+	return (struct name_ref *)((char *)node -
+				   offsetof(struct name_ref, node));
+}
 
 /* Rejections found while settling, logged once the lock is dropped. */
 #define SETTLE_LOG_MAX 4
@@ -102,25 +122,44 @@ static void add_problem_locked(const struct devimg_msg *msg)
 		registry.nproblems++;
 }
 
-static void link_image(struct devimg_image *img)
+/*
+ * Index img's entries with the nodes refs[0..nentries). The image linked
+ * last is at the end of every chain it joined, so a name the image listed
+ * already is seen at once in the chain's last node.
+ */
+static void link_image(struct devimg_image *img, struct name_ref *refs)
 {
 	size_t j;
 
 	img->id = ++registry.last_id;
-	for (j = 0; j < img->nentries; j++)
-		hash_insert(&registry.kernels, img->entries[j].name,
-			    img->entries[j].hash, img);
+	for (j = 0; j < img->nentries; j++) {
+		const struct image_entry *e = &img->entries[j];
+		struct hash_node *first;
+		size_t pos;
+
+		first = hash_find_pos(&registry.kernels, e->name, e->hash,
+				      &pos);
+		if (first && ref_of(first->prev)->img == img) {
+			refs[j].img = NULL;
+			continue;
+		}
+		refs[j].img = img;
+		hash_insert_at(&registry.kernels, pos, &refs[j].node, e->name,
+			       e->hash);
+	}
 	atomic_store(&img->registered, true);
 	registry.nimages++;
 }
 
-static void unlink_image(struct devimg_image *img)
+static void unlink_image(struct devimg_image *img, struct name_ref *refs)
 {
 	size_t j;
 
-	for (j = 0; j < img->nentries; j++)
-		hash_remove(&registry.kernels, img->entries[j].name,
-			    img->entries[j].hash);
+	for (j = 0; j < img->nentries; j++) {
+		if (refs[j].img)
+			hash_remove(&registry.kernels, &refs[j].node,
+				    img->entries[j].hash);
+	}
 	atomic_store(&img->registered, false);
 	registry.nimages--;
 }
@@ -203,13 +242,23 @@ static size_t count_entries(struct devimg_image **imgs, size_t n)
 static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 {
 	struct devimg_image **imgs;
-	size_t i, n = rd->desc->count;
+	struct name_ref *refs = NULL;
+	size_t i, n = rd->desc->count, total = 0;
 	int r;
 
 	r = descriptor_build(rd->desc, &imgs, msg);
 	if (r == 0) {
-		r = hash_reserve(&registry.kernels, registry.kernels.count +
-				 count_entries(imgs, n));
+		total = count_entries(imgs, n);
+		r = hash_reserve(&registry.kernels,
+				 registry.kernels.count + total);
+		if (r == 0 && total) {
+			size_t bytes;
+
+			/* Not cleared: link_image() writes what is read. */
+			if (size_mul(total, sizeof(*refs), &bytes) ||
+			    !(refs = malloc(bytes)))
+				r = -ENOMEM;
+		}
 		if (r < 0) {
 			for (i = 0; i < n; i++)
 				devimg_image_unref(imgs[i]);
@@ -225,10 +274,13 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 		return false;
 	}
 	rd->imgs = imgs;
+	rd->refs = refs;
 	rd->n = n;
 	rd->settled = true;
-	for (i = 0; i < n; i++)
-		link_image(imgs[i]);
+	for (i = 0; i < n; i++) {
+		link_image(imgs[i], refs);
+		refs += imgs[i]->nentries;
+	}
 	return true;
 }
 
@@ -266,6 +318,7 @@ out:
 int registry_remove(const struct devimg_device_binaries *desc)
 {
 	struct reg_desc removed;
+	struct name_ref *refs;
 	struct reg_desc *rd;
 	size_t i;
 
@@ -279,8 +332,11 @@ int registry_remove(const struct devimg_device_binaries *desc)
 	if (!removed.settled)
 		atomic_fetch_sub_explicit(&registry.queued, 1,
 					  memory_order_relaxed);
-	for (i = 0; i < removed.n; i++)
-		unlink_image(removed.imgs[i]);
+	refs = removed.refs;
+	for (i = 0; i < removed.n; i++) {
+		unlink_image(removed.imgs[i], refs);
+		refs += removed.imgs[i]->nentries;
+	}
 	drop_desc(rd);
 	release_if_empty();
 	pthread_rwlock_unlock(&registry.lock);
@@ -288,6 +344,7 @@ int registry_remove(const struct devimg_device_binaries *desc)
 	for (i = 0; i < removed.n; i++)
 		devimg_image_unref(removed.imgs[i]);
 	free(removed.imgs);
+	free(removed.refs);
 	return 0;
 }
 
@@ -365,75 +422,29 @@ DEVIMG_EXPORT int devimg_registry_images(struct devimg_image **imgs,
 	return 0;
 }
 
-/* Insert img into found[0..n) ordered by id; false when already there. */
-static bool insert_by_id(struct devimg_image **found, size_t n,
-			 struct devimg_image *img)
-{
-	size_t i = n;
-
-	while (i > 0 && found[i - 1]->id > img->id)
-		i--;
-	if (i > 0 && found[i - 1] == img)
-		return false;
-	memmove(found + i + 1, found + i, (n - i) * sizeof(*found));
-	found[i] = img;
-	return true;
-}
-
 /*
- * The distinct images defining name, by id (registration order); the
- * registry lock is held. *found is local or, past its size, malloc'ed.
+ * The chain of name holds the distinct images defining it in id order
+ * (registration order): the answer as it stands.
  */
-static int collect(const char *name, uint32_t hash,
-		   struct devimg_image ***found, size_t *cap, size_t *n)
-{
-	struct devimg_image *img;
-	size_t pos;
-
-	*n = 0;
-	for (img = hash_find(&registry.kernels, name, hash, &pos); img;
-	     img = hash_find_next(&registry.kernels, name, hash, &pos)) {
-		if (*n == *cap) {
-			struct devimg_image **more;
-			size_t cap2 = *cap * 4;
-
-			more = malloc(cap2 * sizeof(*more));
-			if (!more)
-				return -ENOMEM;
-			memcpy(more, *found, *n * sizeof(*more));
-			if (*cap > LOOKUP_LOCAL)
-				free(*found);
-			*found = more;
-			*cap = cap2;
-		}
-		if (insert_by_id(*found, *n, img))
-			(*n)++;
-	}
-	return 0;
-}
-
 DEVIMG_EXPORT int devimg_registry_find_kernel(const char *name,
 					      struct devimg_image **imgs,
 					      size_t max, size_t *n)
 {
-	struct devimg_image *local[LOOKUP_LOCAL], **found = local;
-	size_t cap = LOOKUP_LOCAL, k, i;
+	const struct hash_node *node;
 	uint32_t hash;
-	int r;
+	size_t k = 0;
 
 	if (!name || !n || (max && !imgs))
 		return -EINVAL;
 	hash = hash_string(name);
 	registry_settle();
 	pthread_rwlock_rdlock(&registry.lock);
-	r = collect(name, hash, &found, &cap, &k);
-	for (i = 0; r == 0 && i < k && i < max; i++)
-		imgs[i] = devimg_image_ref(found[i]);
+	for (node = hash_find(&registry.kernels, name, hash); node;
+	     node = node->next, k++) {
+		if (k < max)
+			imgs[k] = devimg_image_ref(ref_of(node)->img);
+	}
 	pthread_rwlock_unlock(&registry.lock);
-	if (found != local)
-		free(found);
-	if (r < 0)
-		return r;
 	*n = k;
 	return k ? 0 : -ENOENT;
 }
