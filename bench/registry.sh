@@ -18,13 +18,23 @@
 # read"), so the deferred work is in the figures.
 # Targets: registration under 1 ms, a lookup under 100 ns.
 #
+# Last, bench/registry-names times registration, settling, a lookup of
+# every name and unregistration of NAMES (200,000) entries with distinct
+# names and, alternately in the same run, with repeated ones (one image
+# of one name NAMES times; NAMES images of one entry of the same name;
+# 200 images of the same NAMES / 200 names), and prints the ratio.
+# Target: repeated names within 2x of distinct ones.
+#
 # Environment: top_srcdir, top_builddir, CC, CFLAGS (from make);
-# BENCH_IMAGES, BENCH_KERNELS, BENCH_ROUNDS to change the sizes.
+# BENCH_IMAGES, BENCH_KERNELS, BENCH_ROUNDS, BENCH_NAMES (a multiple of
+# 200) and BENCH_NAME_ROUNDS (5) to change the sizes.
 set -eu
 
 nimages=${BENCH_IMAGES:-100}
 nkernels=${BENCH_KERNELS:-100}
 rounds=${BENCH_ROUNDS:-400}
+names=${BENCH_NAMES:-200000}
+name_rounds=${BENCH_NAME_ROUNDS:-5}
 wrap=$top_builddir/devimg-wrap
 libdir=$top_builddir/loader/.libs
 out=$top_builddir/bench/registry
@@ -72,6 +82,10 @@ build registry-batch gen/batch.o
 # shellcheck disable=SC2086
 $CC -std=c11 ${CFLAGS:-} -o registry-spawn \
 	"$top_srcdir/bench/registry-spawn.c"
+# shellcheck disable=SC2086
+$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir/include" -o registry-names \
+	"$top_srcdir/bench/registry-names.c" \
+	-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg
 
 echo "== $nimages descriptors of 1 image (one wrapped object per image)"
 ./registry-each "$nimages" "$nkernels" | tee each.txt
@@ -96,3 +110,6 @@ for f in each batch; do
 	verdict_look=$(awk -v v="$look" 'BEGIN { print (v < 100) ? "ok" : "MISSED" }')
 	echo "targets ($f): registration $reg us < 1000 us: $verdict_reg; lookup $look ns < 100 ns: $verdict_look (registration + indexing on first read: $both us)"
 done
+
+echo "== repeated kernel names against distinct ones: $names entries, median of $name_rounds rounds"
+./registry-names "$names" "$name_rounds" | tee names.txt
