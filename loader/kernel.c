@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "dispatch.h"
 #include "link.h"
 #include "props.h"
@@ -924,6 +925,41 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
 	return 0;
 }
 
+/*
+ * The ND-range of a launch, checked before a backend sees it: in each
+ * dimension, the last work-item id (offset + global size - 1) fits a
+ * size_t, a local size is at least 1 and divides the global size, and
+ * the work-item count (the product of the global sizes) fits a size_t.
+ * -EINVAL naming the dimension otherwise: drivers given such ranges wrap
+ * them, hang or abort. A global size of 0 (nothing to run) is left to
+ * the backend.
+ */
+int launch_range_check(unsigned dims, const size_t *global_offset,
+		       const size_t *global_size, const size_t *local_size);
+int launch_range_check(unsigned dims, const size_t *global_offset,
+		       const size_t *global_size, const size_t *local_size)
+{
+	size_t items = 1, off, last;
+	unsigned d;
+
+	for (d = 0; d < dims; d++) {
+		off = global_offset ? global_offset[d] : 0;
+		if (global_size[d] &&
+		    size_add(off, global_size[d] - 1, &last))
+			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: offset %zu + global size %zu pass SIZE_MAX",
+					      d, off, global_size[d]);
+		if (size_mul(items, global_size[d], &items))
+			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: global size %zu makes the work-item count pass SIZE_MAX",
+					      d, global_size[d]);
+		if (!local_size || !global_size[d])
+			continue;
+		if (!local_size[d] || global_size[d] % local_size[d])
+			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: local size %zu does not divide global size %zu",
+					      d, local_size[d], global_size[d]);
+	}
+	return 0;
+}
+
 DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 				unsigned dims, const size_t *global_offset,
 				const size_t *global_size,
@@ -949,6 +985,9 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 			return err;
 		local = reqd;
 	}
+	err = launch_range_check(dims, global_offset, global_size, local);
+	if (err < 0)
+		return err;
 	p = k->dev->plugin;
 	if (global_offset &&
 	    !(k->dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET))

@@ -223,7 +223,9 @@ struct devimg_propset_info {
 
 /*
  * All property sets, in descriptor order. -ESTALE when the image was
- * unregistered before the first call; -ENOMEM.
+ * unregistered before the first call; -ENOMEM; -EOVERFLOW (logged once)
+ * when their copy would take more than PTRDIFF_MAX bytes, which every
+ * function reading the sets then returns.
  */
 int devimg_image_propsets(struct devimg_image *img,
 			  const struct devimg_propset_info **sets, size_t *n);
@@ -491,7 +493,11 @@ int devimg_kernel_set_spec_const(struct devimg_kernel *k,
  * numbered from global_offset (NULL: zero), in work-groups of local_size
  * (NULL: the backend picks). Arguments are captured now; wait with
  * devimg_queue_finish(). -EINVAL: bad dims, an argument not set, q not on
- * the kernel's device; -ENOTSUP: a non-zero offset the device cannot
+ * the kernel's device, or a range no backend is given: in a dimension,
+ * offset + global size - 1 past SIZE_MAX or a local size that is 0 or
+ * does not divide the global size, or a product of the global sizes past
+ * SIZE_MAX (the message names the dimension); -ENOTSUP: a non-zero
+ * offset the device cannot
  * honour; the backend's error otherwise. Thread safety: a kernel's
  * arguments are locked from setting them to the launch, so threads may
  * launch kernels on their own queues; a thread that sets arguments and

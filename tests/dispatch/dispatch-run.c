@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,22 @@ static int test_vadd(struct env *e)
 	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
 	      !devimg_kernel_set_arg_buf(k, 2, bc), "set_arg_buf");
 	CHECK(devimg_kernel_set_arg_buf(k, 3, bc) == -EINVAL, "arg 3");
+	{
+		/* Ranges that wrap size_t are refused before the driver. */
+		const size_t max3[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
+		const size_t off[1] = { SIZE_MAX }, two[1] = { 2 };
+		const size_t g3[1] = { 4 }, l3[1] = { 3 };
+
+		CHECK(devimg_launch(e->q, k, 3, NULL, max3, NULL) == -EINVAL &&
+		      strstr(devimg_last_error(), "dimension 1"),
+		      "SIZE_MAX work-items in 3 dimensions: %s",
+		      devimg_last_error());
+		CHECK(devimg_launch(e->q, k, 1, off, two, NULL) < 0,
+		      "offset + size past SIZE_MAX launched");
+		CHECK(devimg_launch(e->q, k, 1, NULL, g3, l3) == -EINVAL &&
+		      strstr(devimg_last_error(), "does not divide"),
+		      "local size 3 of 4: %s", devimg_last_error());
+	}
 	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
 	CHECK(err == 0, "launch: %d", err);
 	CHECK(!devimg_queue_finish(e->q), "finish");
