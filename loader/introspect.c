@@ -7,11 +7,14 @@
  * arguments, required work-group sizes, device requirements).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libdevimg-internal.h"
+#include "checked.h"
 #include "props.h"
 
 DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)
@@ -151,37 +154,60 @@ static size_t prop_count(const struct devimg_property_set *s)
 	return s->begin ? (size_t)(s->end - s->begin) : 0;
 }
 
-/* The value bytes a property's copy holds (a string's NUL included). */
-static size_t value_size(const struct devimg_property *p)
+/*
+ * The value bytes a property's copy holds (a string's NUL included), or
+ * true when they do not fit a size_t.
+ */
+static bool value_size(const struct devimg_property *p, size_t *n)
 {
 	switch (p->type) {
 	case DEVIMG_PROPERTY_BYTE_ARRAY:
-		return (size_t)p->size;
+		return size_from_u64(p->size, n);
 	case DEVIMG_PROPERTY_STRING:
-		return (p->size ? strnlen(p->value, (size_t)p->size) :
-				  strlen(p->value)) + 1;
+		return size_add(p->size ? strnlen(p->value, (size_t)p->size) :
+					  strlen(p->value), 1, n);
 	default:
-		return 0;
+		*n = 0;
+		return false;
 	}
 }
 
-/* Bytes of the whole copy; registration validated sizes and counts. */
-static size_t props_bytes(const struct devimg_device_image *di)
+/* *total += sizeof(info) + strlen(name) + 1 + extra, false when it wraps. */
+static bool add_record(size_t *total, size_t info, const char *name,
+		       size_t extra)
 {
-	size_t total = sizeof(struct image_props);
-	size_t i, j;
+	size_t n;
+
+	return !size_add3(info, strlen(name), 1, &n) &&
+	       !size_add(n, extra, &n) && !size_accumulate(total, n) &&
+	       *total <= PTRDIFF_MAX;
+}
+
+/*
+ * Bytes of the whole copy, or -EOVERFLOW. Registration bounds each count
+ * and each byte array, not their sum: 2^20 sets sharing one array of 2^12
+ * properties of 4 GiB each reach 2^64 bytes. No allocation exceeds
+ * PTRDIFF_MAX, so the count stops there (half-way to a wrap at most).
+ */
+static int props_bytes(const struct devimg_device_image *di, size_t *out)
+{
+	size_t total = sizeof(struct image_props), n, i, j;
 
 	for (i = 0; i < set_count(di); i++) {
 		const struct devimg_property_set *s = &di->props_begin[i];
 
-		total += sizeof(struct devimg_propset_info) +
-			 strlen(s->name) + 1;
+		if (!add_record(&total, sizeof(struct devimg_propset_info),
+				s->name, 0))
+			return -EOVERFLOW;
 		for (j = 0; j < prop_count(s); j++)
-			total += sizeof(struct devimg_property_info) +
-				 strlen(s->begin[j].name) + 1 +
-				 value_size(&s->begin[j]);
+			if (value_size(&s->begin[j], &n) ||
+			    !add_record(&total,
+					sizeof(struct devimg_property_info),
+					s->begin[j].name, n))
+				return -EOVERFLOW;
 	}
-	return total;
+	*out = total;
+	return 0;
 }
 
 struct copier {
@@ -201,7 +227,9 @@ static const char *copy_bytes(struct copier *c, const void *src, size_t n)
 static void copy_prop(struct copier *c, const struct devimg_property *p,
 		      struct devimg_property_info *info)
 {
-	size_t n = value_size(p);
+	size_t n;
+
+	value_size(p, &n);	/* fits: props_bytes() added it up */
 
 	info->name = copy_bytes(c, p->name, strlen(p->name) + 1);
 	info->type = (enum devimg_property_type)p->type;
@@ -243,24 +271,43 @@ static size_t total_props(const struct devimg_device_image *di)
 	return n;
 }
 
-/* Copy the sets of a registered image; the registry read lock is held. */
-static struct image_props *props_copy(const struct devimg_device_image *di)
+/*
+ * Published in place of a copy whose size does not fit: every later
+ * request fails alike without adding up the sizes again.
+ */
+static struct image_props props_too_large;
+
+/*
+ * Copy the sets of a registered image (the registry read lock is held)
+ * into *out: -EOVERFLOW (logged) when their bytes do not fit a size_t.
+ */
+static int props_copy(const struct devimg_image *img,
+		      struct image_props **out)
 {
-	size_t nsets = set_count(di);
+	const struct devimg_device_image *di = img->dimg;
+	size_t nsets = set_count(di), size;
 	struct image_props *p;
 	struct copier c;
 	size_t i;
 
-	p = malloc(props_bytes(di));
+	if (props_bytes(di, &size) < 0) {
+		log_err("image %llu (index %u): its %zu property sets take more than %zu bytes to copy",
+			(unsigned long long)img->id, img->index, nsets,
+			(size_t)PTRDIFF_MAX);
+		*out = &props_too_large;
+		return -EOVERFLOW;
+	}
+	p = malloc(size);
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	p->nsets = nsets;
 	p->sets = (struct devimg_propset_info *)(p + 1);
 	c.infos = (struct devimg_property_info *)(p->sets + nsets);
 	c.pos = (char *)(c.infos + total_props(di));
 	for (i = 0; i < nsets; i++)
 		copy_set(&c, &di->props_begin[i], &p->sets[i]);
-	return p;
+	*out = p;
+	return 0;
 }
 
 int image_get_props(struct devimg_image *img, const struct image_props **out)
@@ -269,6 +316,8 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	struct image_props *expected = NULL;
 	int r = 0;
 
+	if (p == &props_too_large)
+		return -EOVERFLOW;
 	if (p) {
 		*out = p;
 		return 0;
@@ -276,23 +325,26 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	registry_read_lock();
 	if (!devimg_image_is_registered(img))
 		r = -ESTALE;
-	else if (!(p = props_copy(img->dimg)))
-		r = -ENOMEM;
+	else
+		r = props_copy(img, &p);
 	registry_read_unlock();
-	if (r < 0)
+	if (r < 0 && p != &props_too_large)
 		return r;
 	/* Another thread may have published first: keep one copy. */
 	if (!atomic_compare_exchange_strong(&img->props, &expected, p)) {
 		image_props_free(p);
 		p = expected;
 	}
+	if (p == &props_too_large)
+		return -EOVERFLOW;
 	*out = p;
 	return 0;
 }
 
 void image_props_free(struct image_props *p)
 {
-	free(p);
+	if (p != &props_too_large)
+		free(p);
 }
 
 DEVIMG_EXPORT int devimg_image_propsets(struct devimg_image *img,

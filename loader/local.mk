@@ -58,6 +58,7 @@ loader_unit_tests = \
 	tests/loader/test-lazy \
 	tests/loader/test-select \
 	tests/loader/test-specconst \
+	tests/loader/test-overflow \
 	tests/loader/test-hash \
 	tests/loader/test-names
 check_PROGRAMS += $(loader_unit_tests)
@@ -92,6 +93,11 @@ tests_loader_test_specconst_SOURCES = tests/loader/test-specconst.c $(loader_tes
 tests_loader_test_specconst_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_specconst_CFLAGS = $(loader_test_cflags)
 tests_loader_test_specconst_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_overflow_SOURCES = tests/loader/test-overflow.c $(loader_test_common)
+tests_loader_test_overflow_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_overflow_CFLAGS = $(loader_test_cflags)
+tests_loader_test_overflow_LDADD = $(loader_test_ldadd)
 
 tests_loader_test_hash_SOURCES = tests/loader/test-hash.c
 tests_loader_test_hash_CPPFLAGS = $(loader_test_cppflags)
