@@ -954,8 +954,8 @@ int launch_range_check(unsigned dims, const size_t *global_offset,
 		if (!local_size || !global_size[d])
 			continue;
 		if (!local_size[d] || global_size[d] % local_size[d])
-			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: local size %zu does not divide global size %zu",
-					      d, local_size[d], global_size[d]);
+			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: global size %zu is not a multiple of local size %zu",
+					      d, global_size[d], local_size[d]);
 	}
 	return 0;
 }

@@ -220,14 +220,14 @@ START_TEST(launch_ranges)
 		loc[0] = loc[1] = loc[2] = 4;
 		loc[d] = 3;
 		snprintf(want, sizeof(want),
-			 "dimension %u: local size 3 does not divide global size 8",
+			 "dimension %u: global size 8 is not a multiple of local size 3",
 			 d);
 		expect_range(-EINVAL, want, 3, NULL, glob, loc);
 		loc[d] = 16;
-		expect_range(-EINVAL, "local size 16 does not divide", 3, NULL,
+		expect_range(-EINVAL, "not a multiple of local size 16", 3, NULL,
 			     glob, loc);
 		loc[d] = 0;
-		expect_range(-EINVAL, "local size 0 does not divide", 3, NULL,
+		expect_range(-EINVAL, "not a multiple of local size 0", 3, NULL,
 			     glob, loc);
 		loc[d] = 8;
 		expect_range(0, NULL, 3, NULL, glob, loc);
