@@ -178,7 +178,7 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	ps = dispatch_plugins();
 	if (!ps)
 		return dispatch_error(-ENOMEM, "cannot load the plugins: out of memory");
-	err = devimg_selector_parse(getenv("DEVIMG_DEVICE_SELECTOR"), &sel,
+	err = devimg_selector_parse(secure_getenv("DEVIMG_DEVICE_SELECTOR"), &sel,
 				    &serr);
 	if (err < 0)
 		return dispatch_error(err, "DEVIMG_DEVICE_SELECTOR: %s",

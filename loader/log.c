@@ -43,7 +43,7 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 
 static int priority_from_env(void)
 {
-	const char *s = getenv("DEVIMG_TRACE");
+	const char *s = secure_getenv("DEVIMG_TRACE");
 	long level;
 	char *end;
 

@@ -160,10 +160,14 @@ static void dump_bytes(struct devimg_image *img, enum devimg_image_format fmt,
 	log_info("dumped image %" PRIu64 " to %s", devimg_image_id(img), path);
 }
 
-/* Called without locks held: it may log. */
+/*
+ * Called without locks held: it may log. DEVIMG_DUMP_IMAGES makes the
+ * library write files, so a setuid or setgid program ignores it
+ * (secure_getenv), as it ignores DEVIMG_PLUGIN_PATH.
+ */
 static void dump_image(struct devimg_image *img, enum devimg_image_format fmt)
 {
-	const char *dir = getenv("DEVIMG_DUMP_IMAGES");
+	const char *dir = secure_getenv("DEVIMG_DUMP_IMAGES");
 	void *bytes;
 	size_t size;
 	int err;
