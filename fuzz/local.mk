@@ -8,14 +8,15 @@
 #  - fuzz/bin/<name>, by $(CLANG) with -fsanitize=fuzzer,address,undefined
 #    (when clang and libFuzzer are there): make check runs it over the
 #    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS.
-FUZZ_HARNESSES = props bytes sym table reader descriptor
+FUZZ_HARNESSES = props bytes sym table reader descriptor introspect
 
 fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz
 fuzz_replay_common = fuzz/replay.c fuzz/fuzz.h
 
 check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
-	fuzz/replay-table fuzz/replay-reader fuzz/replay-descriptor
+	fuzz/replay-table fuzz/replay-reader fuzz/replay-descriptor \
+	fuzz/replay-introspect
 
 fuzz_replay_props_SOURCES = fuzz/fuzz-props.c $(fuzz_replay_common) \
 	wrapper/reader.c wrapper/reader.h
@@ -43,6 +44,11 @@ fuzz_replay_descriptor_SOURCES = fuzz/fuzz-descriptor.c $(fuzz_replay_common)
 fuzz_replay_descriptor_CPPFLAGS = $(fuzz_replay_cppflags)
 fuzz_replay_descriptor_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 fuzz_replay_descriptor_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
+
+fuzz_replay_introspect_SOURCES = fuzz/fuzz-introspect.c $(fuzz_replay_common)
+fuzz_replay_introspect_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_introspect_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+fuzz_replay_introspect_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
 
 TESTS += fuzz/replay.sh
 dist_check_SCRIPTS += fuzz/replay.sh
@@ -91,6 +97,9 @@ fuzz/bin/table: fuzz/obj/fuzz/fuzz-table.o $(fuzz_props_objs)
 fuzz/bin/reader: fuzz/obj/fuzz/fuzz-reader.o $(fuzz_reader_objs) $(fuzz_props_objs)
 	$(fuzz_link) $(LIBELF_LIBS)
 fuzz/bin/descriptor: fuzz/obj/fuzz/fuzz-descriptor.o $(fuzz_loader_objs) \
+		$(fuzz_props_objs)
+	$(fuzz_link) -pthread -ldl
+fuzz/bin/introspect: fuzz/obj/fuzz/fuzz-introspect.o $(fuzz_loader_objs) \
 		$(fuzz_props_objs)
 	$(fuzz_link) -pthread -ldl
 

@@ -8,7 +8,7 @@ out=$1
 : "${top_srcdir:?}" "${top_builddir:?}"
 : "${CC:=cc}"
 t=$top_srcdir/tests
-for h in props bytes sym table reader descriptor; do
+for h in props bytes sym table reader descriptor introspect; do
 	mkdir -p "$out/$h"
 done
 
@@ -68,6 +68,17 @@ printf '\000\001\000\000''\000\002\000\377\377\377\377\001\000\000\000\020''\002
 } >"$out/descriptor/spec"
 printf '\001\002\000\000\002' >"$out/descriptor/bad-version"
 printf '\000\000\000\000' >"$out/descriptor/empty"
+
+# introspect: see fuzz-introspect.c. One SPIR-V image for spir64 with
+# entry k0 and five sets: requirements (aspects 1, 2), k0's required
+# work-group size 8x1x1, constant c0 {id 1, offset 0, size 4} with its
+# 4 default bytes, and k0's argument mask.
+printf '\000''\002\000\001\000''\005''\004\001''\002\005\000\010\001\000\000\000\002\000\000\000''\003\001''\002\012\000\014\010\000\000\000\001\000\000\000\001\000\000\000''\000\001''\002\015\000\014\001\000\000\000\000\000\000\000\004\000\000\000''\001\001''\002\000\000\004\007\000\000\000''\002\001''\002\001\000\001\005''\001\002\003' \
+	>"$out/introspect/one-image"
+# Two images sharing kernel shared, strings and uint32s in one set.
+printf '\001''\002\002\001\002''\001''\005\003''\001\000\003abc''\000\007\020\000''\201\000\003xyz\002''\006\002\001\000\000''\001\000' \
+	>"$out/introspect/two-images"
+printf '\000' >"$out/introspect/empty"
 
 # reader: wrapped objects of the fixtures, a shared library, stripped.
 WRAP=$top_builddir/devimg-wrap
