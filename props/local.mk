@@ -4,7 +4,8 @@ props_libdevimg_props_la_SOURCES = \
 	props/error.c props/lines.c props/file.c \
 	props/model.c props/base64.c props/bytes.c \
 	props/reader.c props/writer.c \
-	props/sym.c props/table.c props/specconst.c props/launch.c
+	props/sym.c props/table.c props/specconst.c props/launch.c \
+	props/escape.c props/escape.h
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \
@@ -12,7 +13,8 @@ props_tests = \
 	tests/props/test-base64 \
 	tests/props/test-text \
 	tests/props/test-symtable \
-	tests/props/test-specconst
+	tests/props/test-specconst \
+	tests/props/test-escape
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
@@ -45,6 +47,11 @@ tests_props_test_specconst_SOURCES = tests/props/test-specconst.c tests/props/te
 tests_props_test_specconst_CPPFLAGS = $(props_test_cppflags)
 tests_props_test_specconst_CFLAGS = $(props_test_cflags)
 tests_props_test_specconst_LDADD = $(props_test_ldadd)
+
+tests_props_test_escape_SOURCES = tests/props/test-escape.c tests/props/testutil.h
+tests_props_test_escape_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_escape_CFLAGS = $(props_test_cflags)
+tests_props_test_escape_LDADD = $(props_test_ldadd)
 
 EXTRA_DIST += \
 	tests/props/spec-example.props \

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Text from outside the program (names, targets, options and property
+ * values from descriptors and files, device names and build logs from
+ * drivers, environment variables, file names) made safe to print on a
+ * terminal, in a log line or in an error message.
+ *
+ * Each of these bytes becomes \xHH (two lower-case hex digits):
+ *  - the C0 controls 0x00-0x1f and DEL 0x7f: ESC starts a terminal control
+ *    sequence, CR rewrites the line, a newline starts a line that a reader
+ *    takes for a message of its own;
+ *  - the bytes of the C1 controls U+0080-U+009F in their UTF-8 form (both
+ *    bytes: \xc2\x9b), which some terminals act on;
+ *  - every byte that is not part of well-formed UTF-8 (a terminal in an
+ *    8-bit encoding takes 0x9b for CSI).
+ * A backslash becomes \\, so that \x in the output always starts an escape.
+ * Well-formed UTF-8 of every other code point is kept as it is.
+ *
+ * PROPS_ESC_LINES keeps newline and tab: for text with lines of its own, a
+ * driver's build log, printed as such. A name never has lines.
+ *
+ * The bounded functions write at most size bytes, the NUL included, never
+ * the first bytes of an escape or of a UTF-8 sequence without the rest, and
+ * return the length of the whole text: a result >= size means it was cut.
+ *
+ * The formatting functions take printf formats; the format's own text is
+ * copied as it is, the output of every conversion is escaped. lines, when
+ * not NULL, is the one string argument (by address) that is multi-line
+ * text: a %s of exactly that pointer is escaped with PROPS_ESC_LINES.
+ */
+#ifndef DEVIMG_PROPS_ESCAPE_H
+#define DEVIMG_PROPS_ESCAPE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROPS_ESC_LINES 1u
+
+/* Escape len bytes of src (NULs included) into dst. */
+size_t props_escape(char *dst, size_t size, const char *src, size_t len,
+		    unsigned flags);
+
+size_t props_vsnprintf_esc(char *buf, size_t size, const char *lines,
+			   const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+size_t props_snprintf_esc(char *buf, size_t size, const char *lines,
+			  const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Unbounded, to a stream: the bytes written, or -1 on a write error. */
+int props_vfprintf_esc(FILE *f, const char *lines, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 3, 0)));
+int props_fprintf_esc(FILE *f, const char *lines, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The longest prefix of escaped text s, at most n bytes, that ends on a
+ * boundary: not inside an escape or a UTF-8 sequence. For cutting text
+ * that these functions made.
+ */
+size_t props_escaped_cut(const char *s, size_t n);
+
+/*
+ * The length (1 to 4) of the well-formed UTF-8 sequence that starts s,
+ * of at most n bytes; 0 when s starts none. ASCII counts as length 1.
+ */
+size_t props_utf8_len(const unsigned char *s, size_t n);
+
+#endif
