@@ -11,8 +11,14 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "escape.h"
 #include "selector.h"
 
+/*
+ * Every argument escaped (escape.h): names, targets, options and device
+ * names come from outside. A plugin's message, which may end in a build
+ * log, keeps its lines; nothing else does.
+ */
 static _Thread_local char last_error[4096];
 
 int dispatch_error(int err, const char *format, ...)
@@ -20,9 +26,10 @@ int dispatch_error(int err, const char *format, ...)
 	va_list ap;
 
 	va_start(ap, format);
-	vsnprintf(last_error, sizeof(last_error), format, ap);
+	props_vsnprintf_esc(last_error, sizeof(last_error),
+			    devimg_plugin_last_text(), format, ap);
 	va_end(ap);
-	log_dbg("%s", last_error);
+	log_dbg_text(last_error);
 	return err;
 }
 
@@ -33,17 +40,18 @@ int dispatch_error_prefix(int err, const char *format, ...)
 	va_list ap;
 
 	va_start(ap, format);
-	vsnprintf(prefix, sizeof(prefix), format, ap);
+	props_vsnprintf_esc(prefix, sizeof(prefix), devimg_plugin_last_text(),
+			    format, ap);
 	va_end(ap);
 	pl = strlen(prefix) + 2;
 	if (pl >= sizeof(last_error))
 		return dispatch_error(err, "%s", prefix);
-	keep = strnlen(last_error, sizeof(last_error) - 1 - pl);
+	keep = props_escaped_cut(last_error, sizeof(last_error) - 1 - pl);
 	memmove(last_error + pl, last_error, keep);
 	last_error[pl + keep] = '\0';
 	memcpy(last_error, prefix, pl - 2);
 	memcpy(last_error + pl - 2, ": ", 2);
-	log_dbg("%s", last_error);
+	log_dbg_text(last_error);
 	return err;
 }
 

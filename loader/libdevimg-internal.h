@@ -20,8 +20,15 @@
 
 /* ---- log.c ---- */
 
+/* Every argument of format is escaped (escape.h), newlines included. */
 void devimg_log(int priority, const char *file, int line, const char *fn,
 		const char *format, ...) DEVIMG_PRINTF(5, 6);
+/*
+ * Log text escaped already, whose newlines and tabs may have been kept
+ * (devimg_last_error()'s): they are escaped too, one line per record.
+ */
+void devimg_log_text(int priority, const char *file, int line,
+		     const char *fn, const char *text);
 
 static inline bool devimg_log_enabled(int priority)
 {
@@ -39,8 +46,17 @@ static inline bool devimg_log_enabled(int priority)
 #define log_warn(...) devimg_log_cond(DEVIMG_LOG_WARNING, __VA_ARGS__)
 #define log_info(...) devimg_log_cond(DEVIMG_LOG_INFO, __VA_ARGS__)
 #define log_dbg(...) devimg_log_cond(DEVIMG_LOG_DEBUG, __VA_ARGS__)
+#define log_dbg_text(text)						\
+	do {								\
+		if (devimg_log_enabled(DEVIMG_LOG_DEBUG))		\
+			devimg_log_text(DEVIMG_LOG_DEBUG, __FILE__,	\
+					__LINE__, __func__, (text));	\
+	} while (0)
 
-/* A message built before it can be logged (e.g. under a lock). */
+/*
+ * A message built before it can be logged (e.g. under a lock); its
+ * arguments are escaped as devimg_log()'s.
+ */
 struct devimg_msg {
 	int err;
 	char text[256];

@@ -60,7 +60,8 @@ loader_unit_tests = \
 	tests/loader/test-specconst \
 	tests/loader/test-overflow \
 	tests/loader/test-hash \
-	tests/loader/test-names
+	tests/loader/test-names \
+	tests/loader/test-escape
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -108,6 +109,15 @@ tests_loader_test_names_SOURCES = tests/loader/test-names.c $(loader_test_common
 tests_loader_test_names_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_names_CFLAGS = $(loader_test_cflags)
 tests_loader_test_names_LDADD = $(loader_test_ldadd)
+
+# Also on a device when the OpenCL plugin finds one (PoCL), else that
+# part is left out.
+tests_loader_test_escape_SOURCES = tests/loader/test-escape.c $(loader_test_common)
+tests_loader_test_escape_CPPFLAGS = $(loader_test_cppflags) \
+	-I$(top_srcdir)/plugins \
+	-DPLUGIN_DIR=\"$(abs_top_builddir)/plugins/.libs\"
+tests_loader_test_escape_CFLAGS = $(loader_test_cflags)
+tests_loader_test_escape_LDADD = $(loader_test_ldadd)
 
 # Integration tests with real wrapped objects (skip until devimg-wrap is
 # built): a program whose images register before main, three shared

@@ -3,13 +3,24 @@
  * The log function and priority. Process-wide because registration runs
  * before any context exists; guarded by a mutex, initialized statically so
  * that logging works before the library's constructors ran.
+ *
+ * Names and messages in log lines and in struct devimg_msg come from
+ * outside (descriptors, drivers, the environment): every argument of a
+ * format is escaped (escape.h), newlines included, so that a log record is
+ * one line and no argument can move the cursor, clear the screen or forge
+ * a line of its own.
  */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "escape.h"
 #include "libdevimg-internal.h"
+
+/* The longest log message; longer ones are cut between two escapes. */
+#define LOG_MSG_MAX 4096
 
 static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
@@ -30,10 +41,11 @@ static struct {
 static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
 {
-	char buf[1024];
+	char buf[LOG_MSG_MAX];
 
 	/* One write per message keeps lines of several threads whole. */
-	vsnprintf(buf, sizeof(buf), format, args);
+	if ((size_t)vsnprintf(buf, sizeof(buf), format, args) >= sizeof(buf))
+		buf[props_escaped_cut(buf, sizeof(buf) - 1)] = '\0';
 	if (priority >= DEVIMG_LOG_DEBUG)
 		fprintf(stderr, "libdevimg: %s:%d %s: %s\n", file, line, fn,
 			buf);
@@ -80,8 +92,13 @@ DEVIMG_EXPORT void devimg_set_log_fn(devimg_log_fn fn, void *data)
 	pthread_mutex_unlock(&log_state.lock);
 }
 
-void devimg_log(int priority, const char *file, int line, const char *fn,
-		const char *format, ...)
+/* Hand the log function text that is escaped already, as "%s". */
+static void log_call(int priority, const char *file, int line,
+		     const char *fn, const char *format, ...)
+	DEVIMG_PRINTF(5, 6);
+
+static void log_call(int priority, const char *file, int line,
+		     const char *fn, const char *format, ...)
 {
 	devimg_log_fn log_fn;
 	void *data;
@@ -97,12 +114,48 @@ void devimg_log(int priority, const char *file, int line, const char *fn,
 	va_end(args);
 }
 
+void devimg_log(int priority, const char *file, int line, const char *fn,
+		const char *format, ...)
+{
+	char msg[LOG_MSG_MAX];
+	va_list args;
+
+	va_start(args, format);
+	props_vsnprintf_esc(msg, sizeof(msg), NULL, format, args);
+	va_end(args);
+	log_call(priority, file, line, fn, "%s", msg);
+}
+
+void devimg_log_text(int priority, const char *file, int line,
+		     const char *fn, const char *text)
+{
+	char msg[LOG_MSG_MAX];
+	size_t i, n = 0;
+
+	/* Its kept lines as escapes too: "\n" -> "\x0a", "\t" -> "\x09". */
+	for (i = 0; text[i]; i++) {
+		const char *u = text + i;
+		size_t len = 1;
+
+		if (text[i] == '\n' || text[i] == '\t') {
+			u = text[i] == '\n' ? "\\x0a" : "\\x09";
+			len = 4;
+		}
+		if (len >= sizeof(msg) - n)
+			break;
+		memcpy(msg + n, u, len);
+		n += len;
+	}
+	msg[props_escaped_cut(msg, n)] = '\0';
+	log_call(priority, file, line, fn, "%s", msg);
+}
+
 void devimg_msg_set(struct devimg_msg *m, int err, const char *format, ...)
 {
 	va_list args;
 
 	m->err = err;
 	va_start(args, format);
-	vsnprintf(m->text, sizeof(m->text), format, args);
+	props_vsnprintf_esc(m->text, sizeof(m->text), NULL, format, args);
 	va_end(args);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "plugins.h"
 
 struct devimg_plugin {
@@ -64,6 +65,7 @@ _Static_assert(DEVIMG_PLUGIN_OPS_MIN +
 static void trace(int level, int wanted, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Every argument escaped: names, paths and messages come from outside. */
 static void trace(int level, int wanted, const char *fmt, ...)
 {
 	va_list ap;
@@ -72,7 +74,7 @@ static void trace(int level, int wanted, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	fputs("devimg: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	props_vfprintf_esc(stderr, NULL, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
@@ -485,9 +487,17 @@ const char *devimg_plugin_file(const struct devimg_plugin *p)
 	return p->file;
 }
 
+static _Thread_local const char *last_text;
+
 const char *devimg_plugin_last_error(const struct devimg_plugin *p)
 {
-	return p->ops.last_error();
+	last_text = p->ops.last_error();
+	return last_text;
+}
+
+const char *devimg_plugin_last_text(void)
+{
+	return last_text;
 }
 
 bool devimg_plugin_can_link(const struct devimg_plugin *p)
@@ -509,12 +519,12 @@ static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "devimg: %s: ", p->ops.backend);
-	vfprintf(stderr, fmt, ap);
+	props_fprintf_esc(stderr, NULL, "devimg: %s: ", p->ops.backend);
+	props_vfprintf_esc(stderr, NULL, fmt, ap);
 	va_end(ap);
 	if (rc < 0)
-		fprintf(stderr, " = %d (%s): %s\n", rc, strerror(-rc),
-			p->ops.last_error());
+		props_fprintf_esc(stderr, NULL, " = %d (%s): %s\n", rc,
+				  strerror(-rc), p->ops.last_error());
 	else
 		fprintf(stderr, " = %d\n", rc);
 }
@@ -523,8 +533,8 @@ static void trace_void(struct devimg_plugin *p, const char *op,
 		       const void *handle)
 {
 	if (TRACING(p))
-		fprintf(stderr, "devimg: %s: %s(%p)\n", p->ops.backend, op,
-			handle);
+		props_fprintf_esc(stderr, NULL, "devimg: %s: %s(%p)\n",
+				  p->ops.backend, op, handle);
 }
 
 int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
@@ -546,9 +556,10 @@ const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
 
 	info = p->ops.platform_info(platform);
 	if (TRACING(p))
-		fprintf(stderr, "devimg: %s: platform_info(%p) -> \"%s\"\n",
-			p->ops.backend, (void *)platform,
-			info ? info->name : "(null)");
+		props_fprintf_esc(stderr, NULL,
+				  "devimg: %s: platform_info(%p) -> \"%s\"\n",
+				  p->ops.backend, (void *)platform,
+				  info ? info->name : "(null)");
 	return info;
 }
 
@@ -575,9 +586,10 @@ const struct devimg_plugin_device_info *devimg_plugin_device_info(
 
 	info = p->ops.device_info(device);
 	if (TRACING(p))
-		fprintf(stderr, "devimg: %s: device_info(%p) -> \"%s\"\n",
-			p->ops.backend, (void *)device,
-			info ? info->name : "(null)");
+		props_fprintf_esc(stderr, NULL,
+				  "devimg: %s: device_info(%p) -> \"%s\"\n",
+				  p->ops.backend, (void *)device,
+				  info ? info->name : "(null)");
 	return info;
 }
 

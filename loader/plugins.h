@@ -17,7 +17,9 @@
  * Tracing (DEVIMG_TRACE): level 1 prints discovery and binding, level 2
  * also every plugin call made through the devimg_plugin_<op>() functions
  * below with its arguments and result (and the plugin's message when it
- * fails). Lines start with "devimg: " and go to stderr.
+ * fails). Lines start with "devimg: " and go to stderr; names and
+ * messages in them are escaped (escape.h), newlines included: one line
+ * per record.
  *
  * The loader calls plugins only through devimg_plugin_<op>(p, ...), one per
  * operation of struct devimg_plugin_ops and with the same contract (see
@@ -86,8 +88,16 @@ struct devimg_plugin *devimg_plugins_find(const struct devimg_plugins *ps,
 const char *devimg_plugin_backend(const struct devimg_plugin *p);
 /* The file the plugin was loaded from. */
 const char *devimg_plugin_file(const struct devimg_plugin *p);
-/* The plugin's message about the calling thread's last failed call. */
+/*
+ * The plugin's message about the calling thread's last failed call. It may
+ * hold a driver's build log, lines of its own: the messages behind
+ * devimg_last_error() that take it as a %s argument keep its newlines
+ * (escape.h, PROPS_ESC_LINES) and escape the rest; every other argument,
+ * and every argument of a trace or log line, is escaped whole.
+ */
 const char *devimg_plugin_last_error(const struct devimg_plugin *p);
+/* What devimg_plugin_last_error() last returned on this thread; or NULL. */
+const char *devimg_plugin_last_text(void);
 
 /* The operations, traced; see struct devimg_plugin_ops for each. */
 int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,

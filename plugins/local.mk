@@ -57,25 +57,25 @@ TESTS += tests/plugins/selector-test
 tests_plugins_selector_test_SOURCES = tests/plugins/selector-test.c
 tests_plugins_selector_test_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
 tests_plugins_selector_test_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_plugins_selector_test_LDADD = loader/libdevimg-plugins.la $(CHECK_LIBS)
+tests_plugins_selector_test_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la $(CHECK_LIBS)
 
 # Lists bound plugins and their devices through the traced calls.
 check_PROGRAMS += tests/plugins/plugin-list
 tests_plugins_plugin_list_SOURCES = tests/plugins/plugin-list.c
 tests_plugins_plugin_list_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_plugin_list_LDADD = loader/libdevimg-plugins.la
+tests_plugins_plugin_list_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
 
 # Runs kernels on an OpenCL device through the OpenCL plugin.
 check_PROGRAMS += tests/plugins/opencl-run
 tests_plugins_opencl_run_SOURCES = tests/plugins/opencl-run.c
 tests_plugins_opencl_run_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_opencl_run_LDADD = loader/libdevimg-plugins.la
+tests_plugins_opencl_run_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
 
 # The SPIR-V path and native spec constants, where a device takes SPIR-V.
 check_PROGRAMS += tests/plugins/opencl-spirv
 tests_plugins_opencl_spirv_SOURCES = tests/plugins/opencl-spirv.c
 tests_plugins_opencl_spirv_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_opencl_spirv_LDADD = loader/libdevimg-plugins.la
+tests_plugins_opencl_spirv_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
 
 # A plugin that fails to bind in the way DEVIMG_TEST_FAKE says.
 check_LTLIBRARIES += tests/plugins/devimg-fake.la

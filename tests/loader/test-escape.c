@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Names from outside reach messages escaped: registration messages, log
+ * lines (a custom log function and the default one on stderr), the
+ * calling thread's devimg_last_error(), and, end to end on a device when
+ * there is one, a kernel whose descriptor name, target and options hold
+ * ESC [ 2 J and a forged "\nFAIL" line: devimg_last_error() and the
+ * DEVIMG_TRACE=2 output on stderr show \x1b, never the raw byte or a line
+ * of the name's own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dispatch.h"
+#include "fixture.h"
+
+#define EVIL "\x1b[2J\nFAIL"
+#define EVIL_ESC "\\x1b[2J\\x0aFAIL"
+
+static void assert_clean(const char *text)
+{
+	ck_assert_msg(!strchr(text, '\x1b'), "raw ESC in '%s'", text);
+	ck_assert_msg(!strstr(text, "\nFAIL") && strncmp(text, "FAIL", 4),
+		      "a forged line in '%s'", text);
+}
+
+/* Everything written to stderr while fn runs. */
+static char *capture_stderr(void (*fn)(void *), void *arg)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2);
+	char *text;
+	long n;
+
+	ck_assert(f && saved >= 0);
+	fflush(stderr);
+	ck_assert_int_ge(dup2(fileno(f), 2), 0);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_ptr_nonnull(text);
+	rewind(f);
+	ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return text;
+}
+
+START_TEST(test_msg)
+{
+	struct devimg_msg m;
+
+	devimg_msg_set(&m, -EINVAL, "set '%s' property %zu", EVIL, (size_t)3);
+	ck_assert_int_eq(m.err, -EINVAL);
+	ck_assert_str_eq(m.text, "set '" EVIL_ESC "' property 3");
+}
+END_TEST
+
+START_TEST(test_log_fn)
+{
+	fx_log_capture();
+	log_err("kernel '%s' target %s", EVIL, "a\\b");
+	fx_log_release();
+	ck_assert_has(fx_log_text(), "kernel '" EVIL_ESC "' target a\\\\b");
+	assert_clean(fx_log_text());
+}
+END_TEST
+
+static void log_some(void *arg)
+{
+	devimg_set_log_priority(DEVIMG_LOG_DEBUG);
+	log_dbg("name %s", (const char *)arg);
+	dispatch_error(-ENOENT, "no kernel '%s'", (const char *)arg);
+}
+
+START_TEST(test_log_stderr)
+{
+	char *text = capture_stderr(log_some, EVIL);
+
+	ck_assert_has(text, "libdevimg: ");
+	ck_assert_has(text, "name " EVIL_ESC "\n");
+	ck_assert_has(text, "no kernel '" EVIL_ESC "'\n");
+	assert_clean(text);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_last_error)
+{
+	char long_name[6000];
+
+	ck_assert_int_eq(dispatch_error(-ENOENT, "no kernel '%s'", EVIL),
+			 -ENOENT);
+	ck_assert_str_eq(devimg_last_error(), "no kernel '" EVIL_ESC "'");
+	dispatch_error_prefix(-ENOENT, "on %s", "dev\x07");
+	ck_assert_str_eq(devimg_last_error(),
+			 "on dev\\x07: no kernel '" EVIL_ESC "'");
+	/* Cut at the bound between two escapes. */
+	memset(long_name, '\x1b', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	dispatch_error(-ENOENT, "x%s", long_name);
+	ck_assert_uint_eq(strlen(devimg_last_error()), 1 + 1023 * 4);
+	assert_clean(devimg_last_error());
+	dispatch_error_prefix(-ENOENT, "yy");
+	ck_assert_uint_eq(strlen(devimg_last_error()), 4 + 1 + 1022 * 4);
+}
+END_TEST
+
+struct run {
+	struct fixture f;
+	int err;
+	int ndevs;
+	char msg[4096];
+};
+
+static void run_kernel(void *arg)
+{
+	struct run *r = arg;
+	struct devimg_kernel *k = NULL;
+	struct devimg_ctx *ctx;
+
+	__sycl_register_lib(&r->f.desc);
+	r->err = devimg_ctx_new(&ctx);
+	if (r->err < 0) {
+		snprintf(r->msg, sizeof(r->msg), "%s", devimg_last_error());
+		return;
+	}
+	r->ndevs = (int)devimg_device_count(ctx);
+	if (r->ndevs) {
+		r->err = devimg_kernel_new(devimg_device_get(ctx, 0),
+					   "k" EVIL, &k);
+		snprintf(r->msg, sizeof(r->msg), "%s", devimg_last_error());
+		if (k)
+			devimg_kernel_unref(k);
+	}
+	devimg_ctx_unref(ctx);
+	__sycl_unregister_lib(&r->f.desc);
+}
+
+START_TEST(test_kernel_on_device)
+{
+	static struct run r;
+	unsigned i;
+	char *text;
+
+	setenv("DEVIMG_PLUGIN_PATH", PLUGIN_DIR, 1);
+	setenv("DEVIMG_TRACE", "2", 1);
+	fx_init(&r.f);
+	/* SPIR-V and SPIR headers: one of them is taken, or none is. */
+	i = fx_image(&r.f, "spir64" EVIL, DEVIMG_FORMAT_SPIRV, fx_spirv,
+		     sizeof(fx_spirv));
+	fx_entry(&r.f, i, "k" EVIL);
+	r.f.images[i].compile_opts = "-O2" EVIL;
+	i = fx_image(&r.f, "spir64" EVIL, DEVIMG_FORMAT_LLVMBC, fx_llvmbc,
+		     sizeof(fx_llvmbc));
+	fx_entry(&r.f, i, "k" EVIL);
+	r.f.images[i].compile_opts = "-O2" EVIL;
+	text = capture_stderr(run_kernel, &r);
+	if (r.ndevs == 0) {
+		printf("no device (%s): the kernel part not run\n", r.msg);
+		free(text);
+		return;
+	}
+	ck_assert_msg(r.err < 0, "the kernel of garbage images was made");
+	printf("devimg_last_error(): %s\n", r.msg);
+	ck_assert_has(r.msg, EVIL_ESC);
+	assert_clean(r.msg);
+	ck_assert_has(text, "devimg: ");
+	ck_assert_has(text, EVIL_ESC);
+	assert_clean(text);
+	free(text);
+	fx_fini(&r.f);
+}
+END_TEST
+
+static Suite *escape_suite(void)
+{
+	Suite *s = suite_create("loader-escape");
+	TCase *tc = tcase_create("escape");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_msg);
+	tcase_add_test(tc, test_log_fn);
+	tcase_add_test(tc, test_log_stderr);
+	tcase_add_test(tc, test_last_error);
+	tcase_add_test(tc, test_kernel_on_device);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return run_suite(escape_suite());
+}
