@@ -5,6 +5,9 @@
  * does not show (version, native formats, plugin capabilities, the bound
  * plugins); the devices themselves come from devimg_ctx_new(), so
  * DEVIMG_DEVICE_SELECTOR and DEVIMG_PLUGIN_PATH apply as for any program.
+ *
+ * Names, versions and paths come from drivers and the environment: the
+ * text output escapes them (escape.h), the JSON output per JSON.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <devimg/devimg.h>
 
 #include "dispatch.h"
+#include "escape.h"
 
 #define PROG "devimg-ls"
 
@@ -47,18 +51,31 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
+/*
+ * A JSON string: quote and backslash escaped, controls (DEL and the C1
+ * controls too) as \u00XX; a byte that is not well-formed UTF-8, which
+ * JSON cannot hold, as U+FFFD.
+ */
 static void json_str(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)str_or_empty(s);
+	size_t n;
 
 	putchar('"');
-	for (; *p; p++) {
+	for (; *p; p += n) {
+		n = props_utf8_len(p, strnlen((const char *)p, 4));
 		if (*p == '"' || *p == '\\')
 			printf("\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7f)
 			printf("\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", stdout);
+		else if (*p == 0xc2 && p[1] < 0xa0)
+			printf("\\u%04x", p[1]);
 		else
-			putchar(*p);
+			fwrite(p, 1, n, stdout);
+		if (n == 0)
+			n = 1;
 	}
 	putchar('"');
 }
@@ -85,10 +102,12 @@ static void print_text(struct devimg_ctx *ctx)
 		const struct devimg_plugin_device_info *info = dev->info;
 		const char *sep = "";
 
-		printf("[%s:%u] %s, %s, %s, formats: ",
-		       devimg_device_backend(dev), backend_index(ctx, i),
-		       type_name(dev->caps.type), devimg_device_name(dev),
-		       str_or_empty(info->version));
+		props_fprintf_esc(stdout, NULL, "[%s:%u] %s, %s, %s, formats: ",
+				  devimg_device_backend(dev),
+				  backend_index(ctx, i),
+				  type_name(dev->caps.type),
+				  devimg_device_name(dev),
+				  str_or_empty(info->version));
 		for (f = 0; f < NFORMATS; f++) {
 			if (info->formats & formats[f].bit) {
 				printf("%s%s", sep, formats[f].name);
@@ -172,8 +191,9 @@ static void print_plugins(struct devimg_plugins *ps)
 	for (i = 0; i < np; i++) {
 		struct devimg_plugin *p = devimg_plugins_get(ps, i);
 
-		printf("  %s: %s\n", devimg_plugin_backend(p),
-		       devimg_plugin_file(p));
+		props_fprintf_esc(stdout, NULL, "  %s: %s\n",
+				  devimg_plugin_backend(p),
+				  devimg_plugin_file(p));
 	}
 }
 
@@ -224,13 +244,15 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'\n",
-			argv[optind]);
+		props_fprintf_esc(stderr, NULL,
+				  PROG ": unexpected argument '%s'\n",
+				  argv[optind]);
 		return 2;
 	}
 
 	err = devimg_ctx_new(&ctx);
 	if (err < 0) {
+		/* Escaped by libdevimg; a build log keeps its lines. */
 		const char *msg = devimg_last_error();
 
 		fprintf(stderr, PROG ": %s\n",
