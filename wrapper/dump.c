@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
+#include "escape.h"
 #include "json.h"
 #include "props.h"
 #include "reader.h"
@@ -195,7 +196,10 @@ static char short_escape(unsigned char c)
 	}
 }
 
-/* Control characters and bytes that are not UTF-8 as C escapes. */
+/*
+ * Control characters (the C1 ones of U+0080-U+009F too) and bytes that are
+ * not UTF-8 as C escapes.
+ */
 static void put_escaped(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -209,6 +213,8 @@ static void put_escaped(FILE *f, const char *str, size_t n)
 			fprintf(f, "\\%c", e);
 		else if (s[i] < 0x20 || s[i] == 0x7f || len == 0)
 			fprintf(f, "\\x%02x", (unsigned)s[i]);
+		else if (s[i] == 0xc2 && s[i + 1] < 0xa0)
+			fprintf(f, "\\xc2\\x%02x", (unsigned)s[i + 1]);
 		else
 			fwrite(s + i, 1, len, f);
 		i += e || len == 0 ? 1 : len;
@@ -690,15 +696,16 @@ static int extract_image(const struct devimg_file *df,
 	if (ret < 0 || (size_t)ret >= sizeof(path) ||
 	    snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
 		    (int)sizeof(tmp)) {
-		fprintf(stderr, PROG ": %s: image %u: --extract: path too long\n",
-			df->fname, img->index);
+		props_fprintf_esc(stderr, NULL,
+				  PROG ": %s: image %u: --extract: path too long\n",
+				  df->fname, img->index);
 		return -ENAMETOOLONG;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		ret = -errno;
-		fprintf(stderr, PROG ": %s: image %u: %s: %s\n", df->fname,
-			img->index, tmp, strerror(-ret));
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
+				  df->fname, img->index, tmp, strerror(-ret));
 		return ret;
 	}
 	ret = write_all(fd, img->bin, (size_t)img->bin_size);
@@ -709,12 +716,12 @@ static int extract_image(const struct devimg_file *df,
 	if (!ret && rename(tmp, path) < 0)
 		ret = -errno;
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s: image %u: %s: %s\n", df->fname,
-			img->index, path, strerror(-ret));
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
+				  df->fname, img->index, path, strerror(-ret));
 		unlink(tmp);
 		return ret;
 	}
-	printf("%s\n", path);
+	props_fprintf_esc(stdout, NULL, "%s\n", path);
 	return 0;
 }
 
@@ -744,7 +751,7 @@ static int dump_elf(const char *path, const struct opts *o,
 
 	ret = devimg_reader_open(path, &df, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		props_fprintf_esc(stderr, NULL, PROG ": %s\n", err);
 		return ret;
 	}
 	switch (o->mode) {
@@ -774,12 +781,12 @@ static int dump_props(const char *path, const struct opts *o,
 
 	ret = props_read_file(path, &p, &perr);
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", perr.msg);
+		props_fprintf_esc(stderr, NULL, PROG ": %s\n", perr.msg);
 		return ret;
 	}
 	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		props_fprintf_esc(stderr, NULL, PROG ": %s\n", err);
 		goto out;
 	}
 	if (o->mode == MODE_JSON) {
@@ -823,13 +830,13 @@ static int check_dir(const char *dir)
 	struct stat st;
 
 	if (stat(dir, &st) < 0) {
-		fprintf(stderr, PROG ": %s: --extract: %s\n", dir,
-			strerror(errno));
+		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
+				  dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, PROG ": %s: --extract: %s\n", dir,
-			strerror(ENOTDIR));
+		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
+				  dir, strerror(ENOTDIR));
 		return -1;
 	}
 	return 0;
