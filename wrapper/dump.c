@@ -751,7 +751,7 @@ static int dump_elf(const char *path, const struct opts *o,
 
 	ret = devimg_reader_open(path, &df, err, sizeof(err));
 	if (ret < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s\n", err);
 		return ret;
 	}
 	switch (o->mode) {
@@ -786,7 +786,7 @@ static int dump_props(const char *path, const struct opts *o,
 	}
 	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));
 	if (ret < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s\n", err);
 		goto out;
 	}
 	if (o->mode == MODE_JSON) {
