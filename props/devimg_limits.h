@@ -22,4 +22,26 @@
 /* Images in one wrapped object (ELF section indices stay below 0xff00). */
 #define DEVIMG_LIMIT_IMAGES 65000u
 
+/*
+ * Bytes of one text input of the tools (.sym, .props, manifest, batch
+ * table, devimg-dump --props), read whole into memory: room for a .sym
+ * naming DEVIMG_LIMIT_ENTRIES kernels at 64 bytes a name; a larger file
+ * is refused by its size before any of it is read.
+ */
+#define DEVIMG_LIMIT_TEXT_FILE ((uint64_t)1 << 30)
+
+/*
+ * Bytes of one device image file that devimg-wrap copies into an object
+ * (copied, never held in memory): several times the largest fat binaries
+ * of many GPU architectures; a larger or sparse runaway file is refused
+ * by its size before anything is copied.
+ */
+#define DEVIMG_LIMIT_IMAGE_FILE ((uint64_t)1 << 34)
+
+/*
+ * Bytes of one ELF file that devimg-dump maps (never reads whole): room
+ * for a program and up to four images of DEVIMG_LIMIT_IMAGE_FILE.
+ */
+#define DEVIMG_LIMIT_OBJECT_FILE ((uint64_t)1 << 36)
+
 #endif /* DEVIMG_LIMITS_H */

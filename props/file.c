@@ -1,84 +1,221 @@
 // SPDX-License-Identifier: MIT
-/* Whole-file reading for the *_read_file entry points. */
+/*
+ * Opening and reading the tools' input files: never blocking (a FIFO or a
+ * device given by mistake is refused, not waited on), only regular files
+ * whose size is their length (not those of /proc or /sys), and never more
+ * bytes than a named limit (devimg_limits.h), checked before reading.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include "devimg_limits.h"
 #include "internal.h"
 
-#define SLURP_CHUNK 65536u
-
-static int slurp_grow(char **buf, size_t *cap, size_t need)
+static const char *kind_of(mode_t mode)
 {
-	size_t ncap = *cap ? *cap : SLURP_CHUNK;
-	char *nbuf;
-
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -ENOMEM;
-		ncap *= 2;
-	}
-	if (ncap == *cap)
-		return 0;
-	nbuf = realloc(*buf, ncap);
-	if (!nbuf)
-		return -ENOMEM;
-	*buf = nbuf;
-	*cap = ncap;
-	return 0;
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISSOCK(mode))
+		return "socket";
+	if (S_ISLNK(mode))
+		return "symbolic link";
+	return "unknown kind";
 }
 
-static int slurp_fd(int fd, char **buf, size_t *len)
+/*
+ * File systems whose files are generated when read: their size says
+ * nothing of their length (0 in /proc, 4096 in /sys), so they are no
+ * input, however regular they look.
+ */
+static const char *generated_fs(int fd)
 {
-	size_t cap = 0, used = 0;
-	char *data = NULL;
-	ssize_t n;
-	int r;
+	struct statfs sf;
 
-	for (;;) {
-		if (used > SIZE_MAX - SLURP_CHUNK) {
-			r = -EFBIG;
-			goto err_free;
-		}
-		r = slurp_grow(&data, &cap, used + SLURP_CHUNK);
-		if (r < 0)
-			goto err_free;
-		n = read(fd, data + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			r = -errno;
-			goto err_free;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
+	if (fstatfs(fd, &sf) < 0)
+		return NULL;
+	switch ((unsigned long)sf.f_type) {
+	case PROC_SUPER_MAGIC:
+		return "proc file system";
+	case SYSFS_MAGIC:
+		return "sysfs";
+	case DEBUGFS_MAGIC:
+		return "debugfs";
+	case TRACEFS_MAGIC:
+		return "tracefs";
+	case SECURITYFS_MAGIC:
+		return "securityfs";
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+		return "cgroup file system";
+	case EFIVARFS_MAGIC:
+		return "efivarfs";
+	case PSTOREFS_MAGIC:
+		return "pstore";
+	case BPF_FS_MAGIC:
+		return "bpf file system";
+	default:
+		return NULL;
 	}
-	*buf = data;
-	*len = used;
-	return 0;
+}
 
-err_free:
-	free(data);
+/* 1 when a file of size 0 yields bytes all the same; 0 when not. */
+static int has_hidden_bytes(int fd)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = pread(fd, &c, 1, 0);
+	while (n < 0 && errno == EINTR);
+	return n > 0;
+}
+
+int props_input_open(const char *path, uint64_t limit, uint64_t *size,
+		     struct props_error *err)
+{
+	const char *fs;
+	struct stat st;
+	int fd, flags, r;
+
+	/* O_NONBLOCK: opening a FIFO without a writer must not block. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		/* A socket (ENXIO) or a device without a driver (ENODEV). */
+		if ((r == -ENXIO || r == -ENODEV) && stat(path, &st) == 0 &&
+		    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			props_errf(err, "%s: cannot read: not a regular file (%s)",
+				   path, kind_of(st.st_mode));
+		else
+			props_errf(err, "%s: cannot open: %s", path,
+				   strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		goto err_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		props_errf(err, "%s: cannot read: %s", path, strerror(EISDIR));
+		goto err_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		r = -EINVAL;
+		props_errf(err, "%s: cannot read: not a regular file (%s)",
+			   path, kind_of(st.st_mode));
+		goto err_close;
+	}
+	fs = generated_fs(fd);
+	if (!fs && st.st_size == 0 && has_hidden_bytes(fd))
+		fs = "0 bytes in size but not empty";
+	if (fs) {
+		r = -EINVAL;
+		props_errf(err, "%s: cannot read: not a regular file (%s)",
+			   path, fs);
+		goto err_close;
+	}
+	if ((uint64_t)st.st_size > limit) {
+		r = -EFBIG;
+		props_errf(err, "%s: cannot read: too large (%" PRIu64
+			   " bytes, at most %" PRIu64 ")",
+			   path, (uint64_t)st.st_size, limit);
+		goto err_close;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		r = -errno;
+		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		goto err_close;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+
+err_close:
+	close(fd);
+	return r;
+}
+
+/* Read up to n bytes at off; fewer only at the end of the file. */
+static ssize_t read_full(int fd, char *buf, size_t n, off_t off)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(fd, buf + got, n - got, off + (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int props_input_read(const char *path, uint64_t limit, char **buf,
+		     size_t *len, struct props_error *err)
+{
+	uint64_t size;
+	ssize_t n, more;
+	char *data, extra;
+	int fd, r;
+
+	fd = props_input_open(path, limit, &size, err);
+	if (fd < 0)
+		return fd;
+	if (size > SIZE_MAX - 1) {
+		r = -EFBIG;
+		props_errf(err, "%s: cannot read: %s", path, strerror(EFBIG));
+		goto out;
+	}
+	data = malloc((size_t)size + 1);
+	if (!data) {
+		r = -ENOMEM;
+		props_errf(err, "%s: cannot read: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	/* The size checked is the bound: a file that grew is refused. */
+	n = read_full(fd, data, (size_t)size, 0);
+	more = n < 0 ? 0 : read_full(fd, &extra, 1, (off_t)n);
+	if (n < 0 || more < 0) {
+		r = -errno;
+		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		free(data);
+		goto out;
+	}
+	if (more) {
+		r = -EFBIG;
+		props_errf(err, "%s: cannot read: grew while being read (beyond %" PRIu64 " bytes)",
+			   path, size);
+		free(data);
+		goto out;
+	}
+	data[n] = '\0';
+	*buf = data;
+	*len = (size_t)n;
+	r = 0;
+out:
+	close(fd);
 	return r;
 }
 
 int props_slurp(const char *path, char **buf, size_t *len,
 		struct props_error *err)
 {
-	int fd, r;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		props_errf(err, "%s: cannot open: %s", path, strerror(-r));
-		return r;
-	}
-	r = slurp_fd(fd, buf, len);
-	close(fd);
-	if (r < 0)
-		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
-	return r;
+	return props_input_read(path, DEVIMG_LIMIT_TEXT_FILE, buf, len, err);
 }

@@ -57,7 +57,10 @@ const char *props_fname(const char *fname);
 
 /* ---- files (file.c) ---- */
 
-/* Read a whole file into a malloc'ed buffer (not NUL-terminated). */
+/*
+ * Read a whole text input (props_input_read(), at most
+ * DEVIMG_LIMIT_TEXT_FILE bytes) into a malloc'ed buffer.
+ */
 int props_slurp(const char *path, char **buf, size_t *len,
 		struct props_error *err);
 

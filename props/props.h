@@ -15,7 +15,8 @@
  * column; or set and property for in-memory data), the text seen and what
  * was expected. Nothing is allocated for the caller on failure.
  *
- * This library does no I/O beyond reading and writing these text formats.
+ * This library does no I/O beyond reading and writing these text formats
+ * and opening the tools' input files (props_input_open()).
  */
 #ifndef DEVIMG_PROPS_H
 #define DEVIMG_PROPS_H
@@ -111,6 +112,29 @@ const struct props_prop *props_set_find(const struct props_set *s,
 /* Deep comparison (names, types, values, order): 1 equal, 0 different. */
 int props_equal(const struct props *a, const struct props *b);
 
+/* ---- input files ---- */
+
+/*
+ * Open path for reading as an input of the tools: opened non-blocking (a
+ * FIFO without a writer cannot hang the open), then accepted only as a
+ * regular file of at most limit bytes (one of devimg_limits.h's
+ * DEVIMG_LIMIT_*_FILE) whose size is its length; the descriptor comes
+ * back blocking, with the size in *size. Refused, with err naming path:
+ * a directory (-EISDIR), a device, FIFO or socket (-EINVAL, "not a
+ * regular file (character device)"), a file of /proc, /sys and the like
+ * (-EINVAL), a file over the limit (-EFBIG, by its size: nothing is read).
+ * Returns the descriptor or a negative errno.
+ */
+int props_input_open(const char *path, uint64_t limit, uint64_t *size,
+		     struct props_error *err);
+/*
+ * Read a whole input opened as props_input_open() does into a malloc'ed
+ * buffer, NUL-terminated (not counted in *len); a file that grows past
+ * the size it had when opened is refused (-EFBIG).
+ */
+int props_input_read(const char *path, uint64_t limit, char **buf,
+		     size_t *len, struct props_error *err);
+
 /* ---- .props text ---- */
 
 /*
@@ -120,6 +144,7 @@ int props_equal(const struct props *a, const struct props *b);
  */
 int props_parse(const char *text, size_t len, const char *fname,
 		struct props **out, struct props_error *err);
+/* Read path as props_input_read() does, DEVIMG_LIMIT_TEXT_FILE bytes at most. */
 int props_read_file(const char *path, struct props **out,
 		    struct props_error *err);
 /*
