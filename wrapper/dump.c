@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "devimg/descriptor.h"
 #include "escape.h"
 #include "json.h"
+#include "outfile.h"
 #include "props.h"
 #include "reader.h"
 
@@ -28,10 +31,18 @@ enum mode {
 	MODE_EXTRACT,
 };
 
+/* Names --extract wrote in this run: a hash set of strings. */
+struct name_set {
+	char **slot;
+	size_t cap;		/* a power of two, or 0 */
+	size_t n;
+};
+
 struct opts {
 	enum mode mode;
 	int props;		/* operands are .props files */
 	const char *dir;	/* --extract */
+	struct name_set written;
 };
 
 /* ---- names ---- */
@@ -681,68 +692,168 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
-static int extract_image(const struct devimg_file *df,
-			 const struct devimg_image *img, const char *dir,
-			 mode_t mode)
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3u;
+	return (size_t)h;
+}
+
+/* The slot of s: where it is, or the empty one where it would go. */
+static char **name_slot(const struct name_set *ns, const char *s)
+{
+	size_t i = name_hash(s) & (ns->cap - 1);
+
+	while (ns->slot[i] && strcmp(ns->slot[i], s))
+		i = (i + 1) & (ns->cap - 1);
+	return &ns->slot[i];
+}
+
+static int name_set_has(const struct name_set *ns, const char *s)
+{
+	return ns->cap && *name_slot(ns, s);
+}
+
+static int name_set_add(struct name_set *ns, const char *s)
+{
+	struct name_set bigger = { NULL, 0, 0 };
+	char **slot, *copy;
+	size_t i;
+
+	if (2 * (ns->n + 1) > ns->cap) {
+		bigger.cap = ns->cap ? 2 * ns->cap : 64;
+		bigger.slot = calloc(bigger.cap, sizeof(*bigger.slot));
+		if (!bigger.slot)
+			return -ENOMEM;
+		for (i = 0; i < ns->cap; i++)
+			if (ns->slot[i])
+				*name_slot(&bigger, ns->slot[i]) = ns->slot[i];
+		bigger.n = ns->n;
+		free(ns->slot);
+		*ns = bigger;
+	}
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	slot = name_slot(ns, s);
+	*slot = copy;
+	ns->n++;
+	return 0;
+}
+
+static void name_set_fini(struct name_set *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->cap; i++)
+		free(ns->slot[i]);
+	free(ns->slot);
+}
+
+/*
+ * DIR/FILE.INDEX.TARGET.EXT; when this run wrote that name already (two
+ * inputs of the same base name, or names that meet once the suffix is
+ * added), DIR/FILE.INDEX.TARGET.N.EXT with the smallest N from 2 that it
+ * did not write either. -ENAMETOOLONG when no name fits.
+ */
+static int extract_name(const struct devimg_file *df,
+			const struct devimg_image *img, const char *dir,
+			const struct name_set *written, char *path,
+			size_t len)
 {
 	const char *base = strrchr(df->fname, '/');
-	char target[128], path[4096], tmp[4096];
-	int fd, ret;
+	const char *ext = image_ext(img);
+	char target[128];
+	unsigned n;
+	int r;
 
 	base = base ? base + 1 : df->fname;
 	safe_target(img->target, target, sizeof(target));
-	ret = snprintf(path, sizeof(path), "%s/%s.%u.%s.%s", dir, base,
-		       img->index, target, image_ext(img));
-	if (ret < 0 || (size_t)ret >= sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-		    (int)sizeof(tmp)) {
-		props_fprintf_esc(stderr, NULL,
-				  PROG ": %s: image %u: --extract: path too long\n",
+	r = snprintf(path, len, "%s/%s.%u.%s.%s", dir, base, img->index,
+		     target, ext);
+	for (n = 2; r >= 0 && (size_t)r < len && name_set_has(written, path);
+	     n++)
+		r = snprintf(path, len, "%s/%s.%u.%s.%u.%s", dir, base,
+			     img->index, target, n, ext);
+	return r < 0 || (size_t)r >= len ? -ENAMETOOLONG : 0;
+}
+
+static int extract_image(const struct devimg_file *df,
+			 const struct devimg_image *img, struct opts *o)
+{
+	char path[PATH_MAX], err[ERRLEN];
+	struct out_file out;
+	int ret;
+
+	ret = extract_name(df, img, o->dir, &o->written, path, sizeof(path));
+	if (ret < 0) {
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: path too long\n",
 				  df->fname, img->index);
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
-				  df->fname, img->index, tmp, strerror(-ret));
 		return ret;
 	}
-	ret = write_all(fd, img->bin, (size_t)img->bin_size);
-	if (!ret && fchmod(fd, mode) < 0)
-		ret = -errno;
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
+	if (out_open(&out, path, err, sizeof(err)) < 0) {
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+				  df->fname, img->index, err);
+		return -EIO;
+	}
+	ret = write_all(out.fd, img->bin, (size_t)img->bin_size);
 	if (ret < 0) {
+		out_abort(&out);
 		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
 				  df->fname, img->index, path, strerror(-ret));
-		unlink(tmp);
 		return ret;
+	}
+	/* Remembered first: a name that cannot be remembered is not written. */
+	ret = name_set_add(&o->written, path);
+	if (ret < 0) {
+		out_abort(&out);
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+				  df->fname, img->index, strerror(-ret));
+		return ret;
+	}
+	if (out_commit(&out, err, sizeof(err)) < 0) {
+		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+				  df->fname, img->index, err);
+		return -EIO;
 	}
 	props_fprintf_esc(stdout, NULL, "%s\n", path);
 	return 0;
 }
 
-static int extract_file(const struct devimg_file *df, const char *dir)
+static int extract_file(const struct devimg_file *df, struct opts *o)
 {
-	mode_t mask = umask(0);
 	size_t i;
 	int ret;
 
-	umask(mask);
 	for (i = 0; i < df->nimages; i++) {
-		ret = extract_image(df, &df->images[i], dir, 0666 & ~mask);
+		ret = extract_image(df, &df->images[i], o);
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
 }
 
+static void remove_temp_on_signal(int sig)
+{
+	out_remove_on_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], remove_temp_on_signal);
+}
+
 /* ---- files ---- */
 
-static int dump_elf(const char *path, const struct opts *o,
+static int dump_elf(const char *path, struct opts *o,
 		    struct json_writer *w)
 {
 	struct devimg_file *df = NULL;
@@ -762,7 +873,7 @@ static int dump_elf(const char *path, const struct opts *o,
 		json_file(w, df);
 		break;
 	case MODE_EXTRACT:
-		ret = extract_file(df, o->dir);
+		ret = extract_file(df, o);
 		break;
 	}
 	devimg_reader_close(df);
@@ -816,7 +927,9 @@ static void usage(FILE *f)
 	      "libraries carry (written by devimg-wrap), without running them.\n"
 	      "\n"
 	      "  -j, --json         print JSON (docs/dump-json.md)\n"
-	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT\n"
+	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT; a\n"
+	      "                     name written already in the same run gets a\n"
+	      "                     number before EXT instead (.2, .3, ...)\n"
 	      "  -p, --props        the FILEs are .props files: decode them\n"
 	      "  -h, --help         print this help and exit\n"
 	      "  -V, --version      print the version and exit\n"
@@ -890,7 +1003,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static int run(char **files, int n, const struct opts *o)
+static int run(char **files, int n, struct opts *o)
 {
 	struct json_writer w;
 	int i, status = 0;
@@ -931,5 +1044,9 @@ int main(int argc, char **argv)
 		return ret < 0 ? 2 : 0;
 	if (o.mode == MODE_EXTRACT && check_dir(o.dir) < 0)
 		return 1;
-	return run(argv + optind, argc - optind, &o);
+	if (o.mode == MODE_EXTRACT)
+		catch_signals();
+	ret = run(argv + optind, argc - optind, &o);
+	name_set_fini(&o.written);
+	return ret;
 }

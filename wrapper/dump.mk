@@ -3,6 +3,7 @@
 bin_PROGRAMS += devimg-dump
 devimg_dump_SOURCES = \
 	wrapper/dump.c \
+	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/reader.c wrapper/reader.h \
 	wrapper/json.c wrapper/json.h \
 	wrapper/index.h
@@ -25,6 +26,8 @@ tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 dump_tests = \
 	tests/dump/elf-kinds.sh \
 	tests/dump/extract.sh \
+	tests/dump/extract-names.sh \
+	tests/dump/inputs.sh \
 	tests/dump/malformed.sh \
 	tests/dump/props.sh \
 	tests/dump/mutate.sh \

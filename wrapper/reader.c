@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
+#include "devimg_limits.h"
 #include "index.h"
 #include "reader.h"
 
@@ -1123,45 +1124,38 @@ err_free:
 	return ret;
 }
 
+/*
+ * Map an input as props_input_open() accepts it (a regular file, at most
+ * DEVIMG_LIMIT_OBJECT_FILE bytes, never blocking on a FIFO or device).
+ */
 static int map_file(const char *path, void **map, size_t *size, char *err,
 		    size_t errlen)
 {
-	const char *what = "open";
-	struct stat st;
+	struct props_error perr = { "" };
+	uint64_t n;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		ret = -errno;
-		goto out;
+	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s", perr.msg);
+		return fd;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		what = "read";
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+	if (n == 0) {
 		ret = -EINVAL;
-		what = st.st_size ? "not a regular file" : "empty file";
-		goto out;
-	}
-	what = "mmap";
-	if ((uintmax_t)st.st_size > SIZE_MAX) {
+		snprintf(err, errlen, "%s: empty file", path);
+	} else if (n > SIZE_MAX) {
 		ret = -EFBIG;
-		goto out;
+		snprintf(err, errlen, "%s: mmap: %s", path, strerror(EFBIG));
+	} else {
+		*size = (size_t)n;
+		*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*map == MAP_FAILED) {
+			ret = -errno;
+			snprintf(err, errlen, "%s: mmap: %s", path,
+				 strerror(-ret));
+		}
 	}
-	*size = (size_t)st.st_size;
-	*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (*map == MAP_FAILED)
-		ret = -errno;
-out:
-	if (ret == -EINVAL)
-		snprintf(err, errlen, "%s: %s", path, what);
-	else if (ret < 0)
-		snprintf(err, errlen, "%s: %s: %s", path, what,
-			 strerror(-ret));
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	return ret;
 }
 
