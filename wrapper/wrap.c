@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
+#include "devimg_limits.h"
+#include "outfile.h"
 #include "props.h"
 #include "writer.h"
 
@@ -107,13 +109,6 @@ struct cli {
 	struct wrap_set set;
 };
 
-/*
- * The temporary output, for the signal handler to remove: the one piece of
- * process-wide state, because a handler can reach nothing else.
- */
-static volatile sig_atomic_t have_temp;
-static char temp_path[4096];
-
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int fail(const char *fmt, ...)
@@ -174,88 +169,117 @@ static void usage(FILE *f)
 
 /* ---- files ---- */
 
-/* Read all of fd into a NUL-terminated buffer; 0 or -errno. */
-static int read_all(int fd, char **text, size_t *len)
+/*
+ * An input refused by props_input_open(): one that cannot be opened says
+ * "PATH: reason" as devimg-wrap always said, the rest as the props
+ * library words it ("PATH: cannot read: not a regular file (FIFO)").
+ */
+static int fail_input(const char *path, int r, const struct props_error *err,
+		      const char *where)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap), *p;
-	ssize_t r;
+	size_t n = strlen(path);
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (n + 1 == cap) {
-			p = realloc(buf, cap * 2);
-			if (!p) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = p;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = -errno;
-			free(buf);
-			return r;
-		}
-		if (r == 0)
-			break;
-		n += r;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
+	if (!strncmp(err->msg, path, n) &&
+	    !strncmp(err->msg + n, ": cannot open: ", 15))
+		return fail("%s: %s%s", path, strerror(-r), where);
+	return fail_props(path, err, where);
 }
 
 /*
- * Read a whole small file (entries, properties, table, manifest); where
- * names the table row that gave its name ("" on the command line).
+ * Read a whole text input (entries, properties, table, manifest), at most
+ * DEVIMG_LIMIT_TEXT_FILE bytes; where names the table row that gave its
+ * name ("" on the command line).
  */
 static int read_whole(const char *path, char **text, size_t *len,
 		      const char *where)
 {
-	struct stat st;
-	int fd, r;
+	struct props_error err = { "" };
+	int r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	r = props_input_read(path, DEVIMG_LIMIT_TEXT_FILE, text, len, &err);
+	return r < 0 ? fail_input(path, r, &err, where) : 0;
+}
+
+/*
+ * An image must be a regular file of at most DEVIMG_LIMIT_IMAGE_FILE
+ * bytes; only its size is read now.
+ */
+static int check_image(const char *path, uint64_t *size, const char *where)
+{
+	struct props_error err = { "" };
+	int fd;
+
+	fd = props_input_open(path, DEVIMG_LIMIT_IMAGE_FILE, size, &err);
 	if (fd < 0)
-		return fail("%s: %s%s", path, strerror(errno), where);
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-		r = -EISDIR;
-	else
-		r = read_all(fd, text, len);
+		return fail_input(path, fd, &err, where);
 	close(fd);
-	if (r == -EISDIR)
-		return fail("%s: is a directory%s", path, where);
-	if (r)
-		return fail("%s: %s%s", path, strerror(-r), where);
 	return 0;
 }
 
-/* An image must be a readable regular file; only its size is read now. */
-static int check_image(const char *path, uint64_t *size, const char *where)
+/*
+ * A set name as a message shows it: control characters and quotes as
+ * escapes, cut after 64 bytes.
+ */
+static const char *quote_name(char *out, size_t outlen, const char *s)
 {
-	struct stat st;
-	int fd, r = 0;
+	size_t i, o = 0;
 
-	/* O_NONBLOCK: a FIFO must not hang us before we refuse it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return fail("%s: %s%s", path, strerror(errno), where);
-	if (fstat(fd, &st) < 0)
-		r = fail("%s: %s%s", path, strerror(errno), where);
-	else if (S_ISDIR(st.st_mode))
-		r = fail("%s: is a directory%s", path, where);
-	else if (!S_ISREG(st.st_mode))
-		r = fail("%s: not a regular file%s", path, where);
-	else
-		*size = st.st_size;
-	close(fd);
-	return r;
+	for (i = 0; s[i] && i < 64 && o + 8 < outlen; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
+			o += snprintf(out + o, outlen - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	if (s[i] && o + 4 < outlen)
+		o += snprintf(out + o, outlen - o, "...");
+	out[o] = '\0';
+	return out;
+}
+
+/*
+ * What libdevimg checks at load time (loader/register.c), checked here so
+ * that no object is written that it would refuse: counts of entries, of
+ * property sets and of properties in a set, and byte-array sizes.
+ */
+static int check_limits(const struct wrap_image *img, const char *entries,
+			const char *props, const char *where)
+{
+	char q[320];
+	size_t i, j;
+
+	if (img->has_entries && img->entries.n > DEVIMG_LIMIT_ENTRIES)
+		return fail("%s: %zu kernel names, more than the %u of an image that libdevimg accepts%s",
+			    entries, img->entries.n, DEVIMG_LIMIT_ENTRIES,
+			    where);
+	if (!img->props)
+		return 0;
+	if (img->props->nsets > DEVIMG_LIMIT_PROPS)
+		return fail("%s: %zu property sets, more than the %u of an image that libdevimg accepts%s",
+			    props, img->props->nsets, DEVIMG_LIMIT_PROPS,
+			    where);
+	for (i = 0; i < img->props->nsets; i++) {
+		const struct props_set *set = &img->props->sets[i];
+
+		if (set->nprops > DEVIMG_LIMIT_PROPS)
+			return fail("%s: set '%s': %zu properties, more than the %u of a set that libdevimg accepts%s",
+				    props, quote_name(q, sizeof(q), set->name),
+				    set->nprops, DEVIMG_LIMIT_PROPS, where);
+		for (j = 0; j < set->nprops; j++) {
+			const struct props_prop *p = &set->props[j];
+
+			if (p->type == PROPS_BYTE_ARRAY &&
+			    (uint64_t)p->size > DEVIMG_LIMIT_BYTE_ARRAY)
+				return fail("%s: set '%s': property %zu: byte array of %zu bytes, more than the %llu that libdevimg accepts%s",
+					    props,
+					    quote_name(q, sizeof(q), set->name),
+					    j, p->size,
+					    (unsigned long long)DEVIMG_LIMIT_BYTE_ARRAY,
+					    where);
+		}
+	}
+	return 0;
 }
 
 /* ---- one image ---- */
@@ -337,7 +361,7 @@ static int add_image(struct cli *c, const struct image_opts *o,
 		return -1;
 	if (props && *props && load_text(img, props, where, TEXT_PROPS))
 		return -1;
-	return 0;
+	return check_limits(img, entries, props, where);
 }
 
 /* ---- batch tables ---- */
@@ -583,17 +607,41 @@ static int image_option(struct cli *c, const struct event *ev)
 	return 0;
 }
 
+static int is_input(const struct event *ev)
+{
+	return ev->id == OPT_INPUT || (ev->id == OPT_BATCH && ev->value);
+}
+
+/*
+ * A per-image option holds for the images after it: after the last input
+ * (the table, with -batch) it would hold for none.
+ */
+static int check_trailing(const struct cli *c)
+{
+	size_t i = c->nevents;
+
+	while (i > 0 && !is_input(&c->events[i - 1]))
+		i--;
+	for (; i < c->nevents; i++)
+		if (c->events[i].per_image)
+			return fail("%s: after the last input, this option applies to no image (give it before the %s it is for)",
+				    c->events[i].text,
+				    c->batch ? "table" : "image");
+	return 0;
+}
+
 /* The second pass: images in order, each with the options before it. */
 static int sequence_images(struct cli *c)
 {
 	size_t i;
 
+	if (check_trailing(c))
+		return -1;
 	c->cur.kind = -1;
 	for (i = 0; i < c->nevents; i++) {
 		const struct event *ev = &c->events[i];
 
-		if (ev->id == OPT_INPUT ||
-		    (ev->id == OPT_BATCH && ev->value)) {
+		if (is_input(ev)) {
 			if (add_input(c, ev->value))
 				return -1;
 			continue;
@@ -630,8 +678,7 @@ static int check_command(struct cli *c)
 
 static void remove_temp_on_signal(int sig)
 {
-	if (have_temp)
-		unlink(temp_path);
+	out_remove_on_signal();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -645,63 +692,24 @@ static void catch_signals(void)
 		signal(sigs[i], remove_temp_on_signal);
 }
 
-/* A temporary file beside the output, so that rename() replaces it. */
-static int open_temp(const char *output)
-{
-	const char *slash = strrchr(output, '/');
-	int dirlen = slash ? (int)(slash - output) + 1 : 0;
-	mode_t mask;
-	int fd, n;
-
-	n = snprintf(temp_path, sizeof(temp_path), "%.*s.%s.XXXXXX", dirlen,
-		     output, slash ? slash + 1 : output);
-	if (n < 0 || (size_t)n >= sizeof(temp_path))
-		return fail("%s: %s", output, strerror(ENAMETOOLONG));
-	fd = mkstemp(temp_path);
-	if (fd < 0)
-		return fail("%s: cannot create a temporary file beside it: %s",
-			    output, strerror(errno));
-	have_temp = 1;
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0) {
-		fail("%s: %s", temp_path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static void drop_temp(void)
-{
-	if (have_temp)
-		unlink(temp_path);
-	have_temp = 0;
-}
-
 static int write_output(struct cli *c)
 {
 	struct wrap_error err = { "" };
-	int fd, r;
+	struct out_file out;
+	int r;
 
 	catch_signals();
-	fd = open_temp(c->output);
-	if (fd < 0) {
-		drop_temp();
-		return -1;
-	}
-	r = wrap_write_object(&c->set, fd, c->output,
+	if (out_open(&out, c->output, err.msg, sizeof(err.msg)))
+		return fail("%s", err.msg);
+	r = wrap_write_object(&c->set, out.fd, c->output,
 			      c->verbose ? stderr : NULL, &err);
-	if (r)
-		fail("%s", err.msg);
-	if (close(fd) < 0 && !r)
-		r = fail("%s: %s", c->output, strerror(errno));
-	if (!r && rename(temp_path, c->output) < 0)
-		r = fail("%s: %s", c->output, strerror(errno));
-	if (r)
-		drop_temp();
-	have_temp = 0;
-	return r;
+	if (r) {
+		out_abort(&out);
+		return fail("%s", err.msg);
+	}
+	if (out_commit(&out, err.msg, sizeof(err.msg)))
+		return fail("%s", err.msg);
+	return 0;
 }
 
 static void print_plan(const struct cli *c)

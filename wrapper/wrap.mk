@@ -2,6 +2,7 @@
 bin_PROGRAMS += devimg-wrap
 devimg_wrap_SOURCES = \
 	wrapper/wrap.c \
+	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/writer.c wrapper/writer.h \
 	wrapper/machine.c wrapper/machine.h \
 	wrapper/index.h
@@ -17,7 +18,10 @@ wrap_tests = \
 	tests/wrap/wrap-many.sh \
 	tests/wrap/wrap-cli.sh \
 	tests/wrap/wrap-errors.sh \
-	tests/wrap/wrap-layout.sh
+	tests/wrap/wrap-layout.sh \
+	tests/wrap/wrap-limits.sh \
+	tests/wrap/wrap-inputs.sh \
+	tests/wrap/wrap-longname.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
 EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c

@@ -1151,19 +1151,17 @@ static int copy_range(int in, int out, uint64_t dst, uint64_t len)
 static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
 		      struct wrap_error *err, const char *out_name)
 {
-	struct stat st;
+	struct props_error perr = { "" };
+	uint64_t size;
 	int in, r;
 
-	in = open(img->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	in = props_input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
+			      &perr);
 	if (in < 0)
-		return set_err(err, "%s: %s", img->path, strerror(errno));
-	if (fstat(in, &st) < 0) {
-		r = set_err(err, "%s: %s", img->path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != img->size) {
+		return set_err(err, "%s", perr.msg);
+	if (size != img->size) {
 		r = set_err(err, "%s: changed while being wrapped (%llu bytes, %llu expected)",
-			    img->path, (unsigned long long)st.st_size,
+			    img->path, (unsigned long long)size,
 			    (unsigned long long)img->size);
 		goto out;
 	}

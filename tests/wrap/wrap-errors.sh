@@ -42,10 +42,10 @@ k=-kind=sycl
 # shellcheck disable=SC2086
 {
 wrap_fails 'in/nosuch.bin: No such file or directory' $o $k in/nosuch.bin
-wrap_fails 'adir: is a directory' $o $k adir
+wrap_fails 'adir: cannot read: Is a directory' $o $k adir
 wrap_fails 'in/nosuch.sym: No such file or directory' $o $k \
 	-entries=in/nosuch.sym in/a.bin
-wrap_fails 'adir: is a directory' $o $k -entries=adir in/a.bin
+wrap_fails 'adir: cannot read: Is a directory' $o $k -entries=adir in/a.bin
 wrap_fails 'in/nosuch.props: No such file or directory' $o $k \
 	-properties=in/nosuch.props in/a.bin
 wrap_fails 'in/nosuch.mnf: No such file or directory' $o $k \
