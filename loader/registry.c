@@ -279,7 +279,8 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 	rd->settled = true;
 	for (i = 0; i < n; i++) {
 		link_image(imgs[i], refs);
-		refs += imgs[i]->nentries;
+		if (refs)	/* NULL when no image has entries */
+			refs += imgs[i]->nentries;
 	}
 	return true;
 }
@@ -335,7 +336,8 @@ int registry_remove(const struct devimg_device_binaries *desc)
 	refs = removed.refs;
 	for (i = 0; i < removed.n; i++) {
 		unlink_image(removed.imgs[i], refs);
-		refs += removed.imgs[i]->nentries;
+		if (refs)	/* NULL when no image has entries */
+			refs += removed.imgs[i]->nentries;
 	}
 	drop_desc(rd);
 	release_if_empty();
