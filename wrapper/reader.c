@@ -23,6 +23,7 @@
 
 #include "devimg/descriptor.h"
 #include "devimg_limits.h"
+#include "escape.h"
 #include "index.h"
 #include "reader.h"
 
@@ -77,35 +78,6 @@ struct reader {
 	size_t cap;		/* of file->images */
 };
 
-/*
- * Copy a message, writing control characters as \xNN: names quoted from
- * the file (sets, properties, symbols) may hold any byte, and the error
- * must stay one line.
- */
-static void copy_escaped(char *dst, size_t len, const char *src)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
-	unsigned char c;
-
-	if (!len)
-		return;
-	for (; *src && o + 1 < len; src++) {
-		c = (unsigned char)*src;
-		if (c >= 0x20 && c != 0x7f) {
-			dst[o++] = (char)c;
-			continue;
-		}
-		if (o + 5 > len)
-			break;
-		dst[o++] = '\\';
-		dst[o++] = 'x';
-		dst[o++] = hex[c >> 4];
-		dst[o++] = hex[c & 15];
-	}
-	dst[o] = '\0';
-}
-
 __attribute__((format(printf, 3, 4)))
 static int fail(struct reader *r, int ret, const char *fmt, ...)
 {
@@ -119,7 +91,8 @@ static int fail(struct reader *r, int ret, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
-	copy_escaped(r->err, r->errlen, msg);
+	if (r->errlen)
+		props_escape(r->err, r->errlen, msg, strlen(msg), 0);
 	return ret;
 }
 
@@ -1137,22 +1110,23 @@ static int map_file(const char *path, void **map, size_t *size, char *err,
 
 	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s", perr.msg);
+		props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
 		return fd;
 	}
 	if (n == 0) {
 		ret = -EINVAL;
-		snprintf(err, errlen, "%s: empty file", path);
+		props_snprintf_esc(err, errlen, NULL, "%s: empty file", path);
 	} else if (n > SIZE_MAX) {
 		ret = -EFBIG;
-		snprintf(err, errlen, "%s: mmap: %s", path, strerror(EFBIG));
+		props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s", path,
+				   strerror(EFBIG));
 	} else {
 		*size = (size_t)n;
 		*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*map == MAP_FAILED) {
 			ret = -errno;
-			snprintf(err, errlen, "%s: mmap: %s", path,
-				 strerror(-ret));
+			props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s",
+					   path, strerror(-ret));
 		}
 	}
 	close(fd);
