@@ -137,9 +137,15 @@ static void write_escaped(FILE *f, const unsigned char *s, size_t n)
 			continue;
 		}
 		len = json_utf8_len(s + i, n - i);
-		if (c < 0x20 || len == 0) {
+		if (c < 0x20 || c == 0x7f || len == 0) {
 			fprintf(f, "\\u%04x", (unsigned)c);
 			i++;
+			continue;
+		}
+		/* C1 controls (U+0080-U+009F) escaped too: terminals act on them. */
+		if (len == 2 && c == 0xc2 && s[i + 1] < 0xa0) {
+			fprintf(f, "\\u%04x", (unsigned)s[i + 1]);
+			i += 2;
 			continue;
 		}
 		fwrite(s + i, 1, len, f);
