@@ -25,6 +25,7 @@ tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 # assembles the hand-written wrapped objects fixture-a.s and fixture-b.s.
 dump_tests = \
 	tests/dump/elf-kinds.sh \
+	tests/dump/escape.sh \
 	tests/dump/extract.sh \
 	tests/dump/extract-names.sh \
 	tests/dump/inputs.sh \
