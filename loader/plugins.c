@@ -99,7 +99,7 @@ void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
 {
 	cfg->search_path = secure_getenv("DEVIMG_PLUGIN_PATH");
 	cfg->plugindir = PLUGINDIR;
-	cfg->trace = devimg_trace_level(getenv("DEVIMG_TRACE"));
+	cfg->trace = devimg_trace_level(secure_getenv("DEVIMG_TRACE"));
 }
 
 static const char *missing_op(const struct devimg_plugin_ops *ops)

@@ -127,9 +127,9 @@ int devimg_registry_images(struct devimg_image **imgs, size_t max, size_t *n);
 /*
  * The registered images that define the kernel (or symbol) name, in
  * registration order: as devimg_registry_images(). -ENOENT (and *n = 0)
- * when no registered image defines it; -EINVAL for NULL name or n;
- * -ENOMEM only when more than 16 images define the name and memory runs
- * out. Lookup cost does not depend on the number of registered names.
+ * when no registered image defines it; -EINVAL for NULL name or n.
+ * Lookup cost does not depend on the number of registered names, and
+ * listing costs O(the images that define the name).
  */
 int devimg_registry_find_kernel(const char *name, struct devimg_image **imgs,
 				size_t max, size_t *n);
