@@ -52,7 +52,8 @@ fuzz_replay_introspect_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
 
 TESTS += fuzz/replay.sh
 dist_check_SCRIPTS += fuzz/replay.sh
-EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore docs/hardening.md
+EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore docs/hardening.md \
+	docs/limits.md
 
 # ---- the libFuzzer programs (clang) ----
 
