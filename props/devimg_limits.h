@@ -19,6 +19,14 @@
 /* One byte-array property value, its 8-byte bit-length header included. */
 #define DEVIMG_LIMIT_BYTE_ARRAY ((uint64_t)1 << 32)
 
+/*
+ * All spec-constant values of one image together (the emulated buffer,
+ * the defaults): OpenCL guarantees only 64 KiB of constant memory, and
+ * every value is copied for each program built; 16 times that is room for
+ * any real program and bounds what a descriptor makes the loader allocate.
+ */
+#define DEVIMG_LIMIT_SPEC_CONSTS (1u << 20)
+
 /* Images in one wrapped object (ELF section indices stay below 0xff00). */
 #define DEVIMG_LIMIT_IMAGES 65000u
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devimg_limits.h"
 #include "internal.h"
 
 #define TUPLE_BYTES 12u
@@ -199,13 +200,13 @@ static int assign_offsets(struct ordered_const *o, size_t n, uint32_t *total,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (o[i].c.size > UINT32_MAX - off) {
+		if (o[i].c.size > DEVIMG_LIMIT_SPEC_CONSTS - off) {
 			props_errf(err,
 				   "set '%s': constants too large: saw constant '%s' of %"
 				   PRIu32 " bytes at offset %" PRIu32
 				   ", expected a total of at most %" PRIu32 " bytes",
 				   PROPS_SET_SPEC_CONSTS, o[i].c.name, o[i].c.size, off,
-				   UINT32_MAX);
+				   (uint32_t)DEVIMG_LIMIT_SPEC_CONSTS);
 			return -EINVAL;
 		}
 		o[i].c.blob_offset = off;

@@ -326,7 +326,27 @@ START_TEST(test_total_size_overflow)
 	decode_ok("big", big, 1, &c[0]);
 	decode_ok("two", two, 1, &c[1]);
 	ck_assert_int_eq(props_spec_layout(c, 2, NULL, 0, &total, &err), -EINVAL);
-	ck_assert_err_has(err, "constants too large: saw constant 'two' of 2 bytes at offset 4294967295, expected a total of at most 4294967295 bytes");
+	ck_assert_err_has(err, "constants too large: saw constant 'big' of 4294967295 bytes at offset 0, expected a total of at most 1048576 bytes");
+	props_spec_const_fini(&c[0]);
+	props_spec_const_fini(&c[1]);
+}
+END_TEST
+
+/* DEVIMG_LIMIT_SPEC_CONSTS: 1 MiB of values in all, not a byte more. */
+START_TEST(test_total_size_limit)
+{
+	static const uint32_t mib[][3] = { { 1, 0, 1u << 20 } };
+	static const uint32_t one[][3] = { { 2, 0, 1 } };
+	struct props_error err = { "" };
+	struct props_spec_const c[2];
+	uint32_t total = 0;
+
+	decode_ok("mib", mib, 1, &c[0]);
+	decode_ok("one", one, 1, &c[1]);
+	ck_assert_int_eq(props_spec_layout(c, 1, NULL, 0, &total, &err), 0);
+	ck_assert_uint_eq(total, 1u << 20);
+	ck_assert_int_eq(props_spec_layout(c, 2, NULL, 0, &total, &err), -EINVAL);
+	ck_assert_err_has(err, "constants too large: saw constant 'one' of 1 bytes at offset 1048576, expected a total of at most 1048576 bytes");
 	props_spec_const_fini(&c[0]);
 	props_spec_const_fini(&c[1]);
 }
@@ -350,6 +370,7 @@ static Suite *spec_suite(void)
 	tcase_add_test(tc, test_defaults_blob_length);
 	tcase_add_test(tc, test_defaults_blob_bad_header);
 	tcase_add_test(tc, test_total_size_overflow);
+	tcase_add_test(tc, test_total_size_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
