@@ -79,7 +79,7 @@ static size_t check_key(const struct hash *h, size_t k, size_t nkeys)
 	const struct hash_node *first, *n, *last = NULL;
 	unsigned long prev_seq = 0;
 	size_t want = 0, got = 0, i, bad = SIZE_MAX;
-	char key[64];
+	char key[80];
 
 	snprintf(key, sizeof(key),
 		 "_ZTSZZ4mainENKUlRN4sycl7handlerEE_clES2_E7k_%zu", k);
