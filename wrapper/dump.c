@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -835,22 +834,6 @@ static int extract_file(const struct devimg_file *df, struct opts *o)
 	return 0;
 }
 
-static void remove_temp_on_signal(int sig)
-{
-	out_remove_on_signal();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	size_t i;
-
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], remove_temp_on_signal);
-}
-
 /* ---- files ---- */
 
 static int dump_elf(const char *path, struct opts *o,
@@ -1045,7 +1028,7 @@ int main(int argc, char **argv)
 	if (o.mode == MODE_EXTRACT && check_dir(o.dir) < 0)
 		return 1;
 	if (o.mode == MODE_EXTRACT)
-		catch_signals();
+		out_catch_signals();
 	ret = run(argv + optind, argc - optind, &o);
 	name_set_fini(&o.written);
 	return ret;

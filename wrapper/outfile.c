@@ -35,10 +35,22 @@ static int out_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-void out_remove_on_signal(void)
+/* Remove the named temporary file, then die of the signal as before. */
+static void remove_temp_on_signal(int sig)
 {
 	if (have_temp)
 		unlink(temp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void out_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], remove_temp_on_signal);
 }
 
 static void temp_set(const char *path)

@@ -32,9 +32,9 @@ int out_commit(struct out_file *o, char *err, size_t errlen);
 /* Close and remove the temporary file: nothing of it is left. */
 void out_abort(struct out_file *o);
 /*
- * For a signal handler (async-signal-safe): remove the temporary file of
- * the output being written, if it has a name.
+ * Remove the temporary file of the output being written, if it has a
+ * name, when SIGINT, SIGTERM, SIGHUP or SIGPIPE kills the program.
  */
-void out_remove_on_signal(void);
+void out_catch_signals(void);
 
 #endif

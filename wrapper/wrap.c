@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -676,29 +675,13 @@ static int check_command(struct cli *c)
 
 /* ---- output ---- */
 
-static void remove_temp_on_signal(int sig)
-{
-	out_remove_on_signal();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		signal(sigs[i], remove_temp_on_signal);
-}
-
 static int write_output(struct cli *c)
 {
 	struct wrap_error err = { "" };
 	struct out_file out;
 	int r;
 
-	catch_signals();
+	out_catch_signals();
 	if (out_open(&out, c->output, err.msg, sizeof(err.msg)))
 		return fail("%s", err.msg);
 	r = wrap_write_object(&c->set, out.fd, c->output,
