@@ -321,6 +321,15 @@ static int kernel_program(struct devimg_kernel *k,
 			     key_size, prog);
 }
 
+/* The value buffer of k's spec constants, or the error, said. */
+static int spec_blob(struct devimg_kernel *k, const void **blob, size_t *size)
+{
+	int err = devimg_spec_values_buffer(k->spec, blob, size);
+
+	return err < 0 ? dispatch_error(err, "kernel '%s': spec constants: %s",
+					k->name, devimg_strerror(err)) : 0;
+}
+
 /* Keep the defaults' value buffer of k's native spec constants. */
 static int spec_defaults_keep(struct devimg_kernel *k)
 {
@@ -328,10 +337,9 @@ static int spec_defaults_keep(struct devimg_kernel *k)
 	size_t size;
 	int err;
 
-	err = devimg_spec_values_buffer(k->spec, &blob, &size);
+	err = spec_blob(k, &blob, &size);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': spec constants: %s",
-				      k->name, devimg_strerror(err));
+		return err;
 	if (!size)
 		return 0;
 	k->spec_defaults = malloc(size);
@@ -439,10 +447,9 @@ static int kernel_setup(struct devimg_kernel *k,
 	err = kernel_setup_metadata(k);
 	if (err < 0 || !k->spec || k->native_spec)
 		return err;
-	err = devimg_spec_values_buffer(k->spec, &blob, &spec_size);
+	err = spec_blob(k, &blob, &spec_size);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': spec constants: %s",
-				      k->name, devimg_strerror(err));
+		return err;
 	err = devimg_plugin_mem_create(dev->plugin, dev->pctx,
 				       DEVIMG_PLUGIN_MEM_READ_ONLY,
 				       spec_size ? spec_size : 1, &k->spec_mem);
@@ -856,10 +863,9 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 	size_t size;
 	int err;
 
-	err = devimg_spec_values_buffer(k->spec, &blob, &size);
+	err = spec_blob(k, &blob, &size);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': spec constants: %s",
-				      k->name, devimg_strerror(err));
+		return err;
 	if (k->native_spec) {
 		if (size == k->spec_defaults_size &&
 		    (!size || !memcmp(blob, k->spec_defaults, size)))
