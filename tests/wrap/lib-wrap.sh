@@ -270,3 +270,19 @@ elflint() {
 	"$EU_ELFLINT" --strict "$1" >"$scratch/elflint.out" 2>&1 ||
 		fail "eu-elflint --strict $1: $(cat "$scratch/elflint.out")"
 }
+
+# wrap_fails PATTERN ARGS...: devimg-wrap ARGS fails within 10 seconds
+# with exit status 1 and one line matching "^devimg-wrap: PATTERN", and
+# dst/ (under the current folder) holds only keep.o, unchanged ("old").
+wrap_fails() {
+	pattern=$1
+	shift
+	expect_fail "^devimg-wrap: $pattern" timeout 10 "$WRAP" "$@"
+	set +e
+	timeout 10 "$WRAP" "$@" 2>/dev/null
+	rc=$?
+	set -e
+	[ $rc -eq 1 ] || fail "exit status $rc, not 1: $*"
+	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
+	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
+}

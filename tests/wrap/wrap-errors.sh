@@ -22,21 +22,6 @@ printf '[Code|Symbols]\n|in/a.sym\n' >in/emptycode.txt
 printf '[Code]\n' >in/norows.txt
 echo old >dst/keep.o
 
-# wrap_fails PATTERN ARGS...: devimg-wrap ARGS fails with exit status 1
-# and one line matching "^devimg-wrap: PATTERN"; dst/ holds only keep.o.
-wrap_fails() {
-	pattern=$1
-	shift
-	expect_fail "^devimg-wrap: $pattern" "$WRAP" "$@"
-	set +e
-	"$WRAP" "$@" 2>/dev/null
-	rc=$?
-	set -e
-	[ $rc -eq 1 ] || fail "exit status $rc, not 1: $*"
-	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
-	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
-}
-
 o="-o dst/w.o"
 k=-kind=sycl
 # shellcheck disable=SC2086

@@ -36,21 +36,6 @@ else
 	echo "note: no huge sparse file here"
 fi
 
-# wrap_fails PATTERN ARGS...: one line "devimg-wrap: PATTERN" within 10
-# seconds, exit status 1, dst/ holds only keep.o, unchanged.
-wrap_fails() {
-	pattern=$1
-	shift
-	expect_fail "^devimg-wrap: $pattern" timeout 10 "$WRAP" "$@"
-	set +e
-	timeout 10 "$WRAP" "$@" 2>/dev/null
-	rc=$?
-	set -e
-	[ $rc -eq 1 ] || fail "exit status $rc, not 1: $*"
-	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
-	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
-}
-
 o="-o dst/w.o"
 k=-kind=sycl
 while [ $# -gt 0 ]; do

@@ -16,21 +16,6 @@ printf '[Code|Symbols]\nin/a.bin|in/a.sym\n' >in/t.txt
 printf '[S]\nx=1|2\n' >in/p.props
 echo old >dst/keep.o
 
-# wrap_fails PATTERN ARGS...: one line "devimg-wrap: PATTERN", exit status
-# 1, dst/ holds only keep.o, unchanged.
-wrap_fails() {
-	pattern=$1
-	shift
-	expect_fail "^devimg-wrap: $pattern" "$WRAP" "$@"
-	set +e
-	"$WRAP" "$@" 2>/dev/null
-	rc=$?
-	set -e
-	[ $rc -eq 1 ] || fail "exit status $rc, not 1: $*"
-	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
-	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
-}
-
 # 2^20 + 1 properties in one set (after a small set), 2^20 + 1 sets.
 awk 'BEGIN { print "[small]"; print "x=1|1"; print "[big\033set]";
 	for (i = 0; i <= 1048576; i++) print "p" i "=1|" i }' >in/props.props
