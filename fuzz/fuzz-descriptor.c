@@ -181,31 +181,16 @@ static void build_prop(struct in *in, struct devimg_property *p)
 		in->unsafe = 1;
 }
 
-struct owned {
-	void *ptrs[3 + MAX_IMAGES * (2 + MAX_SETS)];
-	size_t n;
-};
+/* Everything the descriptor points to, freed after unregistration. */
+#define OWNED_ROOM (3 + MAX_IMAGES * (2 + MAX_SETS))
 
-static void *own(struct owned *o, void *p)
-{
-	if (p)
-		o->ptrs[o->n++] = p;
-	return p;
-}
-
-static void owned_free(struct owned *o)
-{
-	while (o->n)
-		free(o->ptrs[--o->n]);
-}
-
-static int build_set(struct in *in, struct owned *o,
+static int build_set(struct in *in, struct fuzz_owned *o,
 		     struct devimg_property_set *s)
 {
 	size_t n = take8(in) % (MAX_PROPS + 1), i;
 	struct devimg_property *props;
 
-	props = own(o, calloc(n ? n : 1, sizeof(*props)));
+	props = fuzz_own(o, calloc(n ? n : 1, sizeof(*props)));
 	if (!props)
 		return -1;
 	s->name = (char *)pick(in, set_names, N(set_names));
@@ -215,7 +200,7 @@ static int build_set(struct in *in, struct owned *o,
 	return 0;
 }
 
-static int build_image(struct in *in, struct owned *o,
+static int build_image(struct in *in, struct fuzz_owned *o,
 		       struct devimg_device_image *img)
 {
 	unsigned f = take8(in);
@@ -240,7 +225,7 @@ static int build_image(struct in *in, struct owned *o,
 	}
 
 	n = take8(in) % (MAX_ENTRIES + 1);
-	ents = own(o, calloc(n ? n : 1, sizeof(*ents)));
+	ents = fuzz_own(o, calloc(n ? n : 1, sizeof(*ents)));
 	if (!ents)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -255,7 +240,7 @@ static int build_image(struct in *in, struct owned *o,
 		  &img->entries_end);
 
 	n = take8(in) % (MAX_SETS + 1);
-	sets = own(o, calloc(n ? n : 1, sizeof(*sets)));
+	sets = fuzz_own(o, calloc(n ? n : 1, sizeof(*sets)));
 	if (!sets)
 		return -1;
 	for (i = 0; i < n; i++)
@@ -391,7 +376,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct devimg_device_image *images;
 	struct devimg_offload_entry *host;
 	struct devimg_image *imgs[MAX_IMAGES];
-	struct owned o = { .n = 0 };
+	FUZZ_OWNED(o, OWNED_ROOM);
 	struct in in = { data, size, NULL, size + 1, 0 };
 	unsigned f, nhost, before;
 	size_t count, n = 0, i, chosen;
@@ -399,7 +384,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	devimg_set_log_fn(log_fn, NULL);
 	devimg_set_log_priority(DEVIMG_LOG_ERR);
-	in.arena = own(&o, malloc(in.alen));
+	in.arena = fuzz_own(&o, malloc(in.alen));
 	if (!in.arena)
 		return 0;
 	if (size)
@@ -408,9 +393,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	f = take8(&in);
 	count = take8(&in) % (MAX_IMAGES + 1);
-	images = own(&o, calloc(count ? count : 1, sizeof(*images)));
+	images = fuzz_own(&o, calloc(count ? count : 1, sizeof(*images)));
 	nhost = take8(&in) % 4;
-	host = own(&o, calloc(nhost ? nhost : 1, sizeof(*host)));
+	host = fuzz_own(&o, calloc(nhost ? nhost : 1, sizeof(*host)));
 	if (!images || !host)
 		goto out;
 	desc.version = f & 1 ? take16(&in) : 1;
@@ -472,6 +457,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(devimg_registry_images(NULL, 0, &n) == 0 && n == 0,
 		    "%zu images left registered", n);
 out:
-	owned_free(&o);
+	fuzz_owned_free(&o);
 	return 0;
 }

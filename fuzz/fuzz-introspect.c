@@ -62,34 +62,18 @@ static const char *const prop_names[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Everything the descriptor points to, freed after unregistration. */
-struct owned {
-	void *ptrs[1 + MAX_IMAGES * (2 + MAX_SETS * (1 + MAX_PROPS))];
-	size_t n;
-};
-
-static void *own(struct owned *o, void *p)
-{
-	if (p)
-		o->ptrs[o->n++] = p;
-	return p;
-}
-
-static void owned_free(struct owned *o)
-{
-	while (o->n)
-		free(o->ptrs[--o->n]);
-}
+#define OWNED_ROOM (1 + MAX_IMAGES * (2 + MAX_SETS * (1 + MAX_PROPS)))
 
 /*
  * A byte array of the input's payload: its header says the payload's
  * bits, fewer (a partial last byte or a mismatch), or any 8 bytes.
  */
-static int build_bytes(struct in *in, struct owned *o,
+static int build_bytes(struct in *in, struct fuzz_owned *o,
 		       struct devimg_property *p)
 {
 	unsigned mode = take8(in), len = take8(in) % (MAX_VALUE + 1), i;
 	uint64_t bits = (uint64_t)len * 8;
-	unsigned char *v = own(o, malloc(8 + len));
+	unsigned char *v = fuzz_own(o, malloc(8 + len));
 
 	if (!v)
 		return -1;
@@ -109,7 +93,7 @@ static int build_bytes(struct in *in, struct owned *o,
 	return 0;
 }
 
-static int build_prop(struct in *in, struct owned *o,
+static int build_prop(struct in *in, struct fuzz_owned *o,
 		      struct devimg_property *p)
 {
 	unsigned t = take8(in);
@@ -125,7 +109,7 @@ static int build_prop(struct in *in, struct owned *o,
 	case 1:
 		/* A string, with or without a size bounding it. */
 		len = take8(in) % 16;
-		s = own(o, malloc(len + 1));
+		s = fuzz_own(o, malloc(len + 1));
 		if (!s)
 			return -1;
 		for (i = 0; i < len; i++)
@@ -141,7 +125,7 @@ static int build_prop(struct in *in, struct owned *o,
 	}
 }
 
-static int build_image(struct in *in, struct owned *o,
+static int build_image(struct in *in, struct fuzz_owned *o,
 		       struct devimg_device_image *img)
 {
 	static const unsigned char spirv[16] = { 0x03, 0x02, 0x23, 0x07 };
@@ -161,7 +145,7 @@ static int build_image(struct in *in, struct owned *o,
 	img->bin_end = img->bin_begin + 16;
 
 	n = take8(in) % (MAX_ENTRIES + 1);
-	ents = own(o, calloc(n ? n : 1, sizeof(*ents)));
+	ents = fuzz_own(o, calloc(n ? n : 1, sizeof(*ents)));
 	if (!ents)
 		return -1;
 	for (i = 0; i < n; i++)
@@ -170,7 +154,7 @@ static int build_image(struct in *in, struct owned *o,
 	img->entries_end = n ? ents + n : NULL;
 
 	n = take8(in) % (MAX_SETS + 1);
-	sets = own(o, calloc(n ? n : 1, sizeof(*sets)));
+	sets = fuzz_own(o, calloc(n ? n : 1, sizeof(*sets)));
 	if (!sets)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -178,7 +162,7 @@ static int build_image(struct in *in, struct owned *o,
 
 		sets[i].name = (char *)set_names[take8(in) % N(set_names)];
 		m = take8(in) % (MAX_PROPS + 1);
-		props = own(o, calloc(m ? m : 1, sizeof(*props)));
+		props = fuzz_own(o, calloc(m ? m : 1, sizeof(*props)));
 		if (!props)
 			return -1;
 		for (j = 0; j < m; j++)
@@ -344,14 +328,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct devimg_device_binaries desc = { 0 };
 	struct devimg_device_image *images;
 	struct devimg_image *imgs[MAX_IMAGES], *found[MAX_IMAGES + 1];
-	struct owned o = { .n = 0 };
+	FUZZ_OWNED(o, OWNED_ROOM);
 	struct in in = { data, size };
 	size_t count, n = 0, i, j, nf;
 
 	devimg_set_log_fn(log_fn, NULL);
 	devimg_set_log_priority(DEVIMG_LOG_DEBUG);
 	count = 1 + take8(&in) % MAX_IMAGES;
-	images = own(&o, calloc(count, sizeof(*images)));
+	images = fuzz_own(&o, calloc(count, sizeof(*images)));
 	if (!images)
 		goto out;
 	for (i = 0; i < count; i++)
@@ -383,6 +367,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devimg_image_unref(imgs[i]);
 	}
 out:
-	owned_free(&o);
+	fuzz_owned_free(&o);
 	return 0;
 }

@@ -40,4 +40,33 @@ static inline void fuzz_check_msg(const char *msg, size_t cap,
 			    prefix, msg);
 }
 
+/*
+ * What a harness allocates for the code under test, freed together after
+ * it: FUZZ_OWNED(o, room) declares o with room for that many pointers.
+ */
+struct fuzz_owned {
+	void **ptrs;
+	size_t n, cap;
+};
+
+#define FUZZ_OWNED(name, room)						\
+	void *name##_ptrs[room];					\
+	struct fuzz_owned name = { name##_ptrs, 0, room }
+
+static inline void *fuzz_own(struct fuzz_owned *o, void *p)
+{
+	if (p) {
+		FUZZ_ASSERT(o->n < o->cap, "harness: more than %zu allocations",
+			    o->cap);
+		o->ptrs[o->n++] = p;
+	}
+	return p;
+}
+
+static inline void fuzz_owned_free(struct fuzz_owned *o)
+{
+	while (o->n)
+		free(o->ptrs[--o->n]);
+}
+
 #endif
