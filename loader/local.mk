@@ -115,7 +115,8 @@ tests_loader_test_names_LDADD = $(loader_test_ldadd)
 tests_loader_test_escape_SOURCES = tests/loader/test-escape.c $(loader_test_common)
 tests_loader_test_escape_CPPFLAGS = $(loader_test_cppflags) \
 	-I$(top_srcdir)/plugins \
-	-DPLUGIN_DIR=\"$(abs_top_builddir)/plugins/.libs\"
+	-DPLUGIN_DIR=\"$(abs_top_builddir)/plugins/.libs\" \
+	-DDISPATCH_DIR=\"$(abs_top_builddir)/tests/dispatch\"
 tests_loader_test_escape_CFLAGS = $(loader_test_cflags)
 tests_loader_test_escape_LDADD = $(loader_test_ldadd)
 

@@ -6,7 +6,8 @@
  * there is one, a kernel whose descriptor name, target and options hold
  * ESC [ 2 J and a forged "\nFAIL" line: devimg_last_error() and the
  * DEVIMG_TRACE=2 output on stderr show \x1b, never the raw byte or a line
- * of the name's own.
+ * of the name's own; the same on images the device takes, where the
+ * plugin's message quotes them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -178,6 +179,81 @@ START_TEST(test_kernel_on_device)
 }
 END_TEST
 
+/* The whole of path, or NULL when it cannot be read. */
+static void *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+	    fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	*size = buf ? (size_t)n : 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The same names and options on images the device can take (the dispatch
+ * suite's kernels as SPIR bitcode and as SPIR-V), so that the plugin
+ * builds the program with the options and looks the kernel up by name:
+ * the plugin's own message quotes them, and must not forge a line either
+ * (only a build log keeps its lines).
+ */
+START_TEST(test_kernel_through_plugin)
+{
+	static struct run r;
+	static const struct { const char *file; unsigned format; } imgs[] = {
+		{ DISPATCH_DIR "/dispatch.bc", DEVIMG_FORMAT_LLVMBC },
+		{ DISPATCH_DIR "/dispatch.spv", DEVIMG_FORMAT_SPIRV },
+	};
+	void *bytes[2] = { NULL, NULL };
+	unsigned i, j, n = 0;
+	size_t size;
+	char *text;
+
+	setenv("DEVIMG_PLUGIN_PATH", PLUGIN_DIR, 1);
+	setenv("DEVIMG_TRACE", "2", 1);
+	fx_init(&r.f);
+	for (j = 0; j < 2; j++) {
+		bytes[j] = read_file(imgs[j].file, &size);
+		if (!bytes[j])
+			continue;
+		i = fx_image(&r.f, "spir64", imgs[j].format, bytes[j], size);
+		fx_entry(&r.f, i, "k" EVIL);
+		r.f.images[i].compile_opts = "-DX" EVIL;
+		n++;
+	}
+	if (!n) {
+		printf("no image built in %s: the plugin part not run\n",
+		       DISPATCH_DIR);
+		fx_fini(&r.f);
+		return;
+	}
+	text = capture_stderr(run_kernel, &r);
+	if (r.ndevs == 0) {
+		printf("no device (%s): the plugin part not run\n", r.msg);
+	} else {
+		ck_assert_msg(r.err < 0, "kernel 'k' EVIL was made");
+		printf("devimg_last_error(): %s\n", r.msg);
+		ck_assert_has(r.msg, EVIL_ESC);
+		assert_clean(r.msg);
+		ck_assert_has(text, EVIL_ESC);
+		assert_clean(text);
+	}
+	free(text);
+	fx_fini(&r.f);
+	free(bytes[0]);
+	free(bytes[1]);
+}
+END_TEST
+
 static Suite *escape_suite(void)
 {
 	Suite *s = suite_create("loader-escape");
@@ -189,6 +265,7 @@ static Suite *escape_suite(void)
 	tcase_add_test(tc, test_log_stderr);
 	tcase_add_test(tc, test_last_error);
 	tcase_add_test(tc, test_kernel_on_device);
+	tcase_add_test(tc, test_kernel_through_plugin);
 	suite_add_tcase(s, tc);
 	return s;
 }
