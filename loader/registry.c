@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "escape.h"
 #include "libdevimg-internal.h"
 
 #define MAX_PROBLEMS 16
@@ -393,8 +394,11 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 		if (err)
 			*err = m->err;
 		if (buf && size) {
-			strncpy(buf, m->text, size - 1);
-			buf[size - 1] = '\0';
+			/* Cut between two escapes, never inside one. */
+			size_t n = props_escaped_cut(m->text, size - 1);
+
+			memcpy(buf, m->text, n);
+			buf[n] = '\0';
 		}
 		r = 0;
 	}
