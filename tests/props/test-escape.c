@@ -181,29 +181,22 @@ static size_t mixed(char *buf, size_t n)
 	return n;
 }
 
-START_TEST(test_long_and_every_bound)
+/*
+ * Escape the first len bytes of in into buffers of every size up to dense,
+ * then of sizes sampled every step bytes to the whole length: never more
+ * than the bound, never less than one unit short of it, a prefix of the
+ * whole text that ends between two escapes and unescapes cleanly.
+ */
+static void check_bounds(const char *in, size_t len, const char *full,
+			 size_t n, size_t dense, size_t step)
 {
-	enum { N = 100000 };
-	char *in = malloc(N), *full = malloc(8 * N + 1), *out;
-	unsigned char *back = malloc(N);
-	size_t n, size, got;
+	unsigned char *back = malloc(len);
+	char *out = malloc(n + 1);
+	size_t size, got;
 
-	ck_assert(in && full && back);
-	mixed(in, N);
-	n = props_escape(full, 8 * N + 1, in, N, 0);
-	ck_assert_uint_eq(n, strlen(full));
-	assert_inert(full, n, 0);
-	ck_assert_int_eq(unescape(full, n, back), N);
-	ck_assert(!memcmp(back, in, N));
-	ck_assert_ptr_null(memchr(full, '\x1b', n));
-	ck_assert_ptr_null(memchr(full, '\n', n));
-
-	out = malloc(n + 1);
-	ck_assert(out);
-	/* Every bound up to 4096, then a sample to the whole length. */
-	for (size = 1; size <= n + 1;
-	     size += size < 4096 ? 1 : 4093) {
-		ck_assert_uint_eq(props_escape(out, size, in, N, 0), n);
+	ck_assert(out && back);
+	for (size = 1; size <= n + 1; size += size < dense ? 1 : step) {
+		ck_assert_uint_eq(props_escape(out, size, in, len, 0), n);
 		got = strlen(out);
 		ck_assert_uint_lt(got, size);
 		/* The longest unit, a C1 control, is 8 bytes. */
@@ -215,11 +208,37 @@ START_TEST(test_long_and_every_bound)
 			      got);
 		ck_assert_int_ge(unescape(out, got, back), 0);
 	}
+	free(out);
+	free(back);
+}
+
+START_TEST(test_long_and_every_bound)
+{
+	enum { N = 100000, SHORT = 6000 };
+	char *in = malloc(N), *full = malloc(8 * N + 1);
+	char *part = malloc(8 * SHORT + 1);
+	unsigned char *back = malloc(N);
+	size_t n, np;
+
+	ck_assert(in && full && part && back);
+	mixed(in, N);
+	n = props_escape(full, 8 * N + 1, in, N, 0);
+	ck_assert_uint_eq(n, strlen(full));
+	assert_inert(full, n, 0);
+	ck_assert_int_eq(unescape(full, n, back), N);
+	ck_assert(!memcmp(back, in, N));
+	ck_assert_ptr_null(memchr(full, '\x1b', n));
+	ck_assert_ptr_null(memchr(full, '\n', n));
+
+	/* Every bound on a prefix, a sample of bounds on the whole. */
+	np = props_escape(part, 8 * SHORT + 1, in, SHORT, 0);
+	check_bounds(in, SHORT, part, np, 4096, 4093);
+	check_bounds(in, N, full, n, 0, 65521);
 	/* A size of 0 writes nothing and still counts. */
 	ck_assert_uint_eq(props_escape(NULL, 0, in, N, 0), n);
-	free(out);
 	free(in);
 	free(full);
+	free(part);
 	free(back);
 }
 END_TEST

@@ -11,6 +11,8 @@
 # Run it in a build without sanitizers. PoCL's hwloc would warn on stderr
 # that its x86 backend cannot run under valgrind (tests that count stderr
 # lines would fail): HWLOC_COMPONENTS=-x86 leaves that backend out.
+# Valgrind runs code some 30 times slower: Check's per-test timeouts are
+# stretched to match (CK_TIMEOUT_MULTIPLIER).
 VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
 	--errors-for-leak-kinds=definite --show-leak-kinds=definite \
 	--num-callers=30 --trace-children=yes \
@@ -21,7 +23,8 @@ VALGRIND_FLAGS = --quiet --error-exitcode=1 --leak-check=full \
 check-valgrind:
 	@test "x$(VALGRIND)" != xno || \
 		{ echo "check-valgrind: configure found no valgrind"; exit 1; }
-	HWLOC_COMPONENTS=-x86 $(MAKE) $(AM_MAKEFLAGS) check \
+	HWLOC_COMPONENTS=-x86 CK_TIMEOUT_MULTIPLIER=10 \
+		$(MAKE) $(AM_MAKEFLAGS) check \
 		LOG_COMPILER='$(VALGRIND) $(VALGRIND_FLAGS)' \
 		STRESS_THREADS=4 STRESS_ROUNDS=2 STRESS_LIBS=8
 
