@@ -54,10 +54,11 @@ struct devimg_kernel {
 	struct devimg_plugin_mem *spec_mem;	/* emulated path */
 	unsigned spec_index;
 	/*
-	 * Native path: the defaults' value buffer. Values equal to it are the
-	 * program built without values set, so they share its cache entry.
+	 * Native path: the image's defaults (borrowed, the image is held).
+	 * Values equal to them are the program built without values set, so
+	 * they share its cache entry.
 	 */
-	void *spec_defaults;
+	const void *spec_defaults;
 	size_t spec_defaults_size;
 	/*
 	 * Eliminated arguments: backend[i] is the plugin's index of argument
@@ -330,27 +331,6 @@ static int spec_blob(struct devimg_kernel *k, const void **blob, size_t *size)
 					k->name, devimg_strerror(err)) : 0;
 }
 
-/* Keep the defaults' value buffer of k's native spec constants. */
-static int spec_defaults_keep(struct devimg_kernel *k)
-{
-	const void *blob;
-	size_t size;
-	int err;
-
-	err = spec_blob(k, &blob, &size);
-	if (err < 0)
-		return err;
-	if (!size)
-		return 0;
-	k->spec_defaults = malloc(size);
-	if (!k->spec_defaults)
-		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
-	memcpy(k->spec_defaults, blob, size);
-	k->spec_defaults_size = size;
-	return 0;
-}
-
 /* The program of k: the bundle's, or from the cache (built or linked). */
 static int kernel_source_program(struct devimg_kernel *k,
 				 const struct kernel_source *src,
@@ -399,8 +379,8 @@ static int kernel_setup(struct devimg_kernel *k,
 	if (!k->options)
 		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
 				      k->name);
-	err = devimg_image_spec_consts(k->img, &consts, &nconsts, NULL,
-				       NULL);
+	err = devimg_image_spec_consts(k->img, &consts, &nconsts,
+				       &k->spec_defaults, &k->spec_defaults_size);
 	if (err < 0)
 		return dispatch_error(err, "spec constants of image %u (target %s) of kernel '%s': %s",
 				      devimg_image_index(k->img),
@@ -413,11 +393,6 @@ static int kernel_setup(struct devimg_kernel *k,
 					      k->name, devimg_strerror(err));
 		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
 			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
-		if (k->native_spec) {
-			err = spec_defaults_keep(k);
-			if (err < 0)
-				return err;
-		}
 	}
 	err = kernel_source_program(k, src, &prog);
 	if (err < 0)
@@ -530,7 +505,6 @@ devimg_kernel_unref(struct devimg_kernel *k)
 	if (k->spec_mem)
 		devimg_plugin_mem_release(k->dev->plugin, k->spec_mem);
 	devimg_spec_values_unref(k->spec);
-	free(k->spec_defaults);
 	free(k->backend);
 	link_plan_fini(&k->plan);
 	devimg_image_unref(k->img);
@@ -940,8 +914,6 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
  * them, hang or abort. A global size of 0 (nothing to run) is left to
  * the backend.
  */
-int launch_range_check(unsigned dims, const size_t *global_offset,
-		       const size_t *global_size, const size_t *local_size);
 int launch_range_check(unsigned dims, const size_t *global_offset,
 		       const size_t *global_size, const size_t *local_size)
 {
