@@ -91,6 +91,13 @@ void device_init_caps(struct devimg_device *dev);
  * given, none defines it), -ENOMEM.
  */
 int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
+
+/*
+ * The ND-range of a launch as devimg_launch() checks it before a backend
+ * sees it: 0, or -EINVAL (devimg_last_error() names the dimension).
+ */
+int launch_range_check(unsigned dims, const size_t *global_offset,
+		       const size_t *global_size, const size_t *local_size);
 void images_drop(struct devimg_image **imgs, size_t n);
 
 /* Where a kernel comes from when not from the registry: a bundle. */

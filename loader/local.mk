@@ -96,7 +96,7 @@ tests_loader_test_specconst_CFLAGS = $(loader_test_cflags)
 tests_loader_test_specconst_LDADD = $(loader_test_ldadd)
 
 tests_loader_test_overflow_SOURCES = tests/loader/test-overflow.c $(loader_test_common)
-tests_loader_test_overflow_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_overflow_CPPFLAGS = $(loader_test_cppflags) -I$(top_srcdir)/plugins
 tests_loader_test_overflow_CFLAGS = $(loader_test_cflags)
 tests_loader_test_overflow_LDADD = $(loader_test_ldadd)
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dispatch.h"
 #include "fixture.h"
 
 #define SET_NAMES 5
@@ -167,9 +168,6 @@ START_TEST(props_share_sets)
 END_TEST
 
 /* ---- launch ranges (loader/kernel.c) ---- */
-
-int launch_range_check(unsigned dims, const size_t *global_offset,
-		       const size_t *global_size, const size_t *local_size);
 
 static void expect_range(int want, const char *msg, unsigned dims,
 			 const size_t *off, const size_t *glob,
