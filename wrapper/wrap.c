@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
+#include "compress.h"
 #include "devimg_limits.h"
 #include "outfile.h"
 #include "props.h"
@@ -42,6 +44,9 @@ enum opt_id {
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_COMPRESS,
+	OPT_COMPRESS_LEVEL,
+	OPT_COMPRESS_THRESHOLD,
 };
 
 enum arg_kind {
@@ -71,6 +76,10 @@ static const struct option_spec {
 	{ "help", OPT_HELP, ARG_NONE, 0 },
 	{ "h", OPT_HELP, ARG_NONE, 0 },
 	{ "version", OPT_VERSION, ARG_NONE, 0 },
+	{ "offload-compress", OPT_COMPRESS, ARG_OPTIONAL, 0 },
+	{ "offload-compression-level", OPT_COMPRESS_LEVEL, ARG_REQUIRED, 0 },
+	{ "offload-compression-threshold", OPT_COMPRESS_THRESHOLD,
+	  ARG_REQUIRED, 0 },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -106,6 +115,7 @@ struct cli {
 	const char *group[2];	/* image [manifest] waiting for its options */
 	size_t ngroup;
 	struct wrap_set set;
+	struct wrap_compress compress;
 };
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -159,6 +169,13 @@ static void usage(FILE *f)
 	      "  -batch                  the only input is a file table\n"
 	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
 	      "                          names it directly\n"
+	      "  -offload-compress       store each image whose format is none and whose\n"
+	      "                          size reaches the threshold as one zstd frame\n"
+	      "                          (format 4, compressed)\n"
+	      "  -offload-compression-level=<n>\n"
+	      "                          zstd level (default: 10)\n"
+	      "  -offload-compression-threshold=<n>\n"
+	      "                          smallest image compressed, bytes (default: 512)\n"
 	      "  -v, -verbose            say what is written, on stderr\n"
 	      "  -h, -help, --help       print this help and exit\n"
 	      "  -version, --version     print the version and exit\n"
@@ -504,6 +521,62 @@ static int collect_events(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* A decimal int, as the offload wrapper's integer options take. */
+static int parse_int(const char *text, const char *v, long long lo,
+		     long long hi, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(v, &end, 10);
+	if (!*v || *end || errno || *out < lo || *out > hi)
+		return fail("%s: '%s' is not an integer from %lld to %lld",
+			    text, v, lo, hi);
+	return 0;
+}
+
+/* -offload-compress takes no value or a boolean one, as LLVM's flags. */
+static int parse_bool(const char *text, const char *v, int *out)
+{
+	static const char *const yes[] = { "true", "TRUE", "True", "1" };
+	static const char *const no[] = { "false", "FALSE", "False", "0" };
+	size_t i;
+
+	if (!v) {
+		*out = 1;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcmp(v, yes[i]) || !strcmp(v, no[i])) {
+			*out = !strcmp(v, yes[i]);
+			return 0;
+		}
+	}
+	return fail("%s: '%s' is not a boolean (true or false)", text, v);
+}
+
+static int compress_option(struct cli *c, const struct event *ev)
+{
+	long long v;
+
+	switch (ev->id) {
+	case OPT_COMPRESS:
+		return parse_bool(ev->text, ev->value, &c->compress.enabled);
+	case OPT_COMPRESS_LEVEL:
+		if (parse_int(ev->text, ev->value, INT_MIN, INT_MAX, &v))
+			return -1;
+		c->compress.level = (int)v;
+		return 0;
+	case OPT_COMPRESS_THRESHOLD:
+		if (parse_int(ev->text, ev->value, INT_MIN, INT_MAX, &v))
+			return -1;
+		c->compress.threshold = v;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* Options that are not about images; the first pass settles them. */
 static int global_options(struct cli *c, int *exit_now)
 {
@@ -538,6 +611,12 @@ static int global_options(struct cli *c, int *exit_now)
 			break;
 		case OPT_INPUT:
 			c->ninputs++;
+			break;
+		case OPT_COMPRESS:
+		case OPT_COMPRESS_LEVEL:
+		case OPT_COMPRESS_THRESHOLD:
+			if (compress_option(c, ev))
+				return -1;
 			break;
 		default:
 			break;
@@ -682,6 +761,9 @@ static int write_output(struct cli *c)
 	int r;
 
 	out_catch_signals();
+	if (wrap_compress_images(&c->set, &c->compress,
+				 c->verbose ? stderr : NULL, &err))
+		return fail("%s", err.msg);
 	if (out_open(&out, c->output, err.msg, sizeof(err.msg)))
 		return fail("%s", err.msg);
 	r = wrap_write_object(&c->set, out.fd, c->output,
@@ -713,6 +795,8 @@ int main(int argc, char **argv)
 	struct cli c = { 0 };
 	int exit_now = 0, r;
 
+	c.compress.level = WRAP_COMPRESS_LEVEL;
+	c.compress.threshold = WRAP_COMPRESS_THRESHOLD;
 	r = collect_events(&c, argc, argv);
 	if (!r)
 		r = global_options(&c, &exit_now);

@@ -2,13 +2,14 @@
 bin_PROGRAMS += devimg-wrap
 devimg_wrap_SOURCES = \
 	wrapper/wrap.c \
+	wrapper/compress.c wrapper/compress.h \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/writer.c wrapper/writer.h \
 	wrapper/machine.c wrapper/machine.h \
 	wrapper/index.h
 devimg_wrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
-devimg_wrap_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
-devimg_wrap_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
+devimg_wrap_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(ZSTD_CFLAGS)
+devimg_wrap_LDADD = props/libdevimg-props.la $(LIBELF_LIBS) $(ZSTD_LIBS)
 
 dist_man_MANS += man/devimg-wrap.1
 

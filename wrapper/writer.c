@@ -222,6 +222,7 @@ struct wrap_image *wrap_set_add(struct wrap_set *set)
 static void image_fini(struct wrap_image *img)
 {
 	free(img->path);
+	free(img->data);
 	free(img->target);
 	free(img->compile_opts);
 	free(img->link_opts);
@@ -1148,6 +1149,28 @@ static int copy_range(int in, int out, uint64_t dst, uint64_t len)
 	return 0;
 }
 
+/* Bytes made in memory (a compressed image) go out as they are. */
+static int write_data(const struct wrap_image *img, int out, uint64_t dst,
+		      struct wrap_error *err, const char *out_name)
+{
+	uint64_t done = 0;
+
+	while (done < img->size) {
+		uint64_t left = img->size - done;
+		size_t want = left < (1u << 30) ? left : (1u << 30);
+		ssize_t n = pwrite(out, img->data + done, want, dst + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return set_err(err, "%s: cannot copy into %s: %s",
+				       img->path, out_name,
+				       strerror(n < 0 ? errno : EIO));
+		done += n;
+	}
+	return 0;
+}
+
 static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
 		      struct wrap_error *err, const char *out_name)
 {
@@ -1155,6 +1178,8 @@ static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
 	uint64_t size;
 	int in, r;
 
+	if (img->data)
+		return write_data(img, out, dst, err, out_name);
 	in = props_input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
 			      &perr);
 	if (in < 0)
@@ -1198,9 +1223,9 @@ static int reserve_space(int fd, uint64_t size, struct wrap_error *err,
 static const char *format_name(uint8_t f)
 {
 	static const char *const names[] = { "none", "native", "spirv",
-					     "llvmbc" };
+					     "llvmbc", "compressed" };
 
-	return f < 4 ? names[f] : "?";
+	return f < 5 ? names[f] : "?";
 }
 
 static void print_summary(const struct layout *l, FILE *f,

@@ -22,6 +22,7 @@
 struct wrap_image {
 	char *path;		/* the image file */
 	uint64_t size;		/* its size when it was checked */
+	unsigned char *data;	/* non-NULL: these size bytes, not the file's */
 	uint8_t kind;		/* enum devimg_offload_kind */
 	uint8_t format;		/* enum devimg_image_format */
 	char *target;		/* never NULL; "" when not given */

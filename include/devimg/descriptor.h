@@ -31,6 +31,7 @@ enum devimg_image_format {
 	DEVIMG_FORMAT_NATIVE = 1,
 	DEVIMG_FORMAT_SPIRV = 2,
 	DEVIMG_FORMAT_LLVMBC = 3,
+	DEVIMG_FORMAT_COMPRESSED = 4,	/* one zstd frame; the real format is guessed */
 };
 
 enum devimg_property_type {

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compressed images: each qualifying image is read whole and replaced by a
+ * single zstd frame made in one call, so the frame header carries the
+ * content size the loader needs to size its buffer before expanding it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "compress.h"
+#include "devimg/descriptor.h"
+#include "devimg_limits.h"
+#include "props.h"
+
+static int set_err(struct wrap_error *err, const char *path, const char *what)
+{
+	snprintf(err->msg, sizeof(err->msg), "%s: %s", path, what);
+	return -1;
+}
+
+static int qualifies(const struct wrap_image *img, const struct wrap_compress *c)
+{
+	if (img->format != DEVIMG_FORMAT_NONE || img->data)
+		return 0;
+	return c->threshold <= 0 || img->size >= (uint64_t)c->threshold;
+}
+
+static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
+			FILE *verbose, struct wrap_error *err)
+{
+	struct props_error perr = { "" };
+	unsigned char *dst;
+	size_t len, bound, n;
+	char *src;
+	int r;
+
+	r = props_input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &src, &len,
+			     &perr);
+	if (r < 0) {
+		snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
+		return -1;
+	}
+	if (len != img->size) {
+		free(src);
+		return set_err(err, img->path,
+			       "changed while being wrapped");
+	}
+	bound = ZSTD_compressBound(len);
+	dst = ZSTD_isError(bound) ? NULL : malloc(bound ? bound : 1);
+	if (!dst) {
+		free(src);
+		return set_err(err, img->path, strerror(ENOMEM));
+	}
+	n = ZSTD_compress(dst, bound, src, len, c->level);
+	free(src);
+	if (ZSTD_isError(n)) {
+		free(dst);
+		return set_err(err, img->path, ZSTD_getErrorName(n));
+	}
+	if (verbose)
+		fprintf(verbose, "devimg-wrap: %s: compressed %zu bytes to %zu (zstd level %d)\n",
+			img->path, len, n, c->level);
+	img->data = dst;
+	img->size = n;
+	img->format = DEVIMG_FORMAT_COMPRESSED;
+	return 0;
+}
+
+int wrap_compress_images(struct wrap_set *set, const struct wrap_compress *c,
+			 FILE *verbose, struct wrap_error *err)
+{
+	size_t i;
+
+	if (!c->enabled)
+		return 0;
+	for (i = 0; i < set->nimages; i++) {
+		struct wrap_image *img = &set->images[i];
+
+		if (qualifies(img, c) && compress_one(img, c, verbose, err))
+			return -1;
+	}
+	return 0;
+}
