@@ -110,6 +110,7 @@ struct devimg_image *image_new(const struct devimg_device_binaries *desc,
 	atomic_init(&img->props, NULL);
 	atomic_init(&img->spec, NULL);
 	atomic_init(&img->guess, 0);
+	atomic_init(&img->unz, NULL);
 	img->desc = desc;
 	img->index = index;
 	copy_fields(img, di);
@@ -130,6 +131,7 @@ void image_free(struct devimg_image *img)
 {
 	image_props_free(atomic_load(&img->props));
 	image_spec_free(atomic_load(&img->spec));
+	image_unz_free(atomic_load(&img->unz));
 	free(img);
 }
 

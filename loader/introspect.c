@@ -88,25 +88,31 @@ DEVIMG_EXPORT int devimg_image_bin(const struct devimg_image *img,
 		return -EINVAL;
 	if (!devimg_image_is_registered(img))
 		return -ESTALE;
-	*bytes = img->bin;
-	*size = img->bin_size;
-	return 0;
+	/* A compressed image is expanded once; the record is its cache. */
+	return image_bytes((struct devimg_image *)img,
+			   (const unsigned char **)bytes, size);
 }
 
 DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 					void **bytes, size_t *size)
 {
+	const unsigned char *src;
 	void *copy;
+	size_t n;
 	int r = 0;
 
 	if (!img || !bytes || !size)
 		return -EINVAL;
-	copy = malloc(img->bin_size ? img->bin_size : 1);
+	/* Expanded first (once), then copied as the file's own bytes are. */
+	r = image_bytes(img, &src, &n);
+	if (r < 0)
+		return r;
+	copy = malloc(n ? n : 1);
 	if (!copy)
 		return -ENOMEM;
 	registry_read_lock();
 	if (devimg_image_is_registered(img))
-		memcpy(copy, img->bin, img->bin_size);
+		memcpy(copy, src, n);
 	else
 		r = -ESTALE;
 	registry_read_unlock();
@@ -115,7 +121,7 @@ DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 		return r;
 	}
 	*bytes = copy;
-	*size = img->bin_size;
+	*size = n;
 	return 0;
 }
 

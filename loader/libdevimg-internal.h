@@ -75,6 +75,7 @@ struct image_entry {
 
 struct image_props;
 struct image_spec;
+struct image_unz;
 
 struct devimg_image {
 	atomic_uint refcount;
@@ -101,6 +102,8 @@ struct devimg_image {
 	_Atomic(struct image_props *) props;
 	_Atomic(struct image_spec *) spec;
 	atomic_uint guess;		/* select.c: 0 = not guessed yet */
+	/* decompress.c: format 4 only; freed when unregistered. */
+	_Atomic(struct image_unz *) unz;
 };
 
 /*
@@ -110,6 +113,36 @@ struct devimg_image {
 struct devimg_image *image_new(const struct devimg_device_binaries *desc,
 			       unsigned index);
 void image_free(struct devimg_image *img);
+
+/* ---- decompress.c: compressed images, expanded on first use ---- */
+
+struct image_unz {
+	unsigned char *bytes;	/* NULL on error */
+	size_t size;
+	int err;		/* 0, -EBADMSG, -EFBIG or -ENOMEM */
+	unsigned content;	/* as select.c's guess: content + 1 | sm << 8 */
+	const char *why;	/* static, short: what went wrong, when err */
+	char msg[200];		/* the same in detail */
+};
+
+/*
+ * The expanded bytes of a compressed image, made on the first call and
+ * kept: the error of that expansion (also logged once), or -ESTALE when
+ * img is not registered. Takes the registry's read lock: call it without.
+ */
+int image_unz_get(struct devimg_image *img, const struct image_unz **out);
+/*
+ * The bytes img stands for: its own for formats 0 to 3, the expanded ones
+ * for a compressed image (image_unz_get()'s errors). Valid while img stays
+ * registered; call it without the registry lock.
+ */
+int image_bytes(struct devimg_image *img, const unsigned char **bytes,
+		size_t *size);
+void image_unz_free(struct image_unz *u);
+/* Free the expanded bytes; the registry's write lock is held. */
+void image_unz_release(struct devimg_image *img);
+/* Expansions attempted since the library was loaded (for the tests). */
+extern atomic_ulong image_unz_count;
 
 /* ---- register.c: descriptor validation ---- */
 

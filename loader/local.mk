@@ -21,14 +21,16 @@ libdevimg_sources = \
 	loader/hash.c loader/hash.h \
 	loader/log.c loader/strerror.c \
 	loader/image.c loader/register.c loader/registry.c \
+	loader/decompress.c \
 	loader/introspect.c \
 	loader/select.c loader/select.h \
 	loader/specconst.c
 
 libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/loader
-libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS)
-libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl
+libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS) \
+	$(ZSTD_CFLAGS)
+libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl $(ZSTD_LIBS)
 
 loader_libdevimg_la_SOURCES = $(libdevimg_sources)
 loader_libdevimg_la_CPPFLAGS = $(libdevimg_cppflags)

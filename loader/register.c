@@ -192,9 +192,10 @@ static int validate_header(const struct devimg_device_image *img,
 			       img->kind);
 		return -EINVAL;
 	}
-	if (img->format > DEVIMG_FORMAT_LLVMBC) {
+	/* 4 (compressed) is checked when first used, not here. */
+	if (img->format > DEVIMG_FORMAT_COMPRESSED) {
 		devimg_msg_set(msg, -EINVAL,
-			       "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V) or 3 (LLVM bitcode)",
+			       "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V), 3 (LLVM bitcode) or 4 (compressed)",
 			       where, img->format);
 		return -EINVAL;
 	}

@@ -162,6 +162,7 @@ static void unlink_image(struct devimg_image *img, struct name_ref *refs)
 				    img->entries[j].hash);
 	}
 	atomic_store(&img->registered, false);
+	image_unz_release(img);
 	registry.nimages--;
 }
 

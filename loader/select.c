@@ -54,7 +54,9 @@ static void format_label(const struct select_cand *c, unsigned f, char *buf,
 	if (c->format == f)
 		snprintf(buf, size, "%s", format_names[f]);
 	else
-		snprintf(buf, size, "none (%s by its magic)", format_names[f]);
+		snprintf(buf, size, "%s (%s by its magic)",
+			 c->format == DEVIMG_FORMAT_COMPRESSED ? "compressed" :
+			 "none", format_names[f]);
 }
 
 /* ---- content of the bytes ---- */
@@ -128,7 +130,14 @@ int image_content(struct devimg_image *img, enum image_content *c,
 	unsigned g = atomic_load(&img->guess);
 	int r = 0;
 
-	if (!g) {
+	if (!g && img->format == DEVIMG_FORMAT_COMPRESSED) {
+		const struct image_unz *u;
+
+		r = image_unz_get(img, &u);
+		if (r < 0)
+			return r;
+		g = u->content;
+	} else if (!g) {
 		registry_read_lock();
 		if (devimg_image_is_registered(img)) {
 			*c = image_content_of(img->bin, img->bin_size, sm);
@@ -170,7 +179,8 @@ DEVIMG_EXPORT int devimg_image_guess_format(struct devimg_image *img,
 
 	if (!img || !fmt)
 		return -EINVAL;
-	if (img->format != DEVIMG_FORMAT_NONE) {
+	if (img->format != DEVIMG_FORMAT_NONE &&
+	    img->format != DEVIMG_FORMAT_COMPRESSED) {
 		*fmt = (enum devimg_image_format)img->format;
 		return 0;
 	}
@@ -292,7 +302,8 @@ static bool target_ok(const struct devimg_device_caps *dev,
 
 static unsigned effective_format(const struct select_cand *c)
 {
-	if (c->format != DEVIMG_FORMAT_NONE)
+	if (c->format != DEVIMG_FORMAT_NONE &&
+	    c->format != DEVIMG_FORMAT_COMPRESSED)
 		return c->format;
 	return format_of_content(c->content);
 }
@@ -335,7 +346,9 @@ static bool format_ok(const struct devimg_device_caps *dev,
 	case DEVIMG_FORMAT_NATIVE:
 		return native_ok(dev, c, i, why);
 	default:
-		if (c->stale)
+		if (c->unz_error)
+			say(why, i, c, "format compressed: %s", c->unz_error);
+		else if (c->stale)
 			say(why, i, c,
 			    "format none: unregistered before its format was guessed");
 		else
@@ -598,9 +611,20 @@ static void describe(const struct devimg_device_caps *dev,
 	if (!select_target_fits(dev, img->target) || !img->bin_size)
 		return;
 	need = img->format == DEVIMG_FORMAT_NONE ||
+	       img->format == DEVIMG_FORMAT_COMPRESSED ||
 	       (takes_ptx(dev) && dev->cuda_cc);
-	if (need && image_content(img, &c->content, &c->ptx_sm) < 0)
-		c->stale = img->format == DEVIMG_FORMAT_NONE;
+	if (need && image_content(img, &c->content, &c->ptx_sm) < 0) {
+		const struct image_unz *u;
+
+		registry_read_lock();
+		u = atomic_load(&img->unz);
+		if (u && u->err)
+			c->unz_error = u->why;
+		registry_read_unlock();
+		if (!c->unz_error)
+			c->stale = img->format == DEVIMG_FORMAT_NONE ||
+				   img->format == DEVIMG_FORMAT_COMPRESSED;
+	}
 }
 
 /*

@@ -33,6 +33,7 @@ struct select_cand {
 	unsigned ptx_sm;		/* 0: unknown */
 	size_t size;
 	bool stale;			/* bytes needed but unregistered */
+	const char *unz_error;		/* compressed, could not expand */
 	const struct select_reqs *reqs;	/* NULL: requires nothing */
 };
 

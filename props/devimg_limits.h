@@ -47,6 +47,14 @@
 #define DEVIMG_LIMIT_IMAGE_FILE ((uint64_t)1 << 34)
 
 /*
+ * Bytes of one compressed image once expanded (its zstd frame's content
+ * size), which libdevimg and devimg-dump hold in memory: beyond the largest
+ * real device images by far; a frame claiming more is taken as corrupt
+ * before anything is allocated, and devimg-wrap compresses no larger image.
+ */
+#define DEVIMG_LIMIT_DECOMPRESSED ((uint64_t)1 << 32)
+
+/*
  * Bytes of one ELF file that devimg-dump maps (never reads whole): room
  * for a program and up to four images of DEVIMG_LIMIT_IMAGE_FILE.
  */

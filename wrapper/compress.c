@@ -37,7 +37,14 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 	char *src;
 	int r;
 
-	r = props_input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &src, &len,
+	if (img->size > DEVIMG_LIMIT_DECOMPRESSED) {
+		snprintf(err->msg, sizeof(err->msg),
+			 "%s: %llu bytes, more than the %llu of a compressed image that libdevimg expands",
+			 img->path, (unsigned long long)img->size,
+			 (unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
+		return -1;
+	}
+	r = props_input_read(img->path, DEVIMG_LIMIT_DECOMPRESSED, &src, &len,
 			     &perr);
 	if (r < 0) {
 		snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);

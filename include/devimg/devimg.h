@@ -171,6 +171,10 @@ size_t devimg_image_manifest_size(const struct devimg_image *img);
  * give DEVIMG_FORMAT_NATIVE, anything else stays DEVIMG_FORMAT_NONE. Reads
  * the image bytes on the first call only (then cached). -ESTALE when the
  * guess was needed but the image is no longer registered.
+ * A DEVIMG_FORMAT_COMPRESSED image (devimg_image_format() says so) is
+ * expanded first, once, and its expanded bytes guessed the same way;
+ * -EBADMSG when its zstd frame is corrupt or does not record its content
+ * size, -EFBIG when that size is above DEVIMG_LIMIT_DECOMPRESSED.
  */
 int devimg_image_guess_format(struct devimg_image *img,
 			      enum devimg_image_format *fmt);
@@ -178,7 +182,10 @@ int devimg_image_guess_format(struct devimg_image *img,
 /*
  * The image bytes, borrowed from the loaded file: valid only while the
  * image stays registered, i.e. while the caller keeps its library loaded.
- * -ESTALE when the image is no longer registered.
+ * -ESTALE when the image is no longer registered. For a compressed image,
+ * the expanded bytes (made on first use, freed when it is unregistered),
+ * or devimg_image_guess_format()'s errors; devimg_image_bin_size() is the
+ * size of the stored (compressed) bytes.
  */
 int devimg_image_bin(const struct devimg_image *img, const void **bytes,
 		     size_t *size);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compressed images (format 4): registration leaves their bytes alone;
+ * whatever first needs them (selection by format, devimg_image_bin(), a
+ * program build) expands the zstd frame once, and the record keeps the
+ * result, or the error, until the image is unregistered. The real format
+ * is then guessed from the expanded bytes, as for format none.
+ *
+ * Expansion runs under the registry's read lock (the descriptor memory
+ * stays mapped, and unregistration, which frees the result under the write
+ * lock, waits) and under one of a few mutexes picked by the record's
+ * address, so that each image is expanded by one thread while others wait,
+ * and different images expand in parallel.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "devimg_limits.h"
+#include "libdevimg-internal.h"
+
+#define M PTHREAD_MUTEX_INITIALIZER
+static pthread_mutex_t stripes[16] = { M, M, M, M, M, M, M, M,
+				       M, M, M, M, M, M, M, M };
+#undef M
+
+atomic_ulong image_unz_count;
+
+static pthread_mutex_t *stripe_of(const struct devimg_image *img)
+{
+	uintptr_t p = (uintptr_t)img / sizeof(*img);
+
+	return &stripes[(p ^ p >> 4) % (sizeof(stripes) / sizeof(stripes[0]))];
+}
+
+static struct image_unz *unz_fail(struct image_unz *u, int err,
+				  const char *why, const char *format, ...)
+	DEVIMG_PRINTF(4, 5);
+
+/* why: static text for selection's reasons; format: the log's detail. */
+static struct image_unz *unz_fail(struct image_unz *u, int err,
+				  const char *why, const char *format, ...)
+{
+	va_list ap;
+
+	free(u->bytes);
+	u->bytes = NULL;
+	u->size = 0;
+	u->err = err;
+	u->why = why;
+	va_start(ap, format);
+	vsnprintf(u->msg, sizeof(u->msg), format, ap);
+	va_end(ap);
+	return u;
+}
+
+/* Expand img's frame; the read lock is held and img is registered. */
+static struct image_unz *expand(struct devimg_image *img)
+{
+	struct image_unz *u = calloc(1, sizeof(*u));
+	unsigned long long want;
+	enum image_content c;
+	unsigned sm;
+	size_t n;
+
+	if (!u)
+		return NULL;
+	atomic_fetch_add_explicit(&image_unz_count, 1, memory_order_relaxed);
+	want = ZSTD_getFrameContentSize(img->bin, img->bin_size);
+	if (want == ZSTD_CONTENTSIZE_ERROR)
+		return unz_fail(u, -EBADMSG, "not a zstd frame",
+				"%zu bytes are not a zstd frame", img->bin_size);
+	if (want == ZSTD_CONTENTSIZE_UNKNOWN)
+		return unz_fail(u, -EBADMSG, "content size not recorded",
+				"the zstd frame does not record its content size");
+	if (want > DEVIMG_LIMIT_DECOMPRESSED || want > SIZE_MAX)
+		return unz_fail(u, -EFBIG, "content size above the limit",
+				"the zstd frame's content size %llu is above the limit of %llu bytes",
+				want,
+				(unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
+	u->bytes = malloc(want ? want : 1);
+	if (!u->bytes)
+		return unz_fail(u, -ENOMEM, "out of memory",
+				"no memory for %llu expanded bytes", want);
+	n = ZSTD_decompress(u->bytes, want, img->bin, img->bin_size);
+	if (ZSTD_isError(n))
+		return unz_fail(u, -EBADMSG, "corrupt zstd frame",
+				"corrupt zstd frame: %s",
+				ZSTD_getErrorName(n));
+	if (n != want)
+		return unz_fail(u, -EBADMSG, "corrupt zstd frame",
+				"the zstd frame expands to %zu bytes, %llu recorded",
+				n, want);
+	u->size = n;
+	c = image_content_of(u->bytes, u->size, &sm);
+	u->content = ((unsigned)c + 1) | sm << 8;
+	return u;
+}
+
+int image_unz_get(struct devimg_image *img, const struct image_unz **out)
+{
+	struct image_unz *u = atomic_load(&img->unz);
+	pthread_mutex_t *m;
+	bool fresh = false;
+	int r = 0;
+
+	if (u) {
+		*out = u;
+		return u->err;
+	}
+	registry_read_lock();
+	if (!devimg_image_is_registered(img)) {
+		registry_read_unlock();
+		return -ESTALE;
+	}
+	m = stripe_of(img);
+	pthread_mutex_lock(m);
+	u = atomic_load(&img->unz);
+	if (!u) {
+		u = expand(img);
+		if (u) {
+			atomic_store(&img->unz, u);
+			fresh = true;
+		} else {
+			r = -ENOMEM;
+		}
+	}
+	pthread_mutex_unlock(m);
+	registry_read_unlock();
+	if (r < 0)
+		return r;
+	if (fresh && u->err)
+		log_err("image %" PRIu64 " (index %u, target '%s'): compressed bytes: %s",
+			devimg_image_id(img), img->index, img->target, u->msg);
+	else if (fresh)
+		log_dbg("image %" PRIu64 ": expanded %zu compressed bytes to %zu",
+			devimg_image_id(img), img->bin_size, u->size);
+	*out = u;
+	return u->err;
+}
+
+int image_bytes(struct devimg_image *img, const unsigned char **bytes,
+		size_t *size)
+{
+	const struct image_unz *u;
+	int r;
+
+	if (img->format != DEVIMG_FORMAT_COMPRESSED) {
+		*bytes = img->bin;
+		*size = img->bin_size;
+		return 0;
+	}
+	r = image_unz_get(img, &u);
+	if (r < 0)
+		return r;
+	*bytes = u->bytes;
+	*size = u->size;
+	return 0;
+}
+
+void image_unz_free(struct image_unz *u)
+{
+	if (!u)
+		return;
+	free(u->bytes);
+	free(u);
+}
+
+void image_unz_release(struct devimg_image *img)
+{
+	image_unz_free(atomic_exchange(&img->unz, NULL));
+}
