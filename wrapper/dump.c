@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "json.h"
 #include "outfile.h"
+#include "unzstd.h"
 #include "props.h"
 #include "reader.h"
 
@@ -41,6 +42,7 @@ struct opts {
 	enum mode mode;
 	int props;		/* operands are .props files */
 	const char *dir;	/* --extract */
+	int raw;		/* --raw: compressed images as stored */
 	struct name_set written;
 };
 
@@ -58,7 +60,7 @@ static const char *kind_name(unsigned kind)
 static const char *format_name(unsigned format)
 {
 	static const char *const names[] = {
-		"none", "native", "spirv", "llvmbc",
+		"none", "native", "spirv", "llvmbc", "compressed",
 	};
 
 	return format < sizeof(names) / sizeof(names[0]) ? names[format] : NULL;
@@ -382,6 +384,19 @@ static void text_string(FILE *f, const char *label, const char *s)
 	fputc('\n', f);
 }
 
+/* A compressed image: the size its frame records, or why there is none. */
+static void text_real_size(FILE *f, const struct devimg_image *img)
+{
+	const char *why;
+	uint64_t real;
+
+	if (unzstd_real_size(img->bin, img->bin_size, &real, &why) == 0)
+		fprintf(f, "  %-16s %" PRIu64 " bytes (zstd frame)\n",
+			"real size:", real);
+	else
+		fprintf(f, "  %-16s unknown: %s\n", "real size:", why);
+}
+
 static void text_image(FILE *f, const struct devimg_image *img)
 {
 	size_t i;
@@ -400,6 +415,8 @@ static void text_image(FILE *f, const struct devimg_image *img)
 		fputs("none", f);
 	fprintf(f, "\n  %-16s %" PRIu64 " bytes at file offset 0x%" PRIx64
 		"\n", "size:", img->bin_size, img->bin_offset);
+	if (img->format == DEVIMG_FORMAT_COMPRESSED)
+		text_real_size(f, img);
 	fprintf(f, "  %-16s %zu\n", "entries:", img->nentries);
 	for (i = 0; i < img->nentries; i++) {
 		fputs("    ", f);
@@ -573,6 +590,24 @@ static void json_propsets(struct json_writer *w,
 	json_array_end(w);
 }
 
+/* "real_size": what the frame records, or null and "real_size_error". */
+static void json_real_size(struct json_writer *w,
+			   const struct devimg_image *img)
+{
+	const char *why;
+	uint64_t real;
+	int r = unzstd_real_size(img->bin, img->bin_size, &real, &why);
+
+	json_key(w, "real_size");
+	if (r == 0) {
+		json_uint(w, real);
+		return;
+	}
+	json_null(w);
+	json_key(w, "real_size_error");
+	json_string(w, why);
+}
+
 static void json_image(struct json_writer *w, const struct devimg_image *img)
 {
 	size_t i;
@@ -597,6 +632,8 @@ static void json_image(struct json_writer *w, const struct devimg_image *img)
 		json_null(w);
 	json_key(w, "size");
 	json_uint(w, img->bin_size);
+	if (img->format == DEVIMG_FORMAT_COMPRESSED)
+		json_real_size(w, img);
 	json_key(w, "entries");
 	json_array_begin(w);
 	for (i = 0; i < img->nentries; i++)
@@ -630,15 +667,17 @@ static int has_prefix(const unsigned char *p, size_t n, const char *s)
 	return n >= len && !memcmp(p, s, len);
 }
 
-static const char *image_ext(const struct devimg_image *img)
+static const char *image_ext(const struct devimg_image *img,
+			     const unsigned char *p, size_t n)
 {
 	static const unsigned char spirv_le[] = { 0x03, 0x02, 0x23, 0x07 };
 	static const unsigned char spirv_be[] = { 0x07, 0x23, 0x02, 0x03 };
 	static const unsigned char bc[] = { 'B', 'C', 0xc0, 0xde };
 	static const unsigned char bc_wrap[] = { 0xde, 0xc0, 0x17, 0x0b };
-	const unsigned char *p = img->bin;
-	size_t i, n = (size_t)img->bin_size;
+	size_t i;
 
+	if (img->format == DEVIMG_FORMAT_COMPRESSED && p == img->bin)
+		return "zst";
 	if (img->format == DEVIMG_FORMAT_SPIRV)
 		return "spv";
 	if (img->format == DEVIMG_FORMAT_LLVMBC)
@@ -760,10 +799,10 @@ static void name_set_fini(struct name_set *ns)
 static int extract_name(const struct devimg_file *df,
 			const struct devimg_image *img, const char *dir,
 			const struct name_set *written, char *path,
-			size_t len)
+			size_t len, const unsigned char *p, size_t n_bytes)
 {
 	const char *base = strrchr(df->fname, '/');
-	const char *ext = image_ext(img);
+	const char *ext = image_ext(img, p, n_bytes);
 	char target[128];
 	unsigned n;
 	int r;
@@ -779,14 +818,16 @@ static int extract_name(const struct devimg_file *df,
 	return r < 0 || (size_t)r >= len ? -ENAMETOOLONG : 0;
 }
 
-static int extract_image(const struct devimg_file *df,
-			 const struct devimg_image *img, struct opts *o)
+static int extract_bytes(const struct devimg_file *df,
+			 const struct devimg_image *img, struct opts *o,
+			 const unsigned char *p, size_t n)
 {
 	char path[PATH_MAX], err[ERRLEN];
 	struct out_file out;
 	int ret;
 
-	ret = extract_name(df, img, o->dir, &o->written, path, sizeof(path));
+	ret = extract_name(df, img, o->dir, &o->written, path, sizeof(path),
+			   p, n);
 	if (ret < 0) {
 		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: path too long\n",
 				  df->fname, img->index);
@@ -797,7 +838,7 @@ static int extract_image(const struct devimg_file *df,
 				  df->fname, img->index, err);
 		return -EIO;
 	}
-	ret = write_all(out.fd, img->bin, (size_t)img->bin_size);
+	ret = write_all(out.fd, p, n);
 	if (ret < 0) {
 		out_abort(&out);
 		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
@@ -819,6 +860,30 @@ static int extract_image(const struct devimg_file *df,
 	}
 	props_fprintf_esc(stdout, NULL, "%s\n", path);
 	return 0;
+}
+
+static int extract_image(const struct devimg_file *df,
+			 const struct devimg_image *img, struct opts *o)
+{
+	const unsigned char *p = img->bin;
+	unsigned char *expanded = NULL;
+	size_t n = (size_t)img->bin_size;
+	char err[ERRLEN];
+	int ret;
+
+	/* A compressed image is written expanded unless --raw. */
+	if (img->format == DEVIMG_FORMAT_COMPRESSED && !o->raw) {
+		if (unzstd_expand(img->bin, img->bin_size, &expanded, &n, err,
+				  sizeof(err)) < 0) {
+			props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
+					  df->fname, img->index, err);
+			return -EBADMSG;
+		}
+		p = expanded;
+	}
+	ret = extract_bytes(df, img, o, p, n);
+	free(expanded);
+	return ret;
 }
 
 static int extract_file(const struct devimg_file *df, struct opts *o)
@@ -904,7 +969,7 @@ out:
 
 static void usage(FILE *f)
 {
-	fputs("Usage: " PROG " [--json | --extract DIR] FILE...\n"
+	fputs("Usage: " PROG " [--json | --extract DIR [--raw]] FILE...\n"
 	      "       " PROG " --props [--json] FILE.props...\n"
 	      "Show the device images that ELF objects, executables and shared\n"
 	      "libraries carry (written by devimg-wrap), without running them.\n"
@@ -913,6 +978,8 @@ static void usage(FILE *f)
 	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT; a\n"
 	      "                     name written already in the same run gets a\n"
 	      "                     number before EXT instead (.2, .3, ...)\n"
+	      "  -r, --raw          with --extract: write compressed images as stored\n"
+	      "                     (the zstd frame, .zst), not expanded\n"
 	      "  -p, --props        the FILEs are .props files: decode them\n"
 	      "  -h, --help         print this help and exit\n"
 	      "  -V, --version      print the version and exit\n"
@@ -945,13 +1012,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "extract", required_argument, NULL, 'x' },
 		{ "props", no_argument, NULL, 'p' },
+		{ "raw", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, json = 0;
 
-	while ((c = getopt_long(argc, argv, "jx:phV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jx:prhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -961,6 +1029,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'p':
 			o->props = 1;
+			break;
+		case 'r':
+			o->raw = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -980,6 +1051,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (o->dir && (json || o->props)) {
 		fputs(PROG ": --extract cannot be combined with --json or --props\n",
 		      stderr);
+		return -1;
+	}
+	if (o->raw && !o->dir) {
+		fputs(PROG ": --raw needs --extract\n", stderr);
 		return -1;
 	}
 	o->mode = o->dir ? MODE_EXTRACT : json ? MODE_JSON : MODE_TEXT;
