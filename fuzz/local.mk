@@ -65,7 +65,8 @@ FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
 	-DPLUGINDIR=\"$(plugindir)\" -I$(top_srcdir)/props \
 	-I$(top_srcdir)/include -I$(top_srcdir)/loader \
-	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS)
+	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS) \
+	$(ZSTD_CFLAGS)
 
 fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
 fuzz_props_objs = \
@@ -99,10 +100,10 @@ fuzz/bin/reader: fuzz/obj/fuzz/fuzz-reader.o $(fuzz_reader_objs) $(fuzz_props_ob
 	$(fuzz_link) $(LIBELF_LIBS)
 fuzz/bin/descriptor: fuzz/obj/fuzz/fuzz-descriptor.o $(fuzz_loader_objs) \
 		$(fuzz_props_objs)
-	$(fuzz_link) -pthread -ldl
+	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
 fuzz/bin/introspect: fuzz/obj/fuzz/fuzz-introspect.o $(fuzz_loader_objs) \
 		$(fuzz_props_objs)
-	$(fuzz_link) -pthread -ldl
+	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
 
 # Whether $(CLANG) links libFuzzer programs at all ("yes" or "no").
 fuzz/have-libfuzzer: Makefile

@@ -59,7 +59,8 @@ stress-tsan: devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) $(plugin_LTLIBRARIES) \
 		-fvisibility=hidden \
 		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
 		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \
-		-o tests/stress/tsan/libdevimg.so $(stress_tsan_lib_sources) -ldl
+		-o tests/stress/tsan/libdevimg.so $(stress_tsan_lib_sources) -ldl \
+		$(ZSTD_CFLAGS) $(ZSTD_LIBS)
 	$(AM_V_at)ln -sf libdevimg.so \
 		tests/stress/tsan/libdevimg.so.$(LIBDEVIMG_CURRENT)
 	$(AM_V_GEN)$(CLANG) $(stress_tsan_cflags) $(OPENCL_CFLAGS) -fPIC \
