@@ -1,0 +1,118 @@
+#!/bin/sh
+# devimg-wrap -offload-compress as DPC++'s offload wrapper does it: only
+# images whose format is none and whose size reaches the threshold (512
+# bytes unless -offload-compression-threshold) become one zstd frame that
+# records its content size, with format 4; the others keep their bytes
+# and format. The frames are checked with the zstd tool, the stored and
+# expanded bytes with devimg-dump --extract [--raw].
+. "$top_srcdir/tests/lib.sh"
+
+WRAP=$top_builddir/devimg-wrap
+DUMP=$top_builddir/devimg-dump
+[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+command -v jq >/dev/null || skip "jq is not installed"
+command -v zstd >/dev/null || skip "the zstd tool is not installed"
+cd "$scratch"
+
+# Inputs: text of a given size, made here.
+mk() {
+	awk -v n="$2" 'BEGIN { s = ""; i = 0
+		while (length(s) < n) s = s sprintf("w%d ", (i++ * 7919) % 1000)
+		printf "%s", substr(s, 1, n) }' >"$1"
+	[ "$(wc -c <"$1")" -eq "$2" ] || fail "cannot make $1"
+}
+mk big 70000
+mk s511 511
+mk s512 512
+
+# formats OBJECT: the images' formats, one line
+formats() {
+	"$DUMP" --json "$1" | jq -r '[.images[].format] | join(" ")'
+}
+
+check_formats() {
+	got=$(formats "$1")
+	[ "$got" = "$2" ] || fail "$1: formats '$got', want '$2'"
+}
+
+# A per-image option between images: a second file would be a manifest.
+"$WRAP" -o a.o -kind=sycl -target=spir64 -offload-compress big \
+	-target=spir64 s511 -target=spir64_x86_64 s512 -format=spirv -target=spir64 big ||
+	fail "devimg-wrap -offload-compress failed"
+check_formats a.o "compressed none compressed spirv"
+"$DUMP" --json a.o | jq -c '[.images[] | [.size, .real_size]]' >sizes
+stored=$("$DUMP" --json a.o | jq '.images[0].size')
+[ "$stored" -lt 70000 ] || fail "big was not made smaller: $stored bytes"
+grep -q '^\[\['"$stored"',70000\],\[511,null\],\[[0-9]*,512\],\[70000,null\]\]$' sizes ||
+	fail "sizes: $(cat sizes)"
+"$DUMP" a.o | grep -q "^  real size: *70000 bytes (zstd frame)$" ||
+	fail "text view lacks the real size"
+
+# --raw: the stored frames, which zstd expands to the inputs and which
+# record their content size; --extract: the inputs themselves.
+mkdir raw ex
+"$DUMP" --extract raw --raw a.o >raw.list || fail "--extract --raw failed"
+"$DUMP" --extract ex a.o >ex.list || fail "--extract failed"
+zstd -q -d -c raw/a.o.0.spir64.zst | cmp - big || fail "frame 0 is not big"
+zstd -q -d -c raw/a.o.2.spir64_x86_64.zst | cmp - s512 ||
+	fail "frame 2 is not s512"
+zstd -lv raw/a.o.0.spir64.zst 2>&1 | grep -q "Decompressed Size: 68.4 KiB (70000 B)" ||
+	{ zstd -lv raw/a.o.0.spir64.zst; fail "frame 0 does not record its content size"; }
+cmp raw/a.o.1.spir64.bin s511 || fail "s511 changed"
+cmp ex/a.o.0.spir64.bin big || fail "--extract did not expand image 0"
+cmp ex/a.o.2.spir64_x86_64.bin s512 || fail "--extract did not expand image 2"
+cmp ex/a.o.3.spir64.spv big || fail "the spirv image changed"
+expect_fail "devimg-dump: --raw needs --extract" "$DUMP" --raw a.o
+
+# The threshold: an image this large is compressed, one byte less is not.
+"$WRAP" -o t.o -kind=sycl -offload-compress \
+	-offload-compression-threshold=70000 big -target= s512 ||
+	fail "threshold 70000 failed"
+check_formats t.o "compressed none"
+"$WRAP" -o t.o -kind=sycl --offload-compress \
+	--offload-compression-threshold=70001 big -target= s512 ||
+	fail "threshold 70001 failed"
+check_formats t.o "none none"
+"$WRAP" -o t.o -kind=sycl -offload-compress \
+	-offload-compression-threshold 0 s511 || fail "threshold 0 failed"
+check_formats t.o "compressed"
+
+# Levels: 10 by default; another level makes another frame.
+"$WRAP" -o l10.o -kind=sycl -target=spir64 -offload-compress \
+	-offload-compression-level=10 big || fail "level 10 failed"
+"$WRAP" -o l1.o -kind=sycl -target=spir64 -offload-compress \
+	-offload-compression-level=1 big || fail "level 1 failed"
+mkdir l10 l1
+"$DUMP" -x l10 -r l10.o >/dev/null && "$DUMP" -x l1 -r l1.o >/dev/null ||
+	fail "cannot extract the level frames"
+cmp raw/a.o.0.spir64.zst l10/l10.o.0.spir64.zst ||
+	fail "the default level is not 10"
+if cmp -s raw/a.o.0.spir64.zst l1/l1.o.0.spir64.zst; then
+	fail "level 1 made the same frame as level 10"
+fi
+zstd -q -d -c l1/l1.o.0.spir64.zst | cmp - big || fail "level 1 frame is not big"
+
+# Without -offload-compress (or with =false), the level and threshold
+# change nothing, as the driver's command lines expect.
+"$WRAP" -o n.o -kind=sycl -offload-compression-level=3 big ||
+	fail "level alone failed"
+check_formats n.o "none"
+"$WRAP" -o n.o -kind=sycl -offload-compress=false big ||
+	fail "-offload-compress=false failed"
+check_formats n.o "none"
+
+# Batch mode: the option holds for every row of the table.
+printf '[Code]\nbig\ns511\n' >table
+"$WRAP" -o b.o -kind=sycl -target=spir64 -offload-compress -batch table ||
+	fail "batch with -offload-compress failed"
+check_formats b.o "compressed none"
+
+expect_fail "devimg-wrap: -offload-compression-level=x: 'x' is not an integer" \
+	"$WRAP" -o e.o -kind=sycl -offload-compress -offload-compression-level=x big
+expect_fail "devimg-wrap: -offload-compression-threshold=9999999999: '9999999999' is not an integer" \
+	"$WRAP" -o e.o -kind=sycl -offload-compress \
+	-offload-compression-threshold=9999999999 big
+expect_fail "devimg-wrap: -offload-compress=maybe: 'maybe' is not a boolean" \
+	"$WRAP" -o e.o -kind=sycl -offload-compress=maybe big
+[ ! -e e.o ] || fail "a refused command line left e.o"
+exit 0
