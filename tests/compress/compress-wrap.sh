@@ -64,6 +64,22 @@ cmp ex/a.o.2.spir64_x86_64.bin s512 || fail "--extract did not expand image 2"
 cmp ex/a.o.3.spir64.spv big || fail "the spirv image changed"
 expect_fail "devimg-dump: --raw needs --extract" "$DUMP" --raw a.o
 
+# What __sycl_register_lib receives (tests/wrap's registrar, no
+# libdevimg): format 4 and the frame, byte for byte, for images 0 and 2.
+: "${CC:=cc}"
+$CC -std=c11 -O1 -fPIC -I"$top_srcdir/include" \
+	-c "$top_srcdir/tests/wrap/registrar.c" -o registrar.o &&
+	echo 'int main(void) { return 0; }' >main.c &&
+	$CC -o prog main.c a.o registrar.o || fail "cannot link the registrar"
+mkdir reg
+REG_OUT=$scratch/reg ./prog >reg.out || fail "the registrar program failed"
+jq -r '[.images[].format] | join(" ")' reg/desc.* >reg.formats
+[ "$(cat reg.formats)" = "compressed none compressed spirv" ] ||
+	fail "registered formats: $(cat reg.formats)"
+cmp reg/img.0 raw/a.o.0.spir64.zst || fail "registered image 0 is not the frame"
+cmp reg/img.2 raw/a.o.2.spir64_x86_64.zst ||
+	fail "registered image 2 is not the frame"
+
 # The threshold: an image this large is compressed, one byte less is not.
 "$WRAP" -o t.o -kind=sycl -offload-compress \
 	-offload-compression-threshold=70000 big -target= s512 ||

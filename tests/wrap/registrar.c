@@ -36,7 +36,7 @@ static unsigned next_image;
 static const char *const kind_names[] = { "unknown", "host", "openmp",
 					  "hip", "sycl" };
 static const char *const format_names[] = { "none", "native", "spirv",
-					    "llvmbc" };
+					    "llvmbc", "compressed" };
 static const char *const type_names[] = { "unknown", "uint32", "byte_array",
 					  "string" };
 
@@ -212,7 +212,7 @@ static void json_image(FILE *f, const struct devimg_device_image *img,
 		img->version);
 	json_name(f, kind_names, 5, img->kind);
 	fputs(", \"format\": ", f);
-	json_name(f, format_names, 4, img->format);
+	json_name(f, format_names, 5, img->format);
 	fputs(", \"target\": ", f);
 	json_str(f, img->target);
 	fputs(", \"compile_options\": ", f);
