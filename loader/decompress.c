@@ -103,52 +103,60 @@ static struct image_unz *expand(struct devimg_image *img)
 	return u;
 }
 
-int image_unz_get(struct devimg_image *img, const struct image_unz **out)
+int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 {
-	struct image_unz *u = atomic_load(&img->unz);
+	struct image_unz *u;
 	pthread_mutex_t *m;
 	bool fresh = false;
+	char msg[sizeof(u->msg)];
 	int r = 0;
 
-	if (u) {
-		*out = u;
-		return u->err;
-	}
+	/*
+	 * Under the read lock throughout: unregistration frees the result
+	 * under the write lock, so nothing of it is read once it may be gone.
+	 */
 	registry_read_lock();
 	if (!devimg_image_is_registered(img)) {
 		registry_read_unlock();
 		return -ESTALE;
 	}
-	m = stripe_of(img);
-	pthread_mutex_lock(m);
 	u = atomic_load(&img->unz);
 	if (!u) {
-		u = expand(img);
-		if (u) {
-			atomic_store(&img->unz, u);
-			fresh = true;
-		} else {
-			r = -ENOMEM;
+		m = stripe_of(img);
+		pthread_mutex_lock(m);
+		u = atomic_load(&img->unz);
+		if (!u) {
+			u = expand(img);
+			if (u) {
+				atomic_store(&img->unz, u);
+				fresh = true;
+			}
 		}
+		pthread_mutex_unlock(m);
 	}
-	pthread_mutex_unlock(m);
+	if (u) {
+		*out = (struct image_unz_view){ u->bytes, u->size, u->content,
+						u->why };
+		r = u->err;
+		if (fresh)
+			memcpy(msg, u->msg, sizeof(msg));
+	} else {
+		r = -ENOMEM;
+	}
 	registry_read_unlock();
-	if (r < 0)
-		return r;
-	if (fresh && u->err)
+	if (fresh && r < 0)
 		log_err("image %" PRIu64 " (index %u, target '%s'): compressed bytes: %s",
-			devimg_image_id(img), img->index, img->target, u->msg);
+			devimg_image_id(img), img->index, img->target, msg);
 	else if (fresh)
 		log_dbg("image %" PRIu64 ": expanded %zu compressed bytes to %zu",
-			devimg_image_id(img), img->bin_size, u->size);
-	*out = u;
-	return u->err;
+			devimg_image_id(img), img->bin_size, out->size);
+	return r;
 }
 
 int image_bytes(struct devimg_image *img, const unsigned char **bytes,
 		size_t *size)
 {
-	const struct image_unz *u;
+	struct image_unz_view v;
 	int r;
 
 	if (img->format != DEVIMG_FORMAT_COMPRESSED) {
@@ -156,11 +164,11 @@ int image_bytes(struct devimg_image *img, const unsigned char **bytes,
 		*size = img->bin_size;
 		return 0;
 	}
-	r = image_unz_get(img, &u);
+	r = image_unz_get(img, &v);
 	if (r < 0)
 		return r;
-	*bytes = u->bytes;
-	*size = u->size;
+	*bytes = v.bytes;
+	*size = v.size;
 	return 0;
 }
 

@@ -125,12 +125,21 @@ struct image_unz {
 	char msg[200];		/* the same in detail */
 };
 
+/* What image_unz_get() copies out of the record, under the lock. */
+struct image_unz_view {
+	const unsigned char *bytes;	/* valid while img stays registered */
+	size_t size;
+	unsigned content;
+	const char *why;		/* static text, or NULL */
+};
+
 /*
  * The expanded bytes of a compressed image, made on the first call and
- * kept: the error of that expansion (also logged once), or -ESTALE when
- * img is not registered. Takes the registry's read lock: call it without.
+ * kept: 0, or the error of that expansion (also logged once, and its
+ * reason in out->why), or -ESTALE when img is not registered. Takes the
+ * registry's read lock: call it without.
  */
-int image_unz_get(struct devimg_image *img, const struct image_unz **out);
+int image_unz_get(struct devimg_image *img, struct image_unz_view *out);
 /*
  * The bytes img stands for: its own for formats 0 to 3, the expanded ones
  * for a compressed image (image_unz_get()'s errors). Valid while img stays

@@ -131,12 +131,12 @@ int image_content(struct devimg_image *img, enum image_content *c,
 	int r = 0;
 
 	if (!g && img->format == DEVIMG_FORMAT_COMPRESSED) {
-		const struct image_unz *u;
+		struct image_unz_view v;
 
-		r = image_unz_get(img, &u);
+		r = image_unz_get(img, &v);
 		if (r < 0)
 			return r;
-		g = u->content;
+		g = v.content;
 	} else if (!g) {
 		registry_read_lock();
 		if (devimg_image_is_registered(img)) {
@@ -614,13 +614,11 @@ static void describe(const struct devimg_device_caps *dev,
 	       img->format == DEVIMG_FORMAT_COMPRESSED ||
 	       (takes_ptx(dev) && dev->cuda_cc);
 	if (need && image_content(img, &c->content, &c->ptx_sm) < 0) {
-		const struct image_unz *u;
+		struct image_unz_view v = { 0 };
 
-		registry_read_lock();
-		u = atomic_load(&img->unz);
-		if (u && u->err)
-			c->unz_error = u->why;
-		registry_read_unlock();
+		if (img->format == DEVIMG_FORMAT_COMPRESSED &&
+		    image_unz_get(img, &v) < 0)
+			c->unz_error = v.why;
 		if (!c->unz_error)
 			c->stale = img->format == DEVIMG_FORMAT_NONE ||
 				   img->format == DEVIMG_FORMAT_COMPRESSED;
