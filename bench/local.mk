@@ -21,3 +21,18 @@ clean-local: clean-bench-registry
 .PHONY: clean-bench-registry
 clean-bench-registry:
 	-rm -rf bench/registry
+
+# Compressed images: first-use (expansion) cost against a plain image.
+bench_scripts += bench/compress.sh
+EXTRA_DIST += bench/compress-main.c
+.PHONY: bench-compress
+bench: bench-compress
+bench-compress: loader/libdevimg.la devimg-wrap$(EXEEXT)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+		top_builddir='$(abs_top_builddir)' CC='$(CC)' \
+		CFLAGS='$(CFLAGS)' $(SHELL) $(top_srcdir)/bench/compress.sh
+
+clean-local: clean-bench-compress
+.PHONY: clean-bench-compress
+clean-bench-compress:
+	-rm -rf bench/compress

@@ -56,7 +56,7 @@ mkdir raw ex
 zstd -q -d -c raw/a.o.0.spir64.zst | cmp - big || fail "frame 0 is not big"
 zstd -q -d -c raw/a.o.2.spir64_x86_64.zst | cmp - s512 ||
 	fail "frame 2 is not s512"
-zstd -lv raw/a.o.0.spir64.zst 2>&1 | grep -q "Decompressed Size: 68.4 KiB (70000 B)" ||
+zstd -lv raw/a.o.0.spir64.zst 2>&1 | grep -q "Decompressed Size:.*[( ]70000 B" ||
 	{ zstd -lv raw/a.o.0.spir64.zst; fail "frame 0 does not record its content size"; }
 cmp raw/a.o.1.spir64.bin s511 || fail "s511 changed"
 cmp ex/a.o.0.spir64.bin big || fail "--extract did not expand image 0"
