@@ -68,6 +68,14 @@ cp in/w.o in/binsize.o
 # shellcheck disable=SC2046
 patch in/binsize.o $((dv + 40 + 8)) $(le64 0xffffffffffffffff)
 
+# A compressed image whose frame lost its magic number.
+"$WRAP" -o in/zbad.o -kind=sycl -target=spir64 -offload-compress \
+	-offload-compression-threshold=0 -entries=in/k.sym in/a.spv ||
+	fail "cannot wrap in/a.spv compressed"
+zoff=$("$DUMP" in/zbad.o | sed -n 's/.*bytes at file offset 0x\([0-9a-f]*\)$/\1/p')
+[ -n "$zoff" ] || fail "no image offset in in/zbad.o"
+patch in/zbad.o "$(printf '%d' "0x$zoff")" 00 00 00 00
+
 # ---- property files, symbol files and file tables ----
 printf '[S]\nx=1|4294967296\n' >in/u32.props
 printf '[]\n' >in/emptyset.props
