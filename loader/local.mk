@@ -142,7 +142,7 @@ CLEANFILES += tests/loader/build-flags.sh
 tests/loader/build-flags.sh: Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/loader && \
 	{ echo "LOADER_CFLAGS='$(CFLAGS) $(PTHREAD_CFLAGS)'"; \
-	  echo "LOADER_LDFLAGS='$(LDFLAGS) $(PTHREAD_LIBS)'"; \
+	  echo "LOADER_LDFLAGS='$(LDFLAGS) $(PTHREAD_LIBS) $(ZSTD_LIBS)'"; \
 	  echo "LOADER_LIBDIR='$(abs_top_builddir)/loader/.libs'"; } >$@
 
 # make check-tsan: the threaded test again, with libdevimg and the test
@@ -162,7 +162,8 @@ check-tsan: devimg-wrap$(EXEEXT)
 		-I$(top_srcdir)/loader \
 		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
 		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \
-		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl
+		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl \
+		$(ZSTD_CFLAGS) $(ZSTD_LIBS)
 	$(AM_V_at)ln -sf libdevimg.so loader/tsan/libdevimg.so.$(LIBDEVIMG_CURRENT)
 	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
 		top_builddir='$(abs_top_builddir)' CC='$(CLANG)' \
