@@ -24,6 +24,8 @@ static const struct {
 	{ EBUSY, "busy" },
 	{ EOVERFLOW, "size overflow" },
 	{ EAGAIN, "try again" },
+	{ EBADMSG, "compressed image cannot be expanded" },
+	{ EFBIG, "compressed image too large once expanded" },
 };
 
 DEVIMG_EXPORT const char *devimg_strerror(int err)

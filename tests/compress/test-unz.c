@@ -189,6 +189,7 @@ static void bad_frame_case(const unsigned char *bad, size_t badlen, int err,
 	ck_assert_int_eq(devimg_image_bin(imgs[0], &bytes, &size), err);
 	ck_assert_int_eq(devimg_image_guess_format(imgs[0], &fmt), err);
 	ck_assert_has(fx_log_text(), logged);
+	ck_assert_str_ne(devimg_strerror(err), "unknown error");
 	/* Tried once: the error is kept, not retried. */
 	ck_assert_uint_eq(atomic_load(&image_unz_count), 1);
 	fx_log_release();
