@@ -21,7 +21,8 @@ static int set_err(struct wrap_error *err, const char *path, const char *what)
 	return -1;
 }
 
-static int qualifies(const struct wrap_image *img, const struct wrap_compress *c)
+static int qualifies(const struct wrap_image *img,
+		     const struct wrap_compress *c)
 {
 	if (img->format != DEVIMG_FORMAT_NONE || img->data)
 		return 0;
