@@ -24,8 +24,9 @@ struct table_parser {
 	const char *fname;
 	struct props_table *t;
 	size_t cap;
-	enum props_column cols[PROPS_NCOLS];	/* header order */
+	int *cols;	/* header order: a props_column, or -1 ignored */
 	size_t ncols;
+	size_t cols_cap;
 	struct props_error *err;
 };
 
@@ -40,6 +41,30 @@ static int column_of(const char *s, size_t len)
 	return -1;
 }
 
+static int add_column(struct table_parser *tp, int c)
+{
+	int *cols;
+	size_t ncap;
+
+	if (tp->ncols == tp->cols_cap) {
+		ncap = tp->cols_cap ? tp->cols_cap * 2 : 8;
+		if (ncap > SIZE_MAX / sizeof(*cols))
+			return -ENOMEM;
+		cols = realloc(tp->cols, ncap * sizeof(*cols));
+		if (!cols)
+			return -ENOMEM;
+		tp->cols = cols;
+		tp->cols_cap = ncap;
+	}
+	tp->cols[tp->ncols++] = c;
+	return 0;
+}
+
+/*
+ * A column of another name (sycl-post-link and file-table-tform add some,
+ * such as SymAndProps) is carried by every row but not read, as DPC++'s
+ * wrapper reads only the columns it knows.
+ */
 static int header_cell(struct table_parser *tp, const struct props_line *ln,
 		       const char *s, size_t len)
 {
@@ -47,21 +72,22 @@ static int header_cell(struct table_parser *tp, const struct props_line *ln,
 	struct props_quote q;
 	int c = column_of(s, len);
 
-	if (c < 0) {
+	if (!len) {
 		props_err_at(tp->err, tp->fname, ln->lineno, col,
-			     "unknown table column: saw '%s', expected Code, Symbols, Properties or Manifest",
-			     props_quote(&q, s, len));
+			     "empty table column name: saw '%s', expected a name such as Code, Symbols, Properties or Manifest",
+			     props_quote(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
-	if (tp->t->has[c] || tp->ncols >= PROPS_NCOLS) {
+	if (c < 0)
+		return add_column(tp, -1);
+	if (tp->t->has[c]) {
 		props_err_at(tp->err, tp->fname, ln->lineno, col,
 			     "repeated table column: saw '%s', expected each column at most once",
 			     props_quote(&q, s, len));
 		return -EINVAL;
 	}
 	tp->t->has[c] = 1;
-	tp->cols[tp->ncols++] = (enum props_column)c;
-	return 0;
+	return add_column(tp, c);
 }
 
 static int parse_header(struct table_parser *tp, const struct props_line *ln)
@@ -131,9 +157,12 @@ static int fill_row(struct table_parser *tp, const struct props_line *ln,
 		bar = memchr(p, '|', (size_t)(end - p));
 		if (!bar)
 			bar = end;
-		row->cell[tp->cols[k]] = props_strndup(p, (size_t)(bar - p));
-		if (!row->cell[tp->cols[k]])
-			return -ENOMEM;
+		if (tp->cols[k] >= 0) {
+			row->cell[tp->cols[k]] =
+				props_strndup(p, (size_t)(bar - p));
+			if (!row->cell[tp->cols[k]])
+				return -ENOMEM;
+		}
 		p = bar + 1;
 	}
 	return 0;
@@ -203,6 +232,7 @@ int props_table_parse(const char *text, size_t len, const char *fname,
 	memset(&t, 0, sizeof(t));
 	props_lines_init(&it, text, len, fname);
 	r = parse_lines(&tp, &it);
+	free(tp.cols);
 	if (r == -ENOMEM)
 		props_errf(err, "%s: out of memory", props_fname(fname));
 	if (r < 0) {

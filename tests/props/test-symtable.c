@@ -152,6 +152,27 @@ START_TEST(test_table_without_rows)
 }
 END_TEST
 
+/* Columns of other names (SymAndProps, ...) take cells but are not read. */
+START_TEST(test_table_extra_columns_ignored)
+{
+	static const char text[] =
+		"[Code|SymAndProps|Symbols|code]\n"
+		"a.spv|w.bc|a.sym|x\n";
+	struct props_error err = { "" };
+	struct props_table t;
+
+	ck_assert_int_eq(props_table_parse(TEXT(text), "t.txt", &t, &err), 0);
+	ck_assert_uint_eq(t.nrows, 1);
+	ck_assert_int_eq(t.has[PROPS_COL_CODE], 1);
+	ck_assert_int_eq(t.has[PROPS_COL_SYMBOLS], 1);
+	ck_assert_int_eq(t.has[PROPS_COL_PROPERTIES], 0);
+	ck_assert_str_eq(t.rows[0].cell[PROPS_COL_CODE], "a.spv");
+	ck_assert_str_eq(t.rows[0].cell[PROPS_COL_SYMBOLS], "a.sym");
+	ck_assert_ptr_null(t.rows[0].cell[PROPS_COL_PROPERTIES]);
+	props_table_fini(&t);
+}
+END_TEST
+
 struct bad_table {
 	const char *text;
 	const char *msg[2];
@@ -162,11 +183,9 @@ static const struct bad_table bad_tables[] = {
 	  { "t.txt:3:1: wrong number of cells in table row: saw 'a|b' (got 2 cells), expected 3 cells" } },
 	{ "[Code|Symbols]\na|b|c\n", { "t.txt:2:1:", "(got 3 cells), expected 2 cells" } },
 	{ "[Code]\na|\n", { "t.txt:2:1:", "(got 2 cells), expected 1 cells" } },
-	{ "[Code|Foo|Symbols]\n",
-	  { "t.txt:1:7: unknown table column: saw 'Foo', expected Code, Symbols, Properties or Manifest" } },
-	{ "[Code|code]\n", { "t.txt:1:7: unknown table column: saw 'code'" } },
-	{ "[Code|]\n", { "t.txt:1:7: unknown table column: saw ''" } },
-	{ "[]\n", { "t.txt:1:2: unknown table column: saw ''" } },
+	{ "[Code|]\n", { "t.txt:1:7: empty table column name: saw '[Code|]'" } },
+	{ "[]\n", { "t.txt:1:2: empty table column name: saw '[]'" } },
+	{ "[Code|Foo]\na\n", { "t.txt:2:1:", "(got 1 cells), expected 2 cells" } },
 	{ "[Code|Symbols|Code]\n",
 	  { "t.txt:1:15: repeated table column: saw 'Code', expected each column at most once" } },
 	{ "Code|Symbols\n",
@@ -218,6 +237,7 @@ static Suite *symtable_suite(void)
 	tcase_add_test(table, test_table_all_columns_any_order);
 	tcase_add_test(table, test_table_subset_and_read_file);
 	tcase_add_test(table, test_table_without_rows);
+	tcase_add_test(table, test_table_extra_columns_ignored);
 	tcase_add_loop_test(table, test_table_malformed, 0,
 			    (int)(sizeof(bad_tables) / sizeof(bad_tables[0])));
 	tcase_add_test(table, test_table_missing_file);
