@@ -7,14 +7,18 @@
  *
  * Layout of a wrapped object (ELF64 relocatable):
  *
- *   .devimg.image.N  SHF_ALLOC progbits, align 16: image N's bytes, exactly.
- *                    Local symbol __devimg_image_N (STT_OBJECT, its size).
+ *   __CLANG_OFFLOAD_BUNDLE__<kind>-<target>  one per image, as DPC++'s
+ *                    clang-offload-wrapper names them (kind "sycl" or
+ *                    "host"; ".rodata.devimg" for an image without a
+ *                    target): SHF_ALLOC progbits, align 16, image N's bytes,
+ *                    exactly. Local symbol __devimg_image_N (STT_OBJECT,
+ *                    its size).
  *   .devimg          SHF_ALLOC progbits, align 8: one index blob (below).
  *                    Local symbol __devimg_index.
  *   .data.rel.ro.devimg  the descriptor (include/devimg/descriptor.h):
  *                    device_binaries, device_image[], property_set[],
  *                    property[], offload_entry[]; its pointers are absolute
- *                    relocations into .devimg and .devimg.image.N.
+ *                    relocations into .devimg and the image sections.
  *                    Local symbol __devimg_descriptor.
  *   .text.devimg     constructor and destructor (tail calls to
  *                    __sycl_register_lib / __sycl_unregister_lib with the
@@ -22,6 +26,11 @@
  *                    __devimg_unregister.
  *   .init_array.1, .fini_array.1   pointers to them, priority 1 as in DPC++.
  *   .note.GNU-stack  empty: no executable stack.
+ *   .tgtimg          SHF_ALLOC|SHF_WRITE, align 16: {address, size} of each
+ *                    image (64-bit words; the address an absolute
+ *                    relocation), as clang-offload-extract reads them.
+ *                    Left out, like the constructor and destructor, with
+ *                    -emit-reg-funcs=0.
  *
  * Every string and property value the descriptor points to lives inside
  * the index blob, so the descriptor and the index share them.
@@ -51,7 +60,9 @@
 #define DEVIMG_IMAGE_ALIGN 16
 
 #define DEVIMG_SECTION_INDEX ".devimg"
-#define DEVIMG_SECTION_IMAGE_PREFIX ".devimg.image."
+#define DEVIMG_SECTION_IMAGE_PREFIX "__CLANG_OFFLOAD_BUNDLE__"
+#define DEVIMG_SECTION_IMAGE_NOTARGET ".rodata.devimg"
+#define DEVIMG_SECTION_TGTIMG ".tgtimg"
 #define DEVIMG_SECTION_DESCRIPTOR ".data.rel.ro.devimg"
 #define DEVIMG_SECTION_TEXT ".text.devimg"
 

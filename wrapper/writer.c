@@ -46,7 +46,8 @@ enum {
 	SEC_SYMTAB,
 	SEC_STRTAB,
 	SEC_SHSTRTAB,
-	SEC_IMAGE0,	/* .devimg.image.N is SEC_IMAGE0 + N */
+	SEC_IMAGE0,	/* image N's section is SEC_IMAGE0 + N */
+	/* then .tgtimg and .rela.tgtimg, when the object has them */
 };
 
 /*
@@ -78,6 +79,7 @@ enum {
 #define BINS_COUNT 2u
 #define BINS_IMAGES 8u
 #define IMG_SIZE 96u
+#define IMG_V3_SIZE 80u	/* version 3: no manifest pointers */
 #define IMG_VERSION 0u
 #define IMG_KIND 2u
 #define IMG_FORMAT 3u
@@ -166,9 +168,15 @@ struct sec {
 struct layout {
 	const struct wrap_set *set;
 	const struct wrap_machine *mach;
+	uint16_t img_version;	/* 2 or 3 */
+	size_t img_size;	/* IMG_SIZE or IMG_V3_SIZE */
+	size_t ndesc;		/* SYCL images: those in the descriptor */
+	int reg;		/* constructor and destructor */
+	int tgtimg;		/* a .tgtimg section */
 	struct buf text;
 	struct buf index;
 	struct buf desc;
+	struct buf tgt;		/* .tgtimg: {address, size} per image */
 	struct buf strtab;
 	struct buf shstrtab;
 	struct rels text_rels;
@@ -176,11 +184,12 @@ struct layout {
 	struct rels desc_rels;
 	struct rels init_rels;
 	struct rels fini_rels;
+	struct rels tgt_rels;
 	uint64_t init_word;	/* .init_array / .fini_array contents */
 	uint64_t fini_word;
 	uint32_t *sym_name;	/* strtab offsets of the named symbols */
 	size_t nsyms;
-	struct sec *secs;	/* [SEC_IMAGE0 + nimages] */
+	struct sec *secs;	/* [SEC_IMAGE0 + nimages (+ 2)] */
 	size_t nsecs;
 	uint64_t shoff;
 	uint64_t total;
@@ -355,6 +364,33 @@ static uint32_t sym_image(size_t i)
 	return SYM_IMAGE0 + i;
 }
 
+/* Undefined __sycl_register_lib, __sycl_unregister_lib; then desc-name. */
+static size_t nglobals(const struct layout *l)
+{
+	return (l->reg ? 2 : 0) + (l->set->desc_name ? 1 : 0);
+}
+
+static uint32_t sym_desc_global(const struct layout *l)
+{
+	return sym_first_global(l) + (l->reg ? 2 : 0);
+}
+
+static size_t sec_tgtimg(const struct layout *l)
+{
+	return SEC_IMAGE0 + l->set->nimages;
+}
+
+/*
+ * A field of device_image at its version-2 offset, moved to where the
+ * version being written has it: version 3 drops the manifest pointers.
+ */
+static size_t imgf(const struct layout *l, size_t off)
+{
+	if (l->img_version >= 3 && off >= IMG_BIN_BEGIN)
+		return off - (IMG_BIN_BEGIN - IMG_MANIFEST_BEGIN);
+	return off;
+}
+
 /* ---- descriptor and index ---- */
 
 /* An absolute pointer at desc offset at: sym + addend. */
@@ -469,9 +505,9 @@ static int add_propsets(struct layout *l, const struct props *p, size_t d,
 			      p->nsets * sizeof(struct devimg_index_propset),
 			      4, &xs);
 	if (!r)
-		r = desc_ptr(l, d + IMG_PROPS_BEGIN, SYM_DESC, ds);
+		r = desc_ptr(l, d + imgf(l, IMG_PROPS_BEGIN), SYM_DESC, ds);
 	if (!r)
-		r = desc_ptr(l, d + IMG_PROPS_END, SYM_DESC,
+		r = desc_ptr(l, d + imgf(l, IMG_PROPS_END), SYM_DESC,
 			     ds + p->nsets * PSET_SIZE);
 	if (r)
 		return r;
@@ -508,9 +544,9 @@ static int add_entries(struct layout *l, const struct wrap_image *img,
 	if (!r)
 		r = buf_alloc(&l->index, n * sizeof(uint32_t), 4, &xe);
 	if (!r)
-		r = desc_ptr(l, d + IMG_ENTRIES_BEGIN, SYM_DESC, de);
+		r = desc_ptr(l, d + imgf(l, IMG_ENTRIES_BEGIN), SYM_DESC, de);
 	if (!r)
-		r = desc_ptr(l, d + IMG_ENTRIES_END, SYM_DESC,
+		r = desc_ptr(l, d + imgf(l, IMG_ENTRIES_END), SYM_DESC,
 			     de + n * ENTRY_SIZE);
 	if (r)
 		return r;
@@ -532,7 +568,7 @@ static int add_manifest(struct layout *l, const struct wrap_image *img,
 	size_t off;
 	int r;
 
-	if (!img->has_manifest)
+	if (!img->has_manifest || l->img_version >= 3)
 		return 0;
 	r = buf_add(&l->index, img->manifest, img->manifest_size, 1, &off);
 	if (!r)
@@ -568,25 +604,27 @@ static int add_options(struct layout *l, const struct wrap_image *img,
 	return 0;
 }
 
-static int add_image(struct layout *l, size_t i)
+/* Image i of the set, the j-th in the descriptor and the index. */
+static int add_image(struct layout *l, size_t i, size_t j)
 {
 	const struct wrap_image *img = &l->set->images[i];
-	size_t d = BINS_SIZE + i * IMG_SIZE;
+	size_t d = BINS_SIZE + j * l->img_size;
 	size_t x = sizeof(struct devimg_index_header) +
-		   i * sizeof(struct devimg_index_image);
+		   j * sizeof(struct devimg_index_image);
 	int r;
 
-	put_u16(&l->desc, d + IMG_VERSION, DEVIMG_IMAGE_VERSION);
+	put_u16(&l->desc, d + IMG_VERSION, l->img_version);
 	put_u8(&l->desc, d + IMG_KIND, img->kind);
 	put_u8(&l->desc, d + IMG_FORMAT, img->format);
 	put_u64(&l->index, x + XIMG(bin_size), img->size);
-	put_u16(&l->index, x + XIMG(version), DEVIMG_IMAGE_VERSION);
+	put_u16(&l->index, x + XIMG(version), l->img_version);
 	put_u8(&l->index, x + XIMG(kind), img->kind);
 	put_u8(&l->index, x + XIMG(format), img->format);
 
-	r = desc_ptr(l, d + IMG_BIN_BEGIN, sym_image(i), 0);
+	r = desc_ptr(l, d + imgf(l, IMG_BIN_BEGIN), sym_image(i), 0);
 	if (!r)
-		r = desc_ptr(l, d + IMG_BIN_END, sym_image(i), img->size);
+		r = desc_ptr(l, d + imgf(l, IMG_BIN_END), sym_image(i),
+			     img->size);
 	if (!r)
 		r = rels_add(&l->index_rels,
 			     x + XIMG(bin_rel),
@@ -611,18 +649,36 @@ static void put_index_header(struct layout *l)
 	put_u32(b, XHDR(header_size), sizeof(struct devimg_index_header));
 	put_u64(b, XHDR(size), b->len);
 	put_u16(b, XHDR(binaries_version), DEVIMG_BINARIES_VERSION);
-	put_u16(b, XHDR(nimages), l->set->nimages);
+	put_u16(b, XHDR(nimages), l->ndesc);
 	put_u32(b, XHDR(images_off), sizeof(struct devimg_index_header));
 	put_u32(b, XHDR(image_size), sizeof(struct devimg_index_image));
+}
+
+/*
+ * The .tgtimg pair of image i, as DPC++'s wrapper writes it for
+ * clang-offload-extract: the image's address (an absolute relocation) and
+ * its size, 16-aligned.
+ */
+static int add_tgtimg(struct layout *l, size_t i)
+{
+	size_t off;
+	int r = buf_alloc(&l->tgt, 16, 16, &off);
+
+	if (!r)
+		r = rels_add(&l->tgt_rels, off, l->mach->r_abs64, sym_image(i),
+			     0);
+	if (!r)
+		put_u64(&l->tgt, off + 8, l->set->images[i].size);
+	return r;
 }
 
 static int build_data(struct layout *l, struct wrap_error *err,
 		      const char *out_name)
 {
-	size_t n = l->set->nimages, off, i;
+	size_t n = l->ndesc, off, i, j;
 	int r;
 
-	r = buf_alloc(&l->desc, BINS_SIZE + n * IMG_SIZE, 8, &off);
+	r = buf_alloc(&l->desc, BINS_SIZE + n * l->img_size, 8, &off);
 	if (!r)
 		r = buf_alloc(&l->index, sizeof(struct devimg_index_header) +
 			      n * sizeof(struct devimg_index_image), 8, &off);
@@ -630,9 +686,14 @@ static int build_data(struct layout *l, struct wrap_error *err,
 		goto oom;
 	put_u16(&l->desc, BINS_VERSION, DEVIMG_BINARIES_VERSION);
 	put_u16(&l->desc, BINS_COUNT, n);
-	r = desc_ptr(l, BINS_IMAGES, SYM_DESC, BINS_SIZE);
-	for (i = 0; !r && i < n; i++)
-		r = add_image(l, i);
+	if (n)
+		r = desc_ptr(l, BINS_IMAGES, SYM_DESC, BINS_SIZE);
+	for (i = 0, j = 0; !r && i < l->set->nimages; i++) {
+		if (l->tgtimg)
+			r = add_tgtimg(l, i);
+		if (!r && l->set->images[i].kind == DEVIMG_KIND_SYCL)
+			r = add_image(l, i, j++);
+	}
 	/* Pad the blob so that the next one starts 8-aligned. */
 	if (!r)
 		r = buf_alloc(&l->index, 0, DEVIMG_INDEX_ALIGN, &off);
@@ -656,6 +717,9 @@ static int build_text(struct layout *l)
 	size_t off, k;
 	unsigned j;
 	int r;
+
+	if (!l->reg)
+		return 0;
 
 	for (k = 0; k < 2; k++) {
 		size_t end = l->text.len;
@@ -705,7 +769,7 @@ static int build_strtab(struct layout *l)
 	char name[64];
 	int r;
 
-	l->sym_name = calloc(NAMED_IMAGE0 + n + 2, sizeof(*l->sym_name));
+	l->sym_name = calloc(NAMED_IMAGE0 + n + 3, sizeof(*l->sym_name));
 	if (!l->sym_name)
 		return -ENOMEM;
 	r = buf_add(&l->strtab, "", 1, 1, &off);
@@ -715,29 +779,58 @@ static int build_strtab(struct layout *l)
 		snprintf(name, sizeof(name), "__devimg_image_%zu", i);
 		r = strtab_add(l, NAMED_IMAGE0 + i, name);
 	}
-	if (!r)
+	if (!r && l->reg)
 		r = strtab_add(l, NAMED_IMAGE0 + n, "__sycl_register_lib");
-	if (!r)
+	if (!r && l->reg)
 		r = strtab_add(l, NAMED_IMAGE0 + n + 1, "__sycl_unregister_lib");
+	if (!r && l->set->desc_name) {
+		r = buf_add(&l->strtab, ".sycl_offloading.", 17, 1, &off);
+		if (!r) {
+			l->sym_name[NAMED_IMAGE0 + n + 2] = off;
+			r = buf_str(&l->strtab, l->set->desc_name, NULL);
+		}
+	}
+	return r;
+}
+
+/*
+ * Where DPC++'s wrapper puts an image: "__CLANG_OFFLOAD_BUNDLE__" then the
+ * offload kind and the target, so that clang-offload-bundler finds it; an
+ * image without a target goes to the read-only data.
+ */
+static int image_section_name(struct buf *b, const struct wrap_image *img,
+			      size_t *off)
+{
+	const char *kind = img->kind == DEVIMG_KIND_HOST ? "host" : "sycl";
+	size_t at;
+	int r;
+
+	if (!*img->target)
+		return buf_str(b, DEVIMG_SECTION_IMAGE_NOTARGET, off);
+	r = buf_add(b, DEVIMG_SECTION_IMAGE_PREFIX,
+		    strlen(DEVIMG_SECTION_IMAGE_PREFIX), 1, off);
+	if (!r)
+		r = buf_add(b, kind, strlen(kind), 1, &at);
+	if (!r)
+		r = buf_add(b, "-", 1, 1, &at);
+	if (!r)
+		r = buf_str(b, img->target, NULL);
 	return r;
 }
 
 static int name_sections(struct layout *l)
 {
-	char name[64];
 	size_t i, off;
 	int r;
 
 	r = buf_add(&l->shstrtab, "", 1, 1, &off);
 	for (i = 1; !r && i < l->nsecs; i++) {
-		const char *s = l->secs[i].name;
-
-		if (i >= SEC_IMAGE0) {
-			snprintf(name, sizeof(name), "%s%zu",
-				 DEVIMG_SECTION_IMAGE_PREFIX, i - SEC_IMAGE0);
-			s = name;
-		}
-		r = buf_str(&l->shstrtab, s, &off);
+		if (i >= SEC_IMAGE0 && i < sec_tgtimg(l))
+			r = image_section_name(&l->shstrtab,
+					       &l->set->images[i - SEC_IMAGE0],
+					       &off);
+		else
+			r = buf_str(&l->shstrtab, l->secs[i].name, &off);
 		l->secs[i].name_off = off;
 	}
 	return r;
@@ -790,10 +883,10 @@ static void describe_sections(struct layout *l)
 	sec_data(&s[SEC_DESC], l->desc.p, l->desc.len);
 	sec_set(&s[SEC_INIT], ".init_array.1", SHT_INIT_ARRAY,
 		SHF_ALLOC | SHF_WRITE, 8);
-	sec_data(&s[SEC_INIT], &l->init_word, 8);
+	sec_data(&s[SEC_INIT], &l->init_word, l->reg ? 8 : 0);
 	sec_set(&s[SEC_FINI], ".fini_array.1", SHT_FINI_ARRAY,
 		SHF_ALLOC | SHF_WRITE, 8);
-	sec_data(&s[SEC_FINI], &l->fini_word, 8);
+	sec_data(&s[SEC_FINI], &l->fini_word, l->reg ? 8 : 0);
 	s[SEC_INIT].entsize = s[SEC_FINI].entsize = 8;
 	s[SEC_INIT].dtype = s[SEC_FINI].dtype = ELF_T_ADDR;
 	sec_set(&s[SEC_NOTE_STACK], ".note.GNU-stack", SHT_PROGBITS, 0, 1);
@@ -823,6 +916,14 @@ static void describe_sections(struct layout *l)
 			DEVIMG_IMAGE_ALIGN);
 		s[SEC_IMAGE0 + i].size = l->set->images[i].size;
 	}
+	if (!l->tgtimg)
+		return;
+	/* Writable as in DPC++'s (PIC) objects: it holds relocated words. */
+	i = sec_tgtimg(l);
+	sec_set(&s[i], DEVIMG_SECTION_TGTIMG, SHT_PROGBITS,
+		SHF_ALLOC | SHF_WRITE, 16);
+	sec_data(&s[i], l->tgt.p, l->tgt.len);
+	sec_rela(l, i + 1, ".rela" DEVIMG_SECTION_TGTIMG, i, &l->tgt_rels);
 }
 
 /* Offsets: small sections in index order, then images, then headers. */
@@ -905,10 +1006,17 @@ static int fill_symtab(const struct layout *l, Elf_Data *data)
 				 l->sym_name[NAMED_IMAGE0 + i], STB_LOCAL,
 				 STT_OBJECT, SEC_IMAGE0 + i, 0,
 				 l->set->images[i].size);
-	r |= fill_symbol(data, g, l->sym_name[NAMED_IMAGE0 + n], STB_GLOBAL,
-			 STT_NOTYPE, SHN_UNDEF, 0, 0);
-	r |= fill_symbol(data, g + 1, l->sym_name[NAMED_IMAGE0 + n + 1],
-			 STB_GLOBAL, STT_NOTYPE, SHN_UNDEF, 0, 0);
+	if (l->reg) {
+		r |= fill_symbol(data, g, l->sym_name[NAMED_IMAGE0 + n],
+				 STB_GLOBAL, STT_NOTYPE, SHN_UNDEF, 0, 0);
+		r |= fill_symbol(data, g + 1,
+				 l->sym_name[NAMED_IMAGE0 + n + 1], STB_GLOBAL,
+				 STT_NOTYPE, SHN_UNDEF, 0, 0);
+	}
+	if (l->set->desc_name)
+		r |= fill_symbol(data, sym_desc_global(l),
+				 l->sym_name[NAMED_IMAGE0 + n + 2], STB_GLOBAL,
+				 STT_OBJECT, SEC_DESC, 0, l->desc.len);
 	return r ? -1 : 0;
 }
 
@@ -947,8 +1055,10 @@ static const struct rels *rels_of(const struct layout *l, size_t idx)
 		return &l->desc_rels;
 	case SEC_RELA_INIT:
 		return &l->init_rels;
-	default:
+	case SEC_RELA_FINI:
 		return &l->fini_rels;
+	default:
+		return &l->tgt_rels;
 	}
 }
 
@@ -1028,7 +1138,7 @@ static int alloc_table(const struct layout *l, size_t idx, void **out)
 	const struct sec *s = &l->secs[idx];
 
 	*out = NULL;
-	if (idx >= SEC_IMAGE0 || (s->type != SHT_SYMTAB && s->type != SHT_RELA))
+	if (s->type != SHT_SYMTAB && s->type != SHT_RELA)
 		return 0;
 	*out = calloc(1, s->size ? s->size : 1);
 	return *out ? 0 : -ENOMEM;
@@ -1037,12 +1147,16 @@ static int alloc_table(const struct layout *l, size_t idx, void **out)
 static int emit_elf(struct layout *l, int fd, struct wrap_error *err,
 		    const char *out_name)
 {
-	void *tables[SEC_IMAGE0] = { NULL };
+	void **tables = calloc(l->nsecs, sizeof(*tables));
 	Elf *elf = NULL;
 	off_t written;
 	size_t i;
 	int r = -1;
 
+	if (!tables) {
+		set_err(err, "%s: %s", out_name, strerror(ENOMEM));
+		return -1;
+	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		elf_fail(err, out_name, "libelf is out of date");
 		goto out;
@@ -1062,8 +1176,7 @@ static int emit_elf(struct layout *l, int fd, struct wrap_error *err,
 			set_err(err, "%s: %s", out_name, strerror(ENOMEM));
 			goto out;
 		}
-		if (i < SEC_IMAGE0)
-			tables[i] = t;
+		tables[i] = t;
 		if (emit_section(l, elf, i, t, err, out_name))
 			goto out;
 	}
@@ -1082,8 +1195,9 @@ static int emit_elf(struct layout *l, int fd, struct wrap_error *err,
 out:
 	if (elf)
 		elf_end(elf);
-	for (i = 0; i < SEC_IMAGE0; i++)
+	for (i = 0; i < l->nsecs; i++)
 		free(tables[i]);
+	free(tables);
 	return r;
 }
 
@@ -1240,8 +1354,8 @@ static void print_summary(const struct layout *l, FILE *f,
 		const struct wrap_image *img = &l->set->images[i];
 		const struct sec *s = &l->secs[SEC_IMAGE0 + i];
 
-		fprintf(f, "  %s%zu  offset 0x%llx  %llu bytes  from %s: format %s, target '%s', %zu entries%s, %zu property sets%s\n",
-			DEVIMG_SECTION_IMAGE_PREFIX, i,
+		fprintf(f, "  %s  offset 0x%llx  %llu bytes  from %s: format %s, target '%s', %zu entries%s, %zu property sets%s\n",
+			(const char *)l->shstrtab.p + s->name_off,
 			(unsigned long long)s->offset,
 			(unsigned long long)img->size, img->path,
 			format_name(img->format), img->target,
@@ -1265,6 +1379,8 @@ static void layout_fini(struct layout *l)
 	free(l->text.p);
 	free(l->index.p);
 	free(l->desc.p);
+	free(l->tgt.p);
+	free(l->tgt_rels.r);
 	free(l->strtab.p);
 	free(l->shstrtab.p);
 	free(l->text_rels.r);
@@ -1279,16 +1395,25 @@ static void layout_fini(struct layout *l)
 static int build_layout(struct layout *l, struct wrap_error *err,
 			const char *out_name)
 {
-	size_t n = l->set->nimages;
+	size_t n = l->set->nimages, i;
 	int r;
 
-	if (n == 0 || n > WRAP_MAX_IMAGES)
-		return set_err(err, "%s: %zu images (1 to %u can be wrapped)",
+	if (n > WRAP_MAX_IMAGES)
+		return set_err(err, "%s: %zu images (at most %u can be wrapped)",
 			       out_name, n, WRAP_MAX_IMAGES);
+	l->img_version = l->set->image_version ? l->set->image_version :
+			 DEVIMG_IMAGE_VERSION;
+	l->img_size = l->img_version >= 3 ? IMG_V3_SIZE : IMG_SIZE;
+	for (i = 0; i < n; i++)
+		if (l->set->images[i].kind == DEVIMG_KIND_SYCL)
+			l->ndesc++;
+	/* As DPC++: only SYCL images are registered, none when none. */
+	l->reg = !l->set->no_reg_funcs && l->ndesc;
+	l->tgtimg = !l->set->no_reg_funcs && n;
 	if (build_data(l, err, out_name))
 		return -1;
-	l->nsyms = sym_first_global(l) + 2;
-	l->nsecs = SEC_IMAGE0 + n;
+	l->nsyms = sym_first_global(l) + nglobals(l);
+	l->nsecs = SEC_IMAGE0 + n + (l->tgtimg ? 2 : 0);
 	l->secs = calloc(l->nsecs, sizeof(*l->secs));
 	r = l->secs ? build_text(l) : -ENOMEM;
 	if (!r)

@@ -23,7 +23,9 @@ struct wrap_image {
 	char *path;		/* the image file */
 	uint64_t size;		/* its size when it was checked */
 	unsigned char *data;	/* non-NULL: these size bytes, not the file's */
-	uint8_t kind;		/* enum devimg_offload_kind */
+	uint8_t kind;		/* enum devimg_offload_kind: SYCL images go
+				   into the descriptor; HOST images are
+				   carried as bytes only */
 	uint8_t format;		/* enum devimg_image_format */
 	char *target;		/* never NULL; "" when not given */
 	char *compile_opts;
@@ -38,6 +40,11 @@ struct wrap_image {
 
 struct wrap_set {
 	const struct wrap_machine *mach;
+	uint16_t image_version;	/* device_image.version: 2, or 3 (80 bytes,
+				   no manifest pointers); 0 means 2 */
+	int no_reg_funcs;	/* no constructor, destructor or .tgtimg */
+	const char *desc_name;	/* NULL, or the descriptor becomes the global
+				   symbol ".sycl_offloading.<desc_name>" */
 	struct wrap_image *images;
 	size_t nimages;
 	size_t cap;

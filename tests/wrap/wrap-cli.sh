@@ -36,7 +36,7 @@ grep -q '^devimg-wrap (devimg) [0-9]' version.out ||
 	2>verbose.out || fail "devimg-wrap failed: $(cat verbose.out)"
 grep -q '^devimg-wrap: image 2: c.bin' verbose.out ||
 	fail "-v does not say what it wrote: $(cat verbose.out)"
-grep -q '\.devimg\.image\.2' verbose.out ||
+grep -q '__CLANG_OFFLOAD_BUNDLE__sycl-nvptx64  offset' verbose.out ||
 	fail "-v does not list the sections: $(cat verbose.out)"
 expect_reset
 expect 0 a.bin spirv spir64 "-g -O0" -lm a.sym p.pjson a.mnf

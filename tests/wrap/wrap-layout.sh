@@ -21,10 +21,14 @@ grep -q 'Class: *ELF64' h.txt || fail "not ELF64"
 grep -q 'Type: *REL ' h.txt || fail "not relocatable"
 grep -q 'Machine: *Advanced Micro Devices X86-64' h.txt || fail "not x86-64"
 
-# section NAME TYPE FLAGS ALIGN: readelf -S shows it so.
+# section NAME TYPE FLAGS ALIGN: readelf -S shows it so (every section of
+# that name).
 readelf -SW w.o >s.txt
 section() {
-	line=$(grep -F " $1 " s.txt) || fail "no section $1"
+	line=$(grep -F " $1 " s.txt | sort -u -k2) || fail "no section $1"
+	[ "$(echo "$line" | sed 's/^ *\[ *[0-9]*\] *//' | awk '{ print $1, $2, $7, $NF }' | sort -u | wc -l)" -eq 1 ] ||
+		fail "sections $1 differ: $line"
+	line=$(echo "$line" | head -n 1)
 	fields=$(echo "$line" | sed 's/^ *\[ *[0-9]*\] *//')
 	# shellcheck disable=SC2086
 	set -- "$1" "$2" "$3" "$4" $fields
@@ -34,8 +38,10 @@ section() {
 	[ "$got_type" = "$2" ] && [ "$got_flags" = "$3" ] &&
 		[ "$got_align" = "$4" ] || fail "section $1: $line"
 }
-section .devimg.image.0 PROGBITS A 16
-section .devimg.image.2 PROGBITS A 16
+[ "$(grep -c ' __CLANG_OFFLOAD_BUNDLE__sycl-spir64 ' s.txt)" -eq 3 ] ||
+	fail "not one section per image: $(cat s.txt)"
+section __CLANG_OFFLOAD_BUNDLE__sycl-spir64 PROGBITS A 16
+section .tgtimg PROGBITS WA 16
 section .devimg PROGBITS A 8
 section .data.rel.ro.devimg PROGBITS WA 8
 section .text.devimg PROGBITS AX 16
@@ -62,16 +68,20 @@ grep -A2 "'.rela.init_array.1'" r.txt | grep -q 'R_X86_64_64 .* \.text\.devimg +
 	fail "init_array: $(cat r.txt)"
 grep -A2 "'.rela.fini_array.1'" r.txt | grep -q 'R_X86_64_64 .* \.text\.devimg + 10$' ||
 	fail "fini_array: $(cat r.txt)"
-[ "$(grep -c 'R_X86_64_PC64 .* \.devimg\.image\.[0-2] + 0$' r.txt)" -eq 3 ] ||
+[ "$(grep -c 'R_X86_64_PC64 .* __CLANG_OFFLOAD_BUNDLE__sycl-spir64 + 0$' r.txt)" -eq 3 ] ||
 	fail "bin_rel relocations: $(cat r.txt)"
+[ "$(grep -A4 "'.rela.tgtimg'" r.txt | grep -c '^0*[0-2]0 .*R_X86_64_64 .* __CLANG_OFFLOAD_BUNDLE__sycl-spir64 + 0$')" -eq 3 ] ||
+	fail ".tgtimg relocations: $(cat r.txt)"
 grep -q '^0*3 .*R_X86_64_PC32 .* \.data\.rel\.ro\.devimg - 4$' r.txt ||
 	fail "lea relocation: $(cat r.txt)"
 grep -q '^0*8 .*R_X86_64_PLT32 .* __sycl_register_lib - 4$' r.txt ||
 	fail "jmp relocation: $(cat r.txt)"
 
-# The man page's recipe for extracting an image.
-objcopy -O binary --only-section=.devimg.image.2 w.o c.out
-cmp c.out c.spv || fail "objcopy does not extract image 2"
+# The third section of that name holds image 2.
+set -- $(grep -F ' __CLANG_OFFLOAD_BUNDLE__sycl-spir64 ' s.txt | sed -n 3p |
+	sed 's/^ *\[ *[0-9]*\] *//' | awk '{ print $4, $5 }')
+tail -c +$((0x$1 + 1)) w.o | head -c $((0x$2)) >c.out
+cmp c.out c.spv || fail "the third image section is not image 2"
 objcopy -O binary --only-section=.devimg w.o index.bin
 [ "$(head -c 8 index.bin)" = DEVIMGX1 ] || fail "no index magic"
 
@@ -101,7 +111,8 @@ check_bin_rel() {
 	for img in a.bin b.bin c.spv; do
 		field=$((40 + 56 * i))
 		rel=$(od -An -t d8 -j $field -N 8 "$f.index" | tr -d ' ')
-		want=$((0x$(section_addr "$f" .devimg.image.$i)))
+		want=$((0x$(readelf -sW "$f" |
+			awk -v n=__devimg_image_$i '$8 == n { print $2 }')))
 		[ $((base + field + rel)) -eq $want ] ||
 			fail "$f: image $i: bin_rel $rel leads to $((base + field + rel)), not $want"
 		n=$(od -An -t u8 -j $((field + 8)) -N 8 "$f.index" | tr -d ' ')

@@ -27,7 +27,7 @@ while [ $i -lt 40 ]; do
 done
 "$WRAP" "$@" || fail "devimg-wrap with 40 images"
 elflint many.o
-[ "$(readelf -SW many.o | grep -c '\.devimg\.image\.')" -eq 40 ] ||
+[ "$(readelf -SW many.o | grep -c ' __CLANG_OFFLOAD_BUNDLE__sycl-')" -eq 40 ] ||
 	fail "not 40 image sections"
 run_linked many-pie "-pie -fPIE" many.o
 run_dlopen many-dlopen "" many.o
