@@ -41,6 +41,11 @@ enum opt_id {
 	OPT_PROPERTIES,
 	OPT_HOST,
 	OPT_BATCH,
+	OPT_EMIT_REG_FUNCS,
+	OPT_DESC_NAME,
+	OPT_OMP_NOTES,
+	OPT_IMAGE_VERSION,
+	OPT_PREVIEW,
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
@@ -71,6 +76,11 @@ static const struct option_spec {
 	{ "properties", OPT_PROPERTIES, ARG_REQUIRED, 1 },
 	{ "host", OPT_HOST, ARG_REQUIRED, 0 },
 	{ "batch", OPT_BATCH, ARG_OPTIONAL, 0 },
+	{ "emit-reg-funcs", OPT_EMIT_REG_FUNCS, ARG_OPTIONAL, 0 },
+	{ "desc-name", OPT_DESC_NAME, ARG_REQUIRED, 0 },
+	{ "add-omp-offload-notes", OPT_OMP_NOTES, ARG_NONE, 0 },
+	{ "image-version", OPT_IMAGE_VERSION, ARG_REQUIRED, 0 },
+	{ "fpreview-breaking-changes", OPT_PREVIEW, ARG_NONE, 0 },
 	{ "v", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "verbose", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "help", OPT_HELP, ARG_NONE, 0 },
@@ -110,6 +120,8 @@ struct cli {
 	const char *host;
 	int verbose;
 	int batch;
+	int image_version;	/* 0: not given */
+	const char *version_opt;	/* the option that set it */
 	size_t ninputs;
 	struct image_opts cur;
 	const char *group[2];	/* image [manifest] waiting for its options */
@@ -154,7 +166,8 @@ static void usage(FILE *f)
 	      "with __sycl_register_lib() when the program or library is loaded.\n"
 	      "\n"
 	      "Per-image options hold for every image after them, until given again:\n"
-	      "  -kind=sycl              offload kind (required)\n"
+	      "  -kind=sycl              offload kind (required); -kind=host images are\n"
+	      "                          carried as bytes only, not registered\n"
 	      "  -target=<spec>          device target, e.g. spir64, nvptx64 (default: \"\")\n"
 	      "  -format=<f>             none, native, spirv or llvmbc (default: none)\n"
 	      "  -compile-opts=<s>       options for the runtime's program build\n"
@@ -166,9 +179,17 @@ static void usage(FILE *f)
 	      "Other options:\n"
 	      "  -o <file>               the object to write\n"
 	      "  -host=<triple>          x86_64-linux-gnu (default) or aarch64-linux-gnu\n"
-	      "  -batch                  the only input is a file table\n"
+	      "  -batch                  every input is a file table\n"
 	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
-	      "                          names it directly\n"
+	      "                          names one directly\n"
+	      "  -o -                    write the object to standard output\n"
+	      "  -emit-reg-funcs=0       no constructor, destructor or .tgtimg section\n"
+	      "  -desc-name=<name>       the descriptor becomes the global symbol\n"
+	      "                          .sycl_offloading.<name>\n"
+	      "  -image-version=<2|3>    device image structure to write (default 2); 3\n"
+	      "                          has no manifest pointers\n"
+	      "  -fpreview-breaking-changes  the same as -image-version=3\n"
+	      "  -add-omp-offload-notes  accepted; it changes OpenMP images only\n"
 	      "  -offload-compress       store each image whose format is none and whose\n"
 	      "                          size reaches the threshold as one zstd frame\n"
 	      "                          (format 4, compressed)\n"
@@ -411,10 +432,9 @@ static int add_table(struct cli *c, const char *table)
 	free(text);
 	if (r)
 		return fail_props(table, &err, "");
+	/* A table without rows adds no image, as in DPC++. */
 	if (!t.has[PROPS_COL_CODE])
 		r = fail("%s:1: the table has no Code column", table);
-	else if (!t.nrows)
-		r = fail("%s: the table lists no images", table);
 	for (i = 0; !r && i < t.nrows; i++)
 		r = add_row(c, table, &t.rows[i]);
 	props_table_fini(&t);
@@ -425,19 +445,23 @@ static int add_table(struct cli *c, const char *table)
 
 static int parse_kind(const char *text, const char *v, int *kind)
 {
-	static const char *const unsupported[] = { "unknown", "host", "openmp",
-						   "hip" };
+	static const char *const unsupported[] = { "unknown", "openmp", "hip" };
 	size_t i;
 
 	if (!strcmp(v, "sycl")) {
 		*kind = DEVIMG_KIND_SYCL;
 		return 0;
 	}
+	if (!strcmp(v, "host")) {
+		*kind = DEVIMG_KIND_HOST;
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(unsupported); i++)
 		if (!strcmp(v, unsupported[i]))
 			return fail("%s: offload kind '%s' is not supported (only sycl)",
 				    text, v);
-	return fail("%s: unknown offload kind '%s' (expected sycl)", text, v);
+	return fail("%s: unknown offload kind '%s' (expected sycl or host)",
+		    text, v);
 }
 
 static int parse_format(const char *text, const char *v, int *format)
@@ -552,7 +576,8 @@ static int parse_bool(const char *text, const char *v, int *out)
 			return 0;
 		}
 	}
-	return fail("%s: '%s' is not a boolean (true or false)", text, v);
+	return fail("%s: '%s' is not a boolean (0, 1, true or false)",
+		    text, v);
 }
 
 static int compress_option(struct cli *c, const struct event *ev)
@@ -574,6 +599,43 @@ static int compress_option(struct cli *c, const struct event *ev)
 		return 0;
 	default:
 		return 0;
+	}
+}
+
+static int set_image_version(struct cli *c, const struct event *ev, int v)
+{
+	if (c->image_version && c->image_version != v)
+		return fail("%s: conflicts with %s", ev->text, c->version_opt);
+	c->image_version = v;
+	c->version_opt = ev->text;
+	return 0;
+}
+
+static int wrap_option(struct cli *c, const struct event *ev)
+{
+	int on = 1;
+
+	switch (ev->id) {
+	case OPT_EMIT_REG_FUNCS:
+		if (parse_bool(ev->text, ev->value, &on))
+			return -1;
+		c->set.no_reg_funcs = !on;
+		return 0;
+	case OPT_DESC_NAME:
+		if (!*ev->value)
+			return fail("%s: the descriptor name is empty",
+				    ev->text);
+		c->set.desc_name = ev->value;
+		return 0;
+	case OPT_IMAGE_VERSION:
+		if (strcmp(ev->value, "2") && strcmp(ev->value, "3"))
+			return fail("%s: unknown image version '%s' (expected 2 or 3)",
+				    ev->text, ev->value);
+		return set_image_version(c, ev, ev->value[0] - '0');
+	case OPT_PREVIEW:
+		return set_image_version(c, ev, 3);
+	default:
+		return 0;	/* -add-omp-offload-notes: OpenMP images only */
 	}
 }
 
@@ -618,10 +680,19 @@ static int global_options(struct cli *c, int *exit_now)
 			if (compress_option(c, ev))
 				return -1;
 			break;
+		case OPT_EMIT_REG_FUNCS:
+		case OPT_DESC_NAME:
+		case OPT_OMP_NOTES:
+		case OPT_IMAGE_VERSION:
+		case OPT_PREVIEW:
+			if (wrap_option(c, ev))
+				return -1;
+			break;
 		default:
 			break;
 		}
 	}
+	c->set.image_version = c->image_version;
 	return 0;
 }
 
@@ -648,6 +719,12 @@ static int add_input(struct cli *c, const char *path)
 {
 	if (!strcmp(path, "-"))
 		return fail("-: reading from standard input is not supported");
+	if (c->batch) {
+		/* Each input is a table, read with the options before it. */
+		c->group[0] = path;
+		c->ngroup = 1;
+		return flush_group(c);
+	}
 	if (c->ngroup == 2)
 		return fail("%s: too many inputs for one image: an image takes at most one manifest file (give a per-image option such as -target= between images)",
 			    path);
@@ -734,17 +811,12 @@ static int check_command(struct cli *c)
 {
 	if (!c->output)
 		return fail("no output file given (-o <file>)");
-	if (!strcmp(c->output, "-"))
-		return fail("-o -: writing the object to standard output is not supported");
-	if (c->batch && c->ninputs != 1)
-		return fail("-batch: the file table must be the only input (%zu inputs given)",
-			    c->ninputs);
 	if (!c->ninputs)
 		return fail("no input images given (see --help)");
 	if (c->host) {
 		c->set.mach = wrap_machine_from_triple(c->host);
 		if (!c->set.mach)
-			return fail("-host=%s: unsupported host (x86_64 or aarch64 Linux)",
+			return fail("-host=%s: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)",
 				    c->host);
 	} else {
 		c->set.mach = wrap_machine_default();
@@ -754,12 +826,67 @@ static int check_command(struct cli *c)
 
 /* ---- output ---- */
 
+/* Copy what fd holds, from its start, to standard output. */
+static int copy_to_stdout(int fd)
+{
+	char buf[65536];
+	ssize_t n, w, done;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return fail("standard output: %s", strerror(errno));
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail("standard output: %s", strerror(errno));
+		if (n == 0)
+			return 0;
+		for (done = 0; done < n; done += w) {
+			w = write(STDOUT_FILENO, buf + done, n - done);
+			if (w < 0 && errno == EINTR) {
+				w = 0;
+				continue;
+			}
+			if (w <= 0)
+				return fail("standard output: %s",
+					    strerror(w < 0 ? errno : EIO));
+		}
+	}
+}
+
+/*
+ * "-o -": the writer needs a regular file it can seek in, so the object
+ * is made in an unnamed temporary file first; nothing reaches standard
+ * output unless it was all written.
+ */
+static int write_stdout(struct cli *c)
+{
+	struct wrap_error err = { "" };
+	FILE *tmp = tmpfile();
+	int r;
+
+	if (!tmp)
+		return fail("-o -: cannot create a temporary file: %s",
+			    strerror(errno));
+	r = wrap_write_object(&c->set, fileno(tmp), "-",
+			      c->verbose ? stderr : NULL, &err);
+	if (r)
+		r = fail("%s", err.msg);
+	else
+		r = copy_to_stdout(fileno(tmp));
+	fclose(tmp);
+	return r;
+}
+
 static int write_output(struct cli *c)
 {
 	struct wrap_error err = { "" };
 	struct out_file out;
 	int r;
 
+	if (!strcmp(c->output, "-"))
+		return write_stdout(c);
 	out_catch_signals();
 	if (wrap_compress_images(&c->set, &c->compress,
 				 c->verbose ? stderr : NULL, &err))
@@ -774,6 +901,20 @@ static int write_output(struct cli *c)
 	}
 	if (out_commit(&out, err.msg, sizeof(err.msg)))
 		return fail("%s", err.msg);
+	return 0;
+}
+
+/* Version 3 images have no manifest pointers: a manifest would be lost. */
+static int check_version(const struct cli *c)
+{
+	size_t i;
+
+	if (c->image_version < 3)
+		return 0;
+	for (i = 0; i < c->set.nimages; i++)
+		if (c->set.images[i].has_manifest)
+			return fail("%s: a manifest cannot go into a version 3 image (given %s)",
+				    c->set.images[i].path, c->version_opt);
 	return 0;
 }
 
@@ -806,6 +947,8 @@ int main(int argc, char **argv)
 		r = check_command(&c);
 	if (!r)
 		r = sequence_images(&c);
+	if (!r)
+		r = check_version(&c);
 	if (!r && c.verbose)
 		print_plan(&c);
 	if (!r)

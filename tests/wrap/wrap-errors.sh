@@ -15,7 +15,7 @@ printf '[S]\nx=2|@@@\n' >in/b64.props
 printf '[S]\nx=9|1\n' >in/type.props
 printf '[Code]\nin/nosuch.bin\n' >in/rowmissing.txt
 printf 'in/a.bin\n' >in/nohead.txt
-printf '[Code|Foo]\nin/a.bin|x\n' >in/badcol.txt
+printf '[Code||Symbols]\nin/a.bin||\n' >in/badcol.txt
 printf '[Symbols]\nin/a.sym\n' >in/nocode.txt
 printf '[Code|Symbols]\nin/a.bin\n' >in/cells.txt
 printf '[Code|Symbols]\n|in/a.sym\n' >in/emptycode.txt
@@ -46,20 +46,31 @@ wrap_fails 'in/nocode.txt:1: .*no Code column' $o $k -batch in/nocode.txt
 wrap_fails 'in/cells.txt:2:1: ' $o $k -batch in/cells.txt
 wrap_fails 'in/emptycode.txt:2: image file name missing' $o $k \
 	-batch in/emptycode.txt
-wrap_fails 'in/norows.txt: .*no images' $o $k -batch in/norows.txt
 wrap_fails 'in/nosuch.bin: No such file or directory (in/rowmissing.txt:2)' \
 	$o $k -batch in/rowmissing.txt
 wrap_fails 'in/nosuch.txt: No such file or directory' $o $k \
 	-batch in/nosuch.txt
-wrap_fails "-batch: the file table must be the only input" $o $k \
-	-batch in/nohead.txt in/a.bin
+wrap_fails "in/a.sym:1:1: missing table header" $o $k \
+	-batch in/norows.txt in/a.sym
+wrap_fails "-emit-reg-funcs=no: expected a boolean" $o $k \
+	-emit-reg-funcs=no in/a.bin
+wrap_fails "-desc-name=: the descriptor name is empty" $o $k -desc-name= \
+	in/a.bin
+wrap_fails "-image-version=4: unknown image version '4'" $o $k \
+	-image-version=4 in/a.bin
+wrap_fails "-fpreview-breaking-changes: conflicts with -image-version=2" \
+	$o $k -image-version=2 -fpreview-breaking-changes in/a.bin
+wrap_fails "in/a.bin: a manifest cannot go into a version 3 image (given -fpreview-breaking-changes)" \
+	$o $k -fpreview-breaking-changes in/a.bin in/a.sym
+wrap_fails "-kind=hip: offload kind 'hip' is not supported" $o -kind=hip \
+	in/a.bin
 wrap_fails "-format=spv: unknown image format 'spv'" $o $k -format=spv \
 	in/a.bin
 wrap_fails "-kind=cuda: unknown offload kind 'cuda'" $o -kind=cuda in/a.bin
 wrap_fails "-kind=openmp: offload kind 'openmp' is not supported" $o \
 	-kind=openmp in/a.bin
 wrap_fails "in/a.bin: no offload kind given" $o in/a.bin
-wrap_fails "-host=x86_64-pc-windows-msvc: unsupported host" $o $k \
+wrap_fails "-host=x86_64-pc-windows-msvc: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)" $o $k \
 	-host=x86_64-pc-windows-msvc in/a.bin
 wrap_fails "-host=riscv64-linux-gnu: unsupported host" $o $k \
 	-host=riscv64-linux-gnu in/a.bin
