@@ -22,7 +22,9 @@ wrap_tests = \
 	tests/wrap/wrap-layout.sh \
 	tests/wrap/wrap-limits.sh \
 	tests/wrap/wrap-inputs.sh \
-	tests/wrap/wrap-longname.sh
+	tests/wrap/wrap-longname.sh \
+	tests/wrap/wrap-upstream.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
-EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c
+EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c \
+	tests/wrap/descdump.c

@@ -349,9 +349,12 @@ static int rels_add(struct rels *rs, uint64_t offset, uint32_t type,
 
 /* ---- symbols ---- */
 
+/* Without a constructor and destructor, their two symbols are left out. */
 static uint32_t sym_named(const struct layout *l, unsigned which)
 {
-	return SYM_IMAGE0 + l->set->nimages + which;
+	uint32_t gap = !l->reg && which >= NAMED_IMAGE0 ? 2 : 0;
+
+	return SYM_IMAGE0 + l->set->nimages + which - gap;
 }
 
 static uint32_t sym_first_global(const struct layout *l)
@@ -995,12 +998,15 @@ static int fill_symtab(const struct layout *l, Elf_Data *data)
 	r |= fill_symbol(data, sym_named(l, NAMED_DESC),
 			 l->sym_name[NAMED_DESC], STB_LOCAL, STT_OBJECT,
 			 SEC_DESC, 0, l->desc.len);
-	r |= fill_symbol(data, sym_named(l, NAMED_REGISTER),
-			 l->sym_name[NAMED_REGISTER], STB_LOCAL, STT_FUNC,
-			 SEC_TEXT, 0, m->stub_size);
-	r |= fill_symbol(data, sym_named(l, NAMED_UNREGISTER),
-			 l->sym_name[NAMED_UNREGISTER], STB_LOCAL, STT_FUNC,
-			 SEC_TEXT, m->stub_align, m->stub_size);
+	if (l->reg) {
+		r |= fill_symbol(data, sym_named(l, NAMED_REGISTER),
+				 l->sym_name[NAMED_REGISTER], STB_LOCAL,
+				 STT_FUNC, SEC_TEXT, 0, m->stub_size);
+		r |= fill_symbol(data, sym_named(l, NAMED_UNREGISTER),
+				 l->sym_name[NAMED_UNREGISTER], STB_LOCAL,
+				 STT_FUNC, SEC_TEXT, m->stub_align,
+				 m->stub_size);
+	}
 	for (i = 0; i < n; i++)
 		r |= fill_symbol(data, sym_named(l, NAMED_IMAGE0 + i),
 				 l->sym_name[NAMED_IMAGE0 + i], STB_LOCAL,
