@@ -23,7 +23,9 @@ wrap_tests = \
 	tests/wrap/wrap-limits.sh \
 	tests/wrap/wrap-inputs.sh \
 	tests/wrap/wrap-longname.sh \
-	tests/wrap/wrap-upstream.sh
+	tests/wrap/wrap-upstream.sh \
+	tests/wrap/wrap-v3.sh \
+	tests/wrap/wrap-extract.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
 EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c \
