@@ -200,6 +200,7 @@ enum props_column {
 	PROPS_COL_SYMBOLS,
 	PROPS_COL_PROPERTIES,
 	PROPS_COL_MANIFEST,
+	PROPS_COL_SYM_AND_PROPS,	/* devimg-wrap --sym-prop-bc-files */
 	PROPS_NCOLS,
 };
 

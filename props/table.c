@@ -15,6 +15,7 @@ static const char *const column_names[PROPS_NCOLS] = {
 	[PROPS_COL_SYMBOLS] = "Symbols",
 	[PROPS_COL_PROPERTIES] = "Properties",
 	[PROPS_COL_MANIFEST] = "Manifest",
+	[PROPS_COL_SYM_AND_PROPS] = "SymAndProps",
 };
 
 #define EXPECTED_HEADER \
