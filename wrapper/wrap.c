@@ -25,6 +25,7 @@
 #include "devimg_limits.h"
 #include "outfile.h"
 #include "props.h"
+#include "symprop.h"
 #include "writer.h"
 
 #define PROG "devimg-wrap"
@@ -46,6 +47,7 @@ enum opt_id {
 	OPT_OMP_NOTES,
 	OPT_IMAGE_VERSION,
 	OPT_PREVIEW,
+	OPT_SYM_PROP,
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
@@ -81,6 +83,7 @@ static const struct option_spec {
 	{ "add-omp-offload-notes", OPT_OMP_NOTES, ARG_NONE, 0 },
 	{ "image-version", OPT_IMAGE_VERSION, ARG_REQUIRED, 0 },
 	{ "fpreview-breaking-changes", OPT_PREVIEW, ARG_NONE, 0 },
+	{ "sym-prop-bc-files", OPT_SYM_PROP, ARG_REQUIRED, 0 },
 	{ "v", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "verbose", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "help", OPT_HELP, ARG_NONE, 0 },
@@ -122,6 +125,7 @@ struct cli {
 	int batch;
 	int image_version;	/* 0: not given */
 	const char *version_opt;	/* the option that set it */
+	const char *symprop;	/* --sym-prop-bc-files table */
 	size_t ninputs;
 	struct image_opts cur;
 	const char *group[2];	/* image [manifest] waiting for its options */
@@ -197,6 +201,9 @@ static void usage(FILE *f)
 	      "                          zstd level (default: 10)\n"
 	      "  -offload-compression-threshold=<n>\n"
 	      "                          smallest image compressed, bytes (default: 512)\n"
+	      "  -sym-prop-bc-files=<table>  entries and property sets of the SYCL\n"
+	      "                          images from the objects that the table's\n"
+	      "                          SymAndProps column lists, image by image\n"
 	      "  -v, -verbose            say what is written, on stderr\n"
 	      "  -h, -help, --help       print this help and exit\n"
 	      "  -version, --version     print the version and exit\n"
@@ -688,6 +695,9 @@ static int global_options(struct cli *c, int *exit_now)
 			if (wrap_option(c, ev))
 				return -1;
 			break;
+		case OPT_SYM_PROP:
+			c->symprop = ev->value;
+			break;
 		default:
 			break;
 		}
@@ -904,6 +914,15 @@ static int write_output(struct cli *c)
 	return 0;
 }
 
+static int take_symprop(struct cli *c)
+{
+	char err[1024];
+
+	if (wrap_symprop_apply(&c->set, c->symprop, err, sizeof(err)))
+		return fail("%s", err);
+	return 0;
+}
+
 /* Version 3 images have no manifest pointers: a manifest would be lost. */
 static int check_version(const struct cli *c)
 {
@@ -947,6 +966,8 @@ int main(int argc, char **argv)
 		r = check_command(&c);
 	if (!r)
 		r = sequence_images(&c);
+	if (!r && c.symprop)
+		r = take_symprop(&c);
 	if (!r)
 		r = check_version(&c);
 	if (!r && c.verbose)

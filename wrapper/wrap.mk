@@ -6,6 +6,8 @@ devimg_wrap_SOURCES = \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/writer.c wrapper/writer.h \
 	wrapper/machine.c wrapper/machine.h \
+	wrapper/symprop.c wrapper/symprop.h \
+	wrapper/reader.c wrapper/reader.h \
 	wrapper/index.h
 devimg_wrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 devimg_wrap_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(ZSTD_CFLAGS)

@@ -131,6 +131,58 @@ elflint w9.o
 main_file m.c
 $CC -o m9 m.c w9.o && ./m9 || fail "header-only table: cannot link or run"
 
+# --sym-prop-bc-files (DPC++'s sym-prop-bc-files test, adapted): wrap three
+# images from a table with symbols and properties, change the images,
+# wrap them again from a Code-only table and take symbols and properties
+# from the first object, listed in a [SymAndProps] table. Both objects
+# then say the same but for the image bytes.
+i=0
+for k in 5 4 3; do
+	echo "pseudo-aocx-$i" >s$i.aocx
+	printf '%s\n' '[SYCL/devicelib req mask]' 'DeviceLibReqMask=1|0' \
+		'[SYCL/device requirements]' 'aspects=2|AAAAAAAAAAA' \
+		'reqd_work_group_size=2|AAAAAAAAAAA' '[SYCL/kernel param opt]' \
+		"_ZTSZ4add${k}N4sycl3_V15queueEPiiiE10add${k}_dummy=2|DAAAAAAAAAAA" \
+		"_ZZ4add${k}N4sycl3_V15queueEPiiiENKUlvE_clEv=2|BAAAAAAAAAAA" \
+		'[SYCL/misc properties]' 'optLevel=1|2' >s$i.prop
+	echo "_ZTSZ4add${k}N4sycl3_V15queueEPiiiE10add${k}_dummy" >s$i.sym
+	i=$((i + 1))
+done
+printf '%s\n' '[Code|Properties|Symbols]' 's0.aocx|s0.prop|s0.sym' \
+	's1.aocx|s1.prop|s1.sym' 's2.aocx|s2.prop|s2.sym' >s.table
+"$WRAP" "-o=s1.o" "-host=x86_64-unknown-linux-gnu" "--emit-reg-funcs=0" \
+	"-target=fpga_aocx-intel-unknown" "-kind=sycl" "-batch" s.table ||
+	fail "sym-prop: first wrap"
+echo 'fake-aocx-0-updated' >s0.aocx
+echo 'fake-aocx-1-enhanced' >s1.aocx
+echo 'fake-aocx-2-different-form' >s2.aocx
+printf '%s\n' '[Code]' s0.aocx s1.aocx s2.aocx >s_code_only.table
+printf '%s\n' '[SymAndProps]' s1.o >s_sym_prop_files.txt
+"$WRAP" "-o=s2.o" "-host=x86_64-unknown-linux-gnu" "--emit-reg-funcs=0" \
+	"-target=fpga_aocx-intel-unknown" "-kind=sycl" "-batch" \
+	s_code_only.table --sym-prop-bc-files=s_sym_prop_files.txt ||
+	fail "sym-prop: second wrap"
+for o in s1 s2; do
+	"$DUMP" --json $o.o |
+		jq -c '.images[] | [.target, .entries, .property_sets]' >$o.meta
+done
+[ "$(wc -l <s1.meta)" -eq 3 ] || fail "sym-prop: not three images"
+grep -q '"_ZTSZ4add4N4sycl3_V15queueEPiiiE10add4_dummy"' s1.meta ||
+	fail "sym-prop: the first object lacks its entries"
+diff -u s1.meta s2.meta || fail "sym-prop: entries or properties differ"
+mkdir sx
+"$DUMP" --extract sx s2.o >/dev/null || fail "sym-prop: extract"
+i=0
+for f in sx/*; do
+	cmp "$f" s$i.aocx || fail "sym-prop: image $i is not the new code"
+	i=$((i + 1))
+done
+[ $i -eq 3 ] || fail "sym-prop: $i images extracted"
+printf '%s\n' '[SymAndProps]' w9.o >s_short.txt
+expect_fail '^devimg-wrap: s_short.txt: the objects it lists hold fewer images than the 3 SYCL images wrapped here$' \
+	"$WRAP" -o s3.o -kind=sycl -batch s_code_only.table \
+	--sym-prop-bc-files=s_short.txt
+
 # A Windows host stays a clear error: devimg-wrap writes ELF.
 expect_fail '^devimg-wrap: -host=x86_64-pc-windows-msvc: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)$' \
 	"$WRAP" -o wa.o -host=x86_64-pc-windows-msvc -kind=sycl t.tgt
