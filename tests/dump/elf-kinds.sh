@@ -37,8 +37,9 @@ done
 # Images that no section header maps are found through PT_LOAD: clear
 # SHF_ALLOC of the image sections of a copy of the executable.
 cp exe noshdr
-for s in .devimg.image.0 .devimg.image.1; do
-	patch noshdr $(($(shdr_off exe "$(section_index exe $s)") + 8)) 00
+for i in $(readelf -SW exe |
+	sed -n 's/^ *\[ *\([0-9]*\)\] __CLANG_OFFLOAD_BUNDLE__.*/\1/p'); do
+	patch noshdr $(($(shdr_off exe "$i") + 8)) 00
 done
 json noshdr >got.json
 cmp -s want.json got.json || fail "noshdr: $(diff want.json got.json | head)"

@@ -13,12 +13,15 @@ cd "$scratch"
 $CC -fPIE -pie main.c a.o b.o -o app || skip "cannot link a PIE"
 
 # The images as the assembler laid them out, to compare with.
-for o in a b; do
-	for i in 0 1; do
-		objcopy -O binary --only-section=.devimg.image.$i $o.o $o$i.ref ||
-			fail "objcopy $o.o"
-	done
-done
+# Image sections are named for kind and target, as devimg-wrap names them.
+ref() {
+	objcopy -O binary "--only-section=__CLANG_OFFLOAD_BUNDLE__sycl-$2" \
+		"$1.o" "$3" || fail "objcopy $1.o"
+}
+ref a spir64 a0.ref
+ref a nvptx64 a1.ref
+ref b spir64_x86_64 b0.ref
+ref b 'a/b c' b1.ref
 
 mkdir img
 "$dump" --extract img app >names || fail "--extract failed"

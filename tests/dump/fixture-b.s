@@ -4,14 +4,14 @@
 # properties of unknown types. Linked after fixture-a.o, its images are
 # numbered 2 and 3.
 
-	.section .devimg.image.0,"a",@progbits
+	.section __CLANG_OFFLOAD_BUNDLE__sycl-spir64_x86_64,"a",@progbits
 	.balign 16
 img0:
 	.ascii "BC"
 	.byte 0xc0, 0xde, 0x35, 0x14, 0, 0, 5, 0, 0, 0
 img0_end:
 
-	.section .devimg.image.1,"a",@progbits
+	.section "__CLANG_OFFLOAD_BUNDLE__sycl-a/b c","a",@progbits
 	.balign 16
 img1:
 	.byte 0x7f
