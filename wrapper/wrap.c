@@ -465,7 +465,7 @@ static int parse_kind(const char *text, const char *v, int *kind)
 	}
 	for (i = 0; i < ARRAY_SIZE(unsupported); i++)
 		if (!strcmp(v, unsupported[i]))
-			return fail("%s: offload kind '%s' is not supported (only sycl)",
+			return fail("%s: offload kind '%s' is not supported (only sycl or host)",
 				    text, v);
 	return fail("%s: unknown offload kind '%s' (expected sycl or host)",
 		    text, v);
