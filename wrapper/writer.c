@@ -1431,7 +1431,9 @@ static int build_layout(struct layout *l, struct wrap_error *err,
 	if (r)
 		return set_err(err, "%s: %s", out_name, strerror(-r));
 	/* In offset order, as assemblers write them; easier to read. */
-	qsort(l->desc_rels.r, l->desc_rels.n, sizeof(struct rel), rel_cmp);
+	if (l->desc_rels.n)
+		qsort(l->desc_rels.r, l->desc_rels.n, sizeof(struct rel),
+		      rel_cmp);
 	sec_data(&l->secs[SEC_STRTAB], l->strtab.p, l->strtab.len);
 	sec_data(&l->secs[SEC_SHSTRTAB], l->shstrtab.p, l->shstrtab.len);
 	if (place_sections(l))
