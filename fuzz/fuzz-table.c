@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The file-table reader of devimg-wrap -batch (props_table_parse): on
- * success every row has a cell for exactly the columns of the header and
- * no '|' inside a cell; errors are one line naming the input.
+ * success every row has a cell for exactly the known columns of the header
+ * (a header may name only columns the reader skips) and no '|' inside a
+ * cell; errors are one line naming the input.
  */
 #include <errno.h>
 
@@ -16,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct props_error err = { { 0 } };
 	struct props_table t;
 	size_t i;
-	int c, ncols = 0, r;
+	int c, r;
 
 	r = props_table_parse((const char *)data, size, FNAME, &t, &err);
 	if (r < 0) {
@@ -25,9 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_msg(err.msg, sizeof(err.msg), FNAME ":");
 		return 0;
 	}
-	for (c = 0; c < PROPS_NCOLS; c++)
-		ncols += t.has[c] != 0;
-	FUZZ_ASSERT(ncols > 0, "a table without columns");
 	for (i = 0; i < t.nrows; i++) {
 		FUZZ_ASSERT(t.rows[i].line >= 2, "row %zu on line %u", i,
 			    t.rows[i].line);
