@@ -7,8 +7,8 @@
  * (-kind, -target, -format, -compile-opts, -link-opts, -entries,
  * -properties) set a value that holds for every image after it until it is
  * given again; an image file may be followed by one manifest file; in batch
- * mode the only input is a file table whose rows name each image's files,
- * and the per-image options before the table apply to every row.
+ * mode every input is a file table whose rows name each image's files, and
+ * the per-image options before a table apply to every row of it.
  */
 #include <errno.h>
 #include <fcntl.h>
