@@ -52,7 +52,7 @@ wrap_fails 'in/nosuch.txt: No such file or directory' $o $k \
 	-batch in/nosuch.txt
 wrap_fails "in/a.sym:1:1: missing table header" $o $k \
 	-batch in/norows.txt in/a.sym
-wrap_fails "-emit-reg-funcs=no: expected a boolean" $o $k \
+wrap_fails "-emit-reg-funcs=no: 'no' is not a boolean" $o $k \
 	-emit-reg-funcs=no in/a.bin
 wrap_fails "-desc-name=: the descriptor name is empty" $o $k -desc-name= \
 	in/a.bin
