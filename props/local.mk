@@ -5,7 +5,8 @@ props_libdevimg_props_la_SOURCES = \
 	props/model.c props/base64.c props/bytes.c \
 	props/reader.c props/writer.c \
 	props/sym.c props/table.c props/specconst.c props/launch.c \
-	props/escape.c props/escape.h
+	props/escape.c props/escape.h \
+	props/offload-binary.c props/offload-binary.h
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \

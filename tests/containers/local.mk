@@ -1,0 +1,12 @@
+# OffloadBinary and SYCLBIN containers: unit tests (Check) and shell tests.
+containers_unit_tests = tests/containers/test-offload-binary
+check_PROGRAMS += $(containers_unit_tests)
+TESTS += $(containers_unit_tests)
+
+containers_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)
+containers_test_ldadd = props/libdevimg-props.la $(CHECK_LIBS)
+
+tests_containers_test_offload_binary_SOURCES = \
+	tests/containers/test-offload-binary.c tests/props/testutil.h
+tests_containers_test_offload_binary_CFLAGS = $(containers_test_cflags)
+tests_containers_test_offload_binary_LDADD = $(containers_test_ldadd)
