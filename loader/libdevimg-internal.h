@@ -162,29 +162,68 @@ extern atomic_ulong image_unz_count;
  */
 int descriptor_validate(const struct devimg_device_binaries *desc,
 			struct devimg_msg *msg);
+/* The same, naming the descriptor key in messages (a shadow's original). */
+int descriptor_validate_as(const struct devimg_device_binaries *desc,
+			   const void *key, struct devimg_msg *msg);
 /*
  * The image records of a validated desc (an array of desc->count, each
  * with one reference): its entries are validated (-EINVAL and the reason
  * in msg), their names copied. -ENOMEM.
  */
 int descriptor_build(const struct devimg_device_binaries *desc,
-		     struct devimg_image ***imgs, struct devimg_msg *msg);
+		     const void *key, struct devimg_image ***imgs,
+		     struct devimg_msg *msg);
+
+/* ---- layout.c, blob.c: descriptors of other layouts ---- */
+
+/*
+ * A descriptor of the layout the registry reads (images of version 1 or
+ * 2, 32-byte entries), built for one of another layout; its pointers lead
+ * into the original, except the arrays it owns.
+ */
+struct shadow {
+	struct devimg_device_binaries desc;
+	struct devimg_device_image *images;
+	void **owned;			/* one array at most per image */
+	size_t nowned;
+	void *blob;			/* blob.c's parsed OffloadBinary */
+};
+
+/*
+ * The shadow of the descriptor or OffloadBinary blob at arg in *out, or
+ * NULL there when arg needs none (a version 1 or 2 descriptor with 32-byte
+ * entries, or one that descriptor_validate() rejects). -EINVAL and the
+ * reason in msg; -ENOMEM.
+ */
+int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg);
+void shadow_free(struct shadow *sh);
+/* A shadow of count images, zeroed; NULL on ENOMEM. */
+struct shadow *shadow_new(unsigned count);
+/* The devimg format of an LLVM ImageKind; UINT_MAX when unknown. */
+unsigned shadow_format_of_llvm(unsigned image_kind);
+/* blob.c: arg starts with the OffloadBinary magic. */
+bool shadow_is_blob(const void *arg);
+int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg);
+void shadow_blob_free(struct shadow *sh);
 
 /* ---- registry.c ---- */
 
 /*
- * Queue a validated desc for indexing, or return -EEXIST when it is
+ * Queue a validated desc for indexing under key (what
+ * __sycl_unregister_lib() will be given: desc itself, or the original of
+ * a shadow, which the registry then owns), or return -EEXIST when key is
  * registered already; -ENOMEM.
  */
-int registry_add(const struct devimg_device_binaries *desc);
+int registry_add(const void *key, const struct devimg_device_binaries *desc,
+		 struct shadow *sh);
 /*
  * Build and index the records of every queued descriptor, rejecting those
  * whose entries fail validation. Every public function that reads the
  * registry calls it first; cheap when nothing is queued.
  */
 void registry_settle(void);
-/* Remove desc's images; -ENOENT when desc is not registered. */
-int registry_remove(const struct devimg_device_binaries *desc);
+/* Remove key's images (and shadow); -ENOENT when key is not registered. */
+int registry_remove(const void *key);
 void registry_add_problem(const struct devimg_msg *msg);
 
 /*

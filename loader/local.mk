@@ -22,6 +22,7 @@ libdevimg_sources = \
 	loader/log.c loader/strerror.c \
 	loader/image.c loader/register.c loader/registry.c \
 	loader/decompress.c \
+	loader/layout.c loader/blob.c \
 	loader/introspect.c \
 	loader/select.c loader/select.h \
 	loader/specconst.c
@@ -63,7 +64,8 @@ loader_unit_tests = \
 	tests/loader/test-overflow \
 	tests/loader/test-hash \
 	tests/loader/test-names \
-	tests/loader/test-escape
+	tests/loader/test-escape \
+	tests/loader/test-layout
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -111,6 +113,11 @@ tests_loader_test_names_SOURCES = tests/loader/test-names.c $(loader_test_common
 tests_loader_test_names_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_names_CFLAGS = $(loader_test_cflags)
 tests_loader_test_names_LDADD = $(loader_test_ldadd)
+
+tests_loader_test_layout_SOURCES = tests/loader/test-layout.c $(loader_test_common)
+tests_loader_test_layout_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_layout_CFLAGS = $(loader_test_cflags)
+tests_loader_test_layout_LDADD = $(loader_test_ldadd)
 
 # Also on a device when the OpenCL plugin finds one (PoCL), else that
 # part is left out.

@@ -147,10 +147,11 @@ static int count_entries(const struct devimg_device_image *img, size_t *n,
 	return span_count(&span, MAX_ENTRIES, n, msg, where);
 }
 
-static void image_where(char *where, size_t size,
-			const struct devimg_device_binaries *desc, unsigned i)
+/* Named by key: the descriptor or blob the object registered. */
+static void image_where(char *where, size_t size, const void *key,
+			unsigned i)
 {
-	snprintf(where, size, "descriptor %p image %u", (const void *)desc, i);
+	snprintf(where, size, "descriptor %p image %u", key, i);
 }
 
 /* Every entry has a name: checked when the entries are indexed. */
@@ -180,9 +181,11 @@ static int validate_header(const struct devimg_device_image *img,
 	 * The offload wrapper writes 2; DPC++'s runtime builds images of
 	 * version 1 itself (images loaded from files, its unit tests) with
 	 * the same 96-byte layout, property sets included. Both read alike.
+	 * Version 3 images (80 bytes) come here as their shadow (layout.c).
 	 */
-	if (img->version != 1 && img->version != 2) {
-		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected 1 or 2",
+	if (img->version < 1 || img->version > 3) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: version %u, expected 1, 2 or 3",
 			       where, img->version);
 		return -EINVAL;
 	}
@@ -229,14 +232,13 @@ static int validate_bytes(const struct devimg_device_image *img,
 }
 
 static int validate_image(const struct devimg_device_image *img,
-			  unsigned i, struct devimg_msg *msg,
-			  const struct devimg_device_binaries *desc)
+			  unsigned i, struct devimg_msg *msg, const void *key)
 {
 	char where[96];
 	size_t n;
 	int r;
 
-	image_where(where, sizeof(where), desc, i);
+	image_where(where, sizeof(where), key, i);
 	r = validate_header(img, msg, where);
 	if (r == 0)
 		r = validate_bytes(img, msg, where);
@@ -250,6 +252,12 @@ static int validate_image(const struct devimg_device_image *img,
 int descriptor_validate(const struct devimg_device_binaries *desc,
 			struct devimg_msg *msg)
 {
+	return descriptor_validate_as(desc, desc, msg);
+}
+
+int descriptor_validate_as(const struct devimg_device_binaries *desc,
+			   const void *key, struct devimg_msg *msg)
+{
 	struct span host;
 	char where[64];
 	size_t n;
@@ -260,7 +268,7 @@ int descriptor_validate(const struct devimg_device_binaries *desc,
 		devimg_msg_set(msg, -EINVAL, "descriptor is NULL");
 		return -EINVAL;
 	}
-	snprintf(where, sizeof(where), "descriptor %p", (const void *)desc);
+	snprintf(where, sizeof(where), "descriptor %p", key);
 	if (desc->version != DEVIMG_BINARIES_VERSION) {
 		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected %u",
 			       where, desc->version, DEVIMG_BINARIES_VERSION);
@@ -276,7 +284,7 @@ int descriptor_validate(const struct devimg_device_binaries *desc,
 			      sizeof(struct devimg_offload_entry) };
 	r = span_count(&host, MAX_ENTRIES, &n, msg, where);
 	for (i = 0; r == 0 && i < desc->count; i++)
-		r = validate_image(&desc->images[i], i, msg, desc);
+		r = validate_image(&desc->images[i], i, msg, key);
 	return r;
 }
 
@@ -290,7 +298,8 @@ static void free_images(struct devimg_image **imgs, size_t n)
 }
 
 int descriptor_build(const struct devimg_device_binaries *desc,
-		     struct devimg_image ***out, struct devimg_msg *msg)
+		     const void *key, struct devimg_image ***out,
+		     struct devimg_msg *msg)
 {
 	struct devimg_image **imgs = NULL;
 	char where[96];
@@ -298,7 +307,7 @@ int descriptor_build(const struct devimg_device_binaries *desc,
 	int r = 0;
 
 	for (i = 0; r == 0 && i < desc->count; i++) {
-		image_where(where, sizeof(where), desc, i);
+		image_where(where, sizeof(where), key, i);
 		r = validate_entries(&desc->images[i], msg, where);
 	}
 	if (r < 0)
@@ -312,27 +321,40 @@ int descriptor_build(const struct devimg_device_binaries *desc,
 		imgs[i] = image_new(desc, i);
 		if (!imgs[i])
 			goto err_nomem;
+		imgs[i]->desc = key;
 	}
 	*out = imgs;
 	return 0;
 
 err_nomem:
 	devimg_msg_set(msg, -ENOMEM,
-		       "descriptor %p: out of memory at image %u",
-		       (const void *)desc, i);
+		       "descriptor %p: out of memory at image %u", key, i);
 	if (imgs)
 		free_images(imgs, i);
 	return -ENOMEM;
 }
 
+/*
+ * desc may also point to an OffloadBinary blob (LLVM's new offload model
+ * passes one, with its size or end as a second argument, which is not
+ * read: the blob's header gives its size).
+ */
 DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 {
+	const struct devimg_device_binaries *use = desc;
+	struct shadow *sh = NULL;
 	struct devimg_msg msg;
 	int r;
 
-	r = descriptor_validate(desc, &msg);
+	r = shadow_build(desc, &sh, &msg);
+	if (sh)
+		use = &sh->desc;
 	if (r == 0)
-		r = registry_add(desc);
+		r = descriptor_validate_as(use, desc, &msg);
+	if (r == 0)
+		r = registry_add(desc, use, sh);
+	if (r < 0)	/* the registry owns it once added */
+		shadow_free(sh);
 	if (r == -EEXIST) {
 		log_warn("descriptor %p is registered already; ignored",
 			 (void *)desc);
@@ -347,7 +369,7 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 		return;
 	}
 	log_info("registered descriptor %p: %u images", (void *)desc,
-		 desc->count);
+		 use->count);
 }
 
 DEVIMG_EXPORT void __sycl_unregister_lib(struct devimg_device_binaries *desc)

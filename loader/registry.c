@@ -40,7 +40,9 @@ struct name_ref {
 };
 
 struct reg_desc {
+	const void *key;		/* what unregistration is given */
 	const struct devimg_device_binaries *desc;
+	struct shadow *shadow;		/* owned; desc is its own, or NULL */
 	struct devimg_image **imgs;	/* NULL until settled */
 	struct name_ref *refs;		/* per entry of imgs[0], imgs[1]... */
 	size_t n;
@@ -95,12 +97,12 @@ void registry_read_unlock(void)
 }
 
 /* Newest first: libraries are mostly unloaded in reverse order. */
-static struct reg_desc *find_desc(const struct devimg_device_binaries *desc)
+static struct reg_desc *find_desc(const void *key)
 {
 	size_t i;
 
 	for (i = registry.ndescs; i-- > 0;) {
-		if (registry.descs[i].desc == desc)
+		if (registry.descs[i].key == key)
 			return &registry.descs[i];
 	}
 	return NULL;
@@ -166,12 +168,13 @@ static void unlink_image(struct devimg_image *img, struct name_ref *refs)
 	registry.nimages--;
 }
 
-int registry_add(const struct devimg_device_binaries *desc)
+int registry_add(const void *key, const struct devimg_device_binaries *desc,
+		 struct shadow *sh)
 {
 	int r = 0;
 
 	pthread_rwlock_wrlock(&registry.lock);
-	if (find_desc(desc)) {
+	if (find_desc(key)) {
 		r = -EEXIST;
 		goto out;
 	}
@@ -187,7 +190,11 @@ int registry_add(const struct devimg_device_binaries *desc)
 		registry.descs = descs;
 		registry.cap = cap;
 	}
-	registry.descs[registry.ndescs++] = (struct reg_desc){ .desc = desc };
+	registry.descs[registry.ndescs++] = (struct reg_desc){
+		.key = key,
+		.desc = desc,
+		.shadow = sh,
+	};
 	atomic_fetch_add_explicit(&registry.queued, 1, memory_order_release);
 out:
 	pthread_rwlock_unlock(&registry.lock);
@@ -248,7 +255,7 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 	size_t i, n = rd->desc->count, total = 0;
 	int r;
 
-	r = descriptor_build(rd->desc, &imgs, msg);
+	r = descriptor_build(rd->desc, rd->key, &imgs, msg);
 	if (r == 0) {
 		total = count_entries(imgs, n);
 		r = hash_reserve(&registry.kernels,
@@ -267,11 +274,12 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 			free(imgs);
 			devimg_msg_set(msg, r,
 				       "descriptor %p: out of memory for its names",
-				       (const void *)rd->desc);
+				       rd->key);
 		}
 	}
 	if (r < 0) {
 		add_problem_locked(msg);
+		shadow_free(rd->shadow);
 		drop_desc(rd);
 		return false;
 	}
@@ -318,7 +326,7 @@ out:
 		log_err("rejected: %s", log[i].text);
 }
 
-int registry_remove(const struct devimg_device_binaries *desc)
+int registry_remove(const void *key)
 {
 	struct reg_desc removed;
 	struct name_ref *refs;
@@ -326,7 +334,7 @@ int registry_remove(const struct devimg_device_binaries *desc)
 	size_t i;
 
 	pthread_rwlock_wrlock(&registry.lock);
-	rd = find_desc(desc);
+	rd = find_desc(key);
 	if (!rd) {
 		pthread_rwlock_unlock(&registry.lock);
 		return -ENOENT;
@@ -349,6 +357,7 @@ int registry_remove(const struct devimg_device_binaries *desc)
 		devimg_image_unref(removed.imgs[i]);
 	free(removed.imgs);
 	free(removed.refs);
+	shadow_free(removed.shadow);
 	return 0;
 }
 

@@ -136,8 +136,8 @@ START_TEST(test_image_version)
 	struct fixture f;
 
 	good(&f);
-	f.images[1].version = 3;
-	expect_rejected(&f, "image 1: version 3, expected 1 or 2");
+	f.images[1].version = 4;
+	expect_rejected(&f, "image 1: version 4, expected 1, 2 or 3");
 }
 END_TEST
 
