@@ -222,9 +222,25 @@ static const char *fallback_target(const struct devimg_device_caps *dev)
 	return dev->backend == DEVIMG_BACKEND_CUDA ? NULL : "spir64";
 }
 
+/*
+ * Whether target is name. LLVM's new offload model writes a triple
+ * ("spirv64-unknown-unknown", "nvptx64-nvidia-cuda"): its arch is what
+ * counts there, SPIR-V's "spirv64" standing for "spir64".
+ */
 static bool is(const char *target, const char *name)
 {
-	return name && strcmp(target, name) == 0;
+	size_t n;
+
+	if (!name)
+		return false;
+	if (strcmp(target, name) == 0)
+		return true;
+	n = strcspn(target, "-");
+	if (!target[n])
+		return false;
+	if (n == 7 && strncmp(target, "spirv64", n) == 0)
+		return strcmp(name, "spir64") == 0;
+	return strlen(name) == n && strncmp(target, name, n) == 0;
 }
 
 bool select_target_fits(const struct devimg_device_caps *dev,

@@ -67,6 +67,29 @@ START_TEST(test_opencl_cpu_prefers_x86_64)
 }
 END_TEST
 
+/* LLVM's new offload model names targets by triple: their arch counts. */
+START_TEST(test_triples_by_arch)
+{
+	struct select_cand c[] = {
+		CAND("spirv64-unknown-unknown", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64_x86_64-unknown-unknown", DEVIMG_FORMAT_NATIVE),
+		CAND("spirv64", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64-", DEVIMG_FORMAT_SPIRV),
+	};
+
+	ck_assert(select_target_fits(&ocl_gpu, "spirv64-unknown-unknown"));
+	ck_assert(select_target_fits(&ocl_gpu, "spir64-unknown-unknown"));
+	ck_assert(select_target_fits(&cuda_80, "nvptx64-nvidia-cuda"));
+	ck_assert(!select_target_fits(&cuda_80, "spirv64-unknown-unknown"));
+	ck_assert(!select_target_fits(&ocl_gpu, "spirv64"));
+	ck_assert(!select_target_fits(&ocl_gpu, "spir6-unknown"));
+	ck_assert_uint_eq(pick_ok(&ocl_cpu, c, 2), 1);
+	/* The last spir64 image is the fallback, triple or not. */
+	ck_assert_uint_eq(pick_ok(&ocl_gpu, c, 4), 3);
+	ck_assert_str_eq(why[2], "image 2 (target spirv64): not for backend opencl");
+}
+END_TEST
+
 START_TEST(test_opencl_falls_back_to_last_spir64)
 {
 	struct select_cand c[] = {
@@ -636,6 +659,7 @@ static Suite *select_suite(void)
 	TCase *reg = tcase_create("registered");
 
 	tcase_add_test(rules, test_opencl_cpu_prefers_x86_64);
+	tcase_add_test(rules, test_triples_by_arch);
 	tcase_add_test(rules, test_opencl_falls_back_to_last_spir64);
 	tcase_add_test(rules, test_opencl_gpu_prefers_gen);
 	tcase_add_test(rules, test_opencl_accelerator_prefers_fpga);
