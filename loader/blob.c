@@ -23,6 +23,8 @@
 
 /* Magic, version and Size: what is read before the blob's size is known. */
 #define BLOB_PREFIX 16u
+/* The smallest header (versions 1 and 2). */
+#define BLOB_HEADER 32u
 
 bool shadow_is_blob(const void *arg)
 {
@@ -133,9 +135,11 @@ int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
 	}
 	memcpy(prefix, arg, sizeof(prefix));
 	size = le64(prefix + 8);
-	if (size > SIZE_MAX) {
-		devimg_msg_set(msg, -EINVAL, "%s: OffloadBinary Size %llu",
-			       fname, (unsigned long long)size);
+	/* The reader checks the rest against the size the header gives. */
+	if (size < BLOB_HEADER) {
+		devimg_msg_set(msg, -EINVAL,
+			       "%s: OffloadBinary Size %llu, less than its %u-byte header",
+			       fname, (unsigned long long)size, BLOB_HEADER);
 		return -EINVAL;
 	}
 	r = offload_binary_parse(arg, (size_t)size, fname, &ob, &err);
