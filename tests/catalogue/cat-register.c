@@ -7,7 +7,8 @@
  * registry reports a problem, 0 when the descriptor was taken, 2 for an
  * unknown CASE. Cases: image-version, kind, format, target-null,
  * bin-reversed, entries-partial, entry-empty, prop-type, bytes-short,
- * count-no-images, host-half-null, too-many-props.
+ * count-no-images, host-half-null, too-many-props, llvm-entries-partial,
+ * llvm-entry-mixed, layouts-mixed, llvm-image-kind, blob-size.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,27 @@ static struct devimg_device_image image = {
 static struct devimg_device_binaries desc = {
 	DEVIMG_BINARIES_VERSION, 1, &image, NULL, NULL,
 };
+
+/* LLVM's layouts: 56-byte entries, a version 3 image, a blob. */
+static struct devimg_llvm_offload_entry llvm_entries[2] = {
+	{ 0, 1, 8, 0, NULL, "k_one", 0, 0, NULL },
+	{ 0, 1, 8, 0, NULL, "k_two", 0, 0, NULL },
+};
+static struct devimg_device_image_v3 image_v3[2] = {
+	{ 3, 8, 6, "spirv64-unknown-unknown", "", "", bin, bin + sizeof(bin),
+	  llvm_entries, llvm_entries + 2, NULL, NULL },
+	{ 3, 4, 2, "spir64", "", "", bin, bin + sizeof(bin), entries,
+	  entries + 2, NULL, NULL },
+};
+static struct devimg_device_binaries desc_v3 = {
+	DEVIMG_BINARIES_VERSION, 2, (struct devimg_device_image *)image_v3,
+	NULL, NULL,
+};
+/* Magic, version 2, Size 8: less than its own header. */
+static _Alignas(8) unsigned char blob[32] = {
+	0x10, 0xff, 0x10, 0xad, 2, 0, 0, 0, 8,
+};
+static void *reg = &desc;
 
 static int corrupt(const char *c)
 {
@@ -68,6 +90,17 @@ static int corrupt(const char *c)
 		/* 2^60 properties: a begin/end pair from a corrupted file. */
 		sets[0].begin = many,
 		sets[0].end = (void *)((uintptr_t)many + ((uintptr_t)1 << 60));
+	else if (!strcmp(c, "llvm-entries-partial"))
+		reg = &desc_v3,
+		image_v3[0].entries_end = (char *)llvm_entries + 80;
+	else if (!strcmp(c, "llvm-entry-mixed"))
+		reg = &desc_v3, llvm_entries[1].flags = 1;
+	else if (!strcmp(c, "layouts-mixed"))
+		reg = &desc_v3, image_v3[1].version = 2;
+	else if (!strcmp(c, "llvm-image-kind"))
+		reg = &desc_v3, image_v3[0].format = 9;
+	else if (!strcmp(c, "blob-size"))
+		reg = blob;
 	else
 		return -1;
 	return 0;
@@ -82,9 +115,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cat-register CASE\n");
 		return 2;
 	}
-	__sycl_register_lib(&desc);
+	__sycl_register_lib(reg);
 	devimg_registry_images(NULL, 0, &n);
 	status = devimg_registry_status();
-	__sycl_unregister_lib(&desc);
+	__sycl_unregister_lib(reg);
 	return status < 0 ? 1 : 0;
 }
