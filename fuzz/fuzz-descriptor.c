@@ -210,6 +210,9 @@ static int build_image(struct in *in, struct fuzz_owned *o,
 	size_t n, i;
 
 	img->version = f & 1 ? take16(in) : 2;
+	/* 3 says the array holds 80-byte images: not what is built here. */
+	if (img->version == 3)
+		img->version = 4;
 	img->kind = f & 2 ? take8(in) : 4;
 	img->format = f & 4 ? take8(in) : take8(in) % 4;
 	img->target = f & 8 ? arena_ptr(in) : targets[take8(in) % N(targets)];
