@@ -25,6 +25,7 @@ libdevimg_sources = \
 	loader/layout.c loader/blob.c \
 	loader/introspect.c \
 	loader/select.c loader/select.h \
+	loader/layout.c loader/blob.c \
 	loader/specconst.c
 
 libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
