@@ -22,7 +22,6 @@ libdevimg_sources = \
 	loader/log.c loader/strerror.c \
 	loader/image.c loader/register.c loader/registry.c \
 	loader/decompress.c \
-	loader/layout.c loader/blob.c \
 	loader/introspect.c \
 	loader/select.c loader/select.h \
 	loader/layout.c loader/blob.c \
