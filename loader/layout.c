@@ -11,9 +11,11 @@
  *
  * How the images array is walked: DPC++'s runtime indexes it with the
  * size of the one device_image structure it was built with (96 bytes, or
- * 80 with its preview changes), so all images of one descriptor share one
- * layout. libdevimg takes the layout from image 0's version (3: 80 bytes,
- * else 96) and rejects a descriptor whose images disagree. Entry arrays
+ * 80 with its preview changes), so its wrappers write one layout per
+ * descriptor. libdevimg walks it image by image, each image taking the
+ * size its own version gives (3: 80 bytes, else 96): that reads those
+ * descriptors the same way and also one that mixes versions, as a tool
+ * that appends images of a newer wrapper to an older list writes. Entry arrays
  * are told apart as DPC++'s runtime does (sycl/source/detail/compiler.hpp):
  * 56-byte entries when the first one has reserved 0, version 1, kind 8 and
  * flags 0; every entry of such an array must.
@@ -194,12 +196,19 @@ static int copy_v3(struct shadow *sh, const struct devimg_device_image_v3 *src,
 	return 0;
 }
 
-static int shadow_descriptor(const struct devimg_device_binaries *desc,
-			     bool v3, struct shadow **out,
-			     struct devimg_msg *msg)
+/* The size of the image that starts at elem, by its version. */
+static size_t image_size(const void *elem)
 {
-	const unsigned char *base = (const void *)desc->images;
-	size_t stride = v3 ? V3_SIZE : V2_SIZE;
+	uint16_t version;
+
+	memcpy(&version, elem, sizeof(version));
+	return version == DEVIMG_IMAGE_VERSION_NO_MANIFEST ? V3_SIZE : V2_SIZE;
+}
+
+static int shadow_descriptor(const struct devimg_device_binaries *desc,
+			     struct shadow **out, struct devimg_msg *msg)
+{
+	const unsigned char *elem = (const void *)desc->images;
 	struct shadow *sh;
 	char where[96];
 	unsigned i;
@@ -213,26 +222,15 @@ static int shadow_descriptor(const struct devimg_device_binaries *desc,
 	}
 	sh->desc.host_begin = desc->host_begin;
 	sh->desc.host_end = desc->host_end;
-	for (i = 0; r == 0 && i < desc->count; i++) {
-		const void *elem = base + (size_t)i * stride;
+	for (i = 0; r == 0 && i < desc->count; i++, elem += image_size(elem)) {
 		struct devimg_device_image *di = &sh->images[i];
-		uint16_t version;
 
 		snprintf(where, sizeof(where), "descriptor %p image %u",
 			 (const void *)desc, i);
-		memcpy(&version, elem, sizeof(version));
-		if ((version == DEVIMG_IMAGE_VERSION_NO_MANIFEST) != v3) {
-			devimg_msg_set(msg, -EINVAL,
-				       "%s: version %u among images of version %s: one descriptor holds one image layout",
-				       where, version,
-				       v3 ? "3 (80 bytes)" : "1 or 2 (96 bytes)");
-			r = -EINVAL;
-			break;
-		}
-		if (v3)
-			r = copy_v3(sh, elem, i, msg, where);
+		if (image_size(elem) == V3_SIZE)
+			r = copy_v3(sh, (const void *)elem, i, msg, where);
 		else
-			*di = *(const struct devimg_device_image *)elem;
+			memcpy(di, elem, sizeof(*di));
 		if (r == 0 && llvm_entries(di->entries_begin, di->entries_end))
 			r = convert_entries(sh, di, di->entries_begin,
 					    di->entries_end, msg, where);
@@ -248,8 +246,8 @@ static int shadow_descriptor(const struct devimg_device_binaries *desc,
 int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg)
 {
 	const struct devimg_device_binaries *desc = arg;
-	const struct devimg_device_image *img;
-	bool v3;
+	const unsigned char *elem;
+	struct devimg_device_image img;
 	unsigned i;
 
 	*out = NULL;
@@ -261,14 +259,13 @@ int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg)
 	if (desc->version != DEVIMG_BINARIES_VERSION || !desc->count ||
 	    !desc->images)
 		return 0;
-	v3 = desc->images[0].version == DEVIMG_IMAGE_VERSION_NO_MANIFEST;
-	if (v3)
-		return shadow_descriptor(desc, true, out, msg);
-	for (i = 0; i < desc->count; i++) {
-		img = &desc->images[i];
-		if (img->version == DEVIMG_IMAGE_VERSION_NO_MANIFEST ||
-		    llvm_entries(img->entries_begin, img->entries_end))
-			return shadow_descriptor(desc, false, out, msg);
+	elem = (const void *)desc->images;
+	for (i = 0; i < desc->count; i++, elem += V2_SIZE) {
+		if (image_size(elem) == V3_SIZE)
+			return shadow_descriptor(desc, out, msg);
+		memcpy(&img, elem, sizeof(img));
+		if (llvm_entries(img.entries_begin, img.entries_end))
+			return shadow_descriptor(desc, out, msg);
 	}
 	return 0;
 }

@@ -8,7 +8,7 @@
  * unknown CASE. Cases: image-version, kind, format, target-null,
  * bin-reversed, entries-partial, entry-empty, prop-type, bytes-short,
  * count-no-images, host-half-null, too-many-props, llvm-entries-partial,
- * llvm-entry-mixed, layouts-mixed, llvm-image-kind, blob-size.
+ * llvm-entry-mixed, llvm-image-kind, blob-size.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -95,8 +95,6 @@ static int corrupt(const char *c)
 		image_v3[0].entries_end = (char *)llvm_entries + 80;
 	else if (!strcmp(c, "llvm-entry-mixed"))
 		reg = &desc_v3, llvm_entries[1].flags = 1;
-	else if (!strcmp(c, "layouts-mixed"))
-		reg = &desc_v3, image_v3[1].version = 2;
 	else if (!strcmp(c, "llvm-image-kind"))
 		reg = &desc_v3, image_v3[0].format = 9;
 	else if (!strcmp(c, "blob-size"))

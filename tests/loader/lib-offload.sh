@@ -85,16 +85,20 @@ ir_entries() {
 # ir_descriptor OUT.ll VERSION ENTRIES IMAGE...: a descriptor of images of
 # VERSION (2: 96 bytes; 3: 80, no manifest) with ENTRIES (llvm, old) and
 # the constructor and destructor of priority 1 that register it. IMAGE is
-# KIND:FORMAT:TARGET:FILE:NAME,NAME...
+# KIND:FORMAT:TARGET:FILE:NAME,NAME...[:VERSION], VERSION overriding the
+# descriptor's for that image; images of several versions make the images
+# array a structure of both layouts, one after the other without padding.
 ir_descriptor() {
 	out=$1
-	version=$2
+	dversion=$2
 	layout=$3
 	shift 3
 	{
 		ir_types
 		i=0
 		inits=
+		tys=
+		mixed=
 		for spec in "$@"; do
 			old_ifs=$IFS
 			IFS=:
@@ -102,6 +106,8 @@ ir_descriptor() {
 			set -- $spec
 			IFS=$old_ifs
 			kind=$1 format=$2 target=$3 file=$4 names=$5
+			version=${6:-$dversion}
+			[ "$version" = "$dversion" ] || mixed=1
 			size=$(wc -c <"$file")
 			printf '@.sycl_offloading.%d.data = internal unnamed_addr constant [%d x i8] c"%s", section ".llvm.offloading"\n' \
 				"$i" "$size" "$(ir_bytes "$file")"
@@ -119,11 +125,17 @@ ir_descriptor() {
 				img="$ty { $head, ptr null, ptr null, $bin, $entries_b, $entries_e, ptr null, ptr null }"
 			fi
 			inits=${inits:+$inits, }$img
+			tys=${tys:+$tys, }$ty
 			i=$((i + 1))
 		done
 		printf 'declare void @__sycl_register_lib(ptr)\ndeclare void @__sycl_unregister_lib(ptr)\n'
-		printf '@.sycl_offloading.device_images = internal unnamed_addr constant [%d x %s] [%s]\n' \
-			"$i" "$ty" "$inits"
+		if [ -n "$mixed" ]; then
+			printf '@.sycl_offloading.device_images = internal unnamed_addr constant { %s } { %s }\n' \
+				"$tys" "$inits"
+		else
+			printf '@.sycl_offloading.device_images = internal unnamed_addr constant [%d x %s] [%s]\n' \
+				"$i" "$ty" "$inits"
+		fi
 		cat <<EOF
 @.sycl_offloading.descriptor = internal constant %__sycl.tgt_bin_desc { i16 1, i16 $i, ptr @.sycl_offloading.device_images, ptr null, ptr null }
 @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @sycl.descriptor_reg, ptr null }]

@@ -6,8 +6,8 @@
 # the format the device takes (device_format: SPIR-V, else SPIR
 # bitcode); each kernel is named by one image only, so each launch runs
 # code found through its layout, and prog-offload-run checks the values.
-# Images of versions 2 and 3 are in separate descriptors: one descriptor
-# holds one image layout, as DPC++'s runtime reads it.
+# Then one descriptor that mixes a version 2 image, a version 3 image and
+# a compressed (format 4) one, each again the only image of its kernel.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/loader/lib-loader.sh"
 . "$top_srcdir/tests/loader/lib-offload.sh"
@@ -50,4 +50,20 @@ cat out
 [ "$rc" -eq 0 ] || fail "prog-offload-run exited $rc"
 for k in vadd off1 off2; do
 	grep -q "^ok $k\$" out || fail "$k did not run"
+done
+
+command -v zstd >/dev/null 2>&1 || skip "no zstd tool to make a compressed image"
+zstd -q -19 -c "img.$ext" >img.zst || fail "zstd could not compress img.$ext"
+ir_descriptor mixed.ll 2 old "4:$dpcpp_format:spir64:img.$ext:off1" \
+	"4:$dpcpp_format:spir64:img.$ext:off2:3" "4:4:spir64:img.zst:vadd"
+llc_obj mixed.ll mixed.o
+build_prog prog-offload-mixed "$lsrc/prog-offload-run.c" mixed.o
+rc=0
+./prog-offload-mixed off1:2 off2:3 vadd:2 >out.mixed 2>&1 || rc=$?
+cat out.mixed
+[ "$rc" -eq 0 ] || fail "prog-offload-mixed exited $rc"
+grep -q "^vadd: image version 2, target spir64, format 4\$" out.mixed ||
+	fail "vadd did not come from the compressed image"
+for k in off1 off2 vadd; do
+	grep -q "^ok $k\$" out.mixed || fail "$k did not run from the mixed descriptor"
 done

@@ -3,11 +3,14 @@
  * Kernels of tests/dispatch/dispatch.cl run on the first device, each
  * found through an image of another layout linked into this program:
  * vadd in a version 2 image, off1 in a version 3 image of LLVM's wrapper
- * (56-byte entries), off2 in an OffloadBinary blob. Results are checked
- * on the host. Exit 77 when there is no device.
+ * (56-byte entries), off2 in an OffloadBinary blob; or, given arguments
+ * NAME:VERSION (vadd, off1 or off2), those kernels from images of those
+ * versions. Results are checked on the host. Exit 77 when there is no
+ * device.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <devimg/devimg.h>
 
@@ -44,7 +47,8 @@ static int kernel(struct devimg_device *dev, const char *name,
 	return 0;
 }
 
-static int run_vadd(struct devimg_device *dev, struct devimg_queue *q)
+static int run_vadd(struct devimg_device *dev, struct devimg_queue *q,
+		    unsigned version)
 {
 	float a[N], b[N], c[N];
 	struct devimg_buf *ba, *bb, *bc;
@@ -52,7 +56,7 @@ static int run_vadd(struct devimg_device *dev, struct devimg_queue *q)
 	size_t g = N;
 	int i;
 
-	if (kernel(dev, "vadd", 2, &k))
+	if (kernel(dev, "vadd", version, &k))
 		return 1;
 	for (i = 0; i < N; i++) {
 		a[i] = (float)i * 0.5f;
@@ -112,7 +116,31 @@ static int run_off(struct devimg_device *dev, struct devimg_queue *q,
 	return 0;
 }
 
-int main(void)
+/* NAME:VERSION, as the command line gives it. */
+static int run_arg(struct devimg_device *dev, struct devimg_queue *q,
+		   const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	unsigned version;
+	size_t len;
+
+	if (!colon) {
+		fprintf(stderr, "FAIL: %s: expected NAME:VERSION\n", arg);
+		return failed = 1;
+	}
+	len = (size_t)(colon - arg);
+	version = (unsigned)strtoul(colon + 1, NULL, 10);
+	if (len == 4 && !strncmp(arg, "vadd", len))
+		return run_vadd(dev, q, version);
+	if (len == 4 && !strncmp(arg, "off1", len))
+		return run_off(dev, q, "off1", version, 1);
+	if (len == 4 && !strncmp(arg, "off2", len))
+		return run_off(dev, q, "off2", version, 2);
+	fprintf(stderr, "FAIL: %s: no such kernel here\n", arg);
+	return failed = 1;
+}
+
+int main(int argc, char **argv)
 {
 	struct devimg_device *dev;
 	struct devimg_queue *q;
@@ -137,8 +165,14 @@ int main(void)
 		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
 		return 1;
 	}
-	if (!run_vadd(dev, q) && !run_off(dev, q, "off1", 3, 1))
+	if (argc > 1) {
+		int i;
+
+		for (i = 1; i < argc && !run_arg(dev, q, argv[i]); i++)
+			;
+	} else if (!run_vadd(dev, q, 2) && !run_off(dev, q, "off1", 3, 1)) {
 		run_off(dev, q, "off2", 3, 2);
+	}
 	devimg_queue_unref(q);
 	devimg_ctx_unref(ctx);
 	return failed;
