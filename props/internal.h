@@ -37,6 +37,7 @@ struct props_lines {
 	const char *end;
 	const char *fname;
 	size_t lineno;
+	int nul_ends;		/* a NUL ends the text instead of failing */
 };
 
 struct props_line {
@@ -47,6 +48,14 @@ struct props_line {
 
 void props_lines_init(struct props_lines *it, const char *text, size_t len,
 		      const char *fname);
+/*
+ * As LLVM's line_iterator reads a NUL-terminated buffer, as DPC++'s
+ * .props reader does: the first NUL ends the text (the rest is ignored),
+ * and only a '\r' right before a '\n' is a line end, so one at the very
+ * end of the text stays on its line.
+ */
+void props_lines_init_nul_ends(struct props_lines *it, const char *text,
+			       size_t len, const char *fname);
 /*
  * Next non-empty line: 1 when one is returned, 0 at the end, -EINVAL on a
  * NUL byte (the formats are text; a NUL would silently cut a name short).
@@ -76,6 +85,37 @@ uint64_t props_le64(const unsigned char *p);
 uint32_t props_le32(const unsigned char *p);
 
 /* ---- model (model.c) ---- */
+
+/* Replace pr's value with one the caller owns (data may be NULL). */
+void props_prop_replace(struct props_prop *pr, enum props_type type,
+			uint32_t u32, unsigned char *data, size_t size);
+
+/* ---- name index (index.c) ---- */
+
+struct props_index_ent {
+	size_t set;		/* PROPS_INDEX_SETS for a set's own name */
+	size_t idx;
+	int used;
+};
+
+struct props_index {
+	struct props_index_ent *e;
+	size_t cap;
+	size_t n;
+};
+
+#define PROPS_INDEX_SETS SIZE_MAX
+
+/*
+ * Look up a set (set == PROPS_INDEX_SETS) or a property of set number set
+ * by name: 1 and *idx when present, 0 when not.
+ */
+int props_index_get(const struct props_index *ix, const struct props *p,
+		    size_t set, const char *name, size_t *idx);
+/* Add the set or property at idx (already in p); 0 or -ENOMEM. */
+int props_index_put(struct props_index *ix, const struct props *p, size_t set,
+		    size_t idx);
+void props_index_fini(struct props_index *ix);
 
 /* Append a BYTE_ARRAY property taking ownership of buf (header included). */
 int props_add_bytes_owned(struct props_set *s, const char *name,

@@ -17,6 +17,16 @@ void props_lines_init(struct props_lines *it, const char *text, size_t len,
 	it->end = text ? text + len : text;
 	it->fname = fname;
 	it->lineno = 0;
+	it->nul_ends = 0;
+}
+
+void props_lines_init_nul_ends(struct props_lines *it, const char *text,
+			       size_t len, const char *fname)
+{
+	const char *nul = text ? memchr(text, '\0', len) : NULL;
+
+	props_lines_init(it, text, nul ? (size_t)(nul - text) : len, fname);
+	it->nul_ends = 1;
 }
 
 static void lines_take(struct props_lines *it, struct props_line *line)
@@ -28,7 +38,7 @@ static void lines_take(struct props_lines *it, struct props_line *line)
 	line->s = it->p;
 	line->lineno = ++it->lineno;
 	it->p += nl ? len + 1 : len;
-	if (len > 0 && line->s[len - 1] == '\r')
+	if (len > 0 && line->s[len - 1] == '\r' && (nl || !it->nul_ends))
 		len--;
 	line->len = len;
 }

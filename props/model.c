@@ -55,6 +55,16 @@ static void prop_fini(struct props_prop *pr)
 	free(pr->data);
 }
 
+void props_prop_replace(struct props_prop *pr, enum props_type type,
+			uint32_t u32, unsigned char *data, size_t size)
+{
+	free(pr->data);
+	pr->type = type;
+	pr->u32 = u32;
+	pr->data = data;
+	pr->size = size;
+}
+
 static void set_fini(struct props_set *s)
 {
 	size_t i;

@@ -138,21 +138,51 @@ int props_input_read(const char *path, uint64_t limit, char **buf,
 /* ---- .props text ---- */
 
 /*
- * Parse .props text of len bytes (need not be NUL-terminated); fname only
- * names the input in errors. Lines end in "\n" or "\r\n"; empty lines are
- * skipped. Empty set or property names and NUL bytes are errors.
+ * Parse .props text of len bytes (need not be NUL-terminated) exactly as
+ * DPC++'s PropertySetRegistry::read does (docs/formats.md section 2);
+ * fname only names the input in errors. Lines end in "\n" or "\r\n";
+ * empty lines are skipped; the first NUL ends the text. A set named again
+ * is merged into the first; a property named again in a set keeps its
+ * first place and takes the last value. Types are 1 (UINT32, kept modulo
+ * 2^32) and 2 (BYTE_ARRAY, cut to its bit count); anything else, an empty
+ * name, type or value, a set name without ']', and a file with no set
+ * are errors. The model never holds PROPS_STRING.
  */
 int props_parse(const char *text, size_t len, const char *fname,
 		struct props **out, struct props_error *err);
 /* Read path as props_input_read() does, DEVIMG_LIMIT_TEXT_FILE bytes at most. */
 int props_read_file(const char *path, struct props **out,
 		    struct props_error *err);
+
 /*
- * Write .props text; byte-exact for what props_parse read from canonical text.
- * -EINVAL (nothing written) for a model the reader could not read back the
- * same: empty names, a set name with '\n', a property name with '=' or '\n'
- * or a leading '[', a string with '\n' or NUL, an unknown type, a byte array
- * whose header does not match its payload; -EIO when writing fails.
+ * What the reader takes but changes or drops, as DPC++'s reader does: a
+ * property given again (the last value wins, in the first one's place), a
+ * set opened again (merged into the first), a number past 32 bits (cut to
+ * its low 32), a type with leading zeros or past 32 bits, text after a
+ * set's ']', a byte array longer than its bit count (cut to it), a NUL
+ * byte (the text ends there), the name '_'. line is 1-based; msg is one
+ * line without the place.
+ */
+typedef void (*props_note_fn)(void *ctx, size_t line, const char *msg);
+
+/* props_parse() and props_read_file() that report each such finding. */
+int props_parse_noted(const char *text, size_t len, const char *fname,
+		      struct props **out, struct props_error *err,
+		      props_note_fn note, void *ctx);
+int props_read_file_noted(const char *path, struct props **out,
+			  struct props_error *err, props_note_fn note,
+			  void *ctx);
+/*
+ * Write .props text as DPC++'s PropertySetRegistry::write does. Round trip:
+ * props_parse() of the output gives back an equal model, and the output
+ * is byte-exact for canonical text (what that writer writes: each set and
+ * each property name once, no leading zeros, no blank lines, "\n" line
+ * ends). -EINVAL (nothing written) for a model the reader could not read
+ * back the same: no set, empty names, a set name with '\n' or NUL, a
+ * property name with '=', '\n' or NUL or a leading '[', a set name twice,
+ * a property name twice in a set, a type other than UINT32 and
+ * BYTE_ARRAY, a byte array whose header does not match its payload;
+ * -EIO when writing fails.
  */
 int props_write(const struct props *p, FILE *f);
 

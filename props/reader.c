@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * The .props reader: "[Set name]" lines open a set, "Name=Type|Value" lines
- * add a property to it (split at the first '=', then the first '|').
+ * The .props reader, rule for rule as DPC++'s PropertySetRegistry::read
+ * (llvm/lib/Support/PropertySetIO.cpp) reads what sycl-post-link writes:
+ * "[Set name]" lines open a set (a name seen before reopens that set),
+ * "Name=Type|Value" lines add a property to it (split at the first '=',
+ * then the first '|'; a name seen before in the set takes the new value
+ * in its old place). What that reader takes but changes or drops is read
+ * the same way here and reported to the caller's note function.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +19,11 @@
 struct reader {
 	const char *fname;
 	struct props *p;
-	struct props_set *cur;
+	size_t cur;		/* index of the open set; SIZE_MAX before one */
+	struct props_index ix;
 	struct props_error *err;
+	props_note_fn note;
+	void *ctx;
 };
 
 /* A parsed "Name=Type|Value" line; pointers into the line. */
@@ -27,33 +37,94 @@ struct prop_line {
 	size_t val_len;
 };
 
+/* A decimal number as DPC++ reads it: its value modulo 2^32. */
+struct decimal {
+	uint32_t low;
+	int wide;		/* the value does not fit 32 bits */
+	int zeros;		/* written with leading zeros */
+};
+
 static size_t col_of(const struct props_line *ln, const char *at)
 {
 	return (size_t)(at - ln->s) + 1;
 }
 
+static void note(struct reader *rd, size_t line, const char *fmt, ...)
+	PROPS_PRINTF(3, 4);
+
+static void note(struct reader *rd, size_t line, const char *fmt, ...)
+{
+	char msg[sizeof(((struct props_error *)0)->msg)];
+	va_list ap;
+
+	if (!rd->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rd->note(rd->ctx, line, msg);
+}
+
+/* '_' is the tombstone key of the map DPC++'s reader keeps names in. */
+static void note_reserved(struct reader *rd, size_t line, const char *what,
+			  const char *name)
+{
+	if (!strcmp(name, "_"))
+		note(rd, line,
+		     "%s name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it",
+		     what);
+}
+
 static int parse_set(struct reader *rd, const struct props_line *ln)
 {
+	const char *end = NULL, *s;
 	struct props_quote q;
+	struct props_set *set;
+	size_t idx, n;
 	char *name;
+	int r;
 
-	if (ln->len < 2 || ln->s[ln->len - 1] != ']') {
+	for (s = ln->s + ln->len; s > ln->s; s--)
+		if (s[-1] == ']') {
+			end = s - 1;
+			break;
+		}
+	if (!end) {
 		props_err_at(rd->err, rd->fname, ln->lineno, ln->len + 1,
-			     "unterminated set name: saw '%s', expected ']' at the end of the line",
+			     "unterminated set name: saw '%s', expected ']' to close it",
 			     props_quote(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
-	if (ln->len == 2) {
+	n = (size_t)(end - ln->s) - 1;
+	if (n == 0) {
 		props_err_at(rd->err, rd->fname, ln->lineno, 2,
-			     "empty set name: saw '[]', expected a name between '[' and ']'");
+			     "empty set name: saw '%s', expected a name between '[' and ']'",
+			     props_quote(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
-	name = props_strndup(ln->s + 1, ln->len - 2);
+	if (end + 1 < ln->s + ln->len)
+		note(rd, ln->lineno, "text after the set name's ']' is ignored: '%s'",
+		     props_quote(&q, end + 1,
+				 (size_t)(ln->s + ln->len - end - 1)));
+	name = props_strndup(ln->s + 1, n);
 	if (!name)
 		return -ENOMEM;
-	rd->cur = props_add_set(rd->p, name);
+	if (props_index_get(&rd->ix, rd->p, PROPS_INDEX_SETS, name, &idx)) {
+		note(rd, ln->lineno,
+		     "set '%s' opened again: its properties join the set of that name above",
+		     props_quote(&q, name, n));
+		rd->cur = idx;
+		free(name);
+		return 0;
+	}
+	note_reserved(rd, ln->lineno, "set", name);
+	set = props_add_set(rd->p, name);
 	free(name);
-	return rd->cur ? 0 : -ENOMEM;
+	if (!set)
+		return -ENOMEM;
+	rd->cur = rd->p->nsets - 1;
+	r = props_index_put(&rd->ix, rd->p, PROPS_INDEX_SETS, rd->cur);
+	return r;
 }
 
 static int split_prop(struct reader *rd, const struct props_line *ln,
@@ -82,6 +153,18 @@ static int split_prop(struct reader *rd, const struct props_line *ln,
 			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
+	if (bar == eq + 1) {
+		props_err_at(rd->err, rd->fname, ln->lineno, col_of(ln, bar),
+			     "empty property type: saw '%s', expected Type|Value",
+			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
+		return -EINVAL;
+	}
+	if (bar + 1 == end) {
+		props_err_at(rd->err, rd->fname, ln->lineno, col_of(ln, end),
+			     "empty property value: saw '%s', expected a value after '|'",
+			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
+		return -EINVAL;
+	}
 	pl->ln = ln;
 	pl->name = ln->s;
 	pl->name_len = (size_t)(eq - ln->s);
@@ -92,17 +175,47 @@ static int split_prop(struct reader *rd, const struct props_line *ln,
 	return 0;
 }
 
+/*
+ * Digits only, any number of them; the value is kept modulo 2^32 as
+ * DPC++'s reader keeps it (an arbitrary-precision integer cut to 32 bits).
+ * Returns the index of the first non-digit, or len.
+ */
+static size_t scan_decimal(const char *s, size_t len, struct decimal *d)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->zeros = len > 1 && s[0] == '0';
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return i;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v > UINT32_MAX)
+			d->wide = 1;
+		v &= UINT32_MAX;
+	}
+	d->low = (uint32_t)v;
+	return len;
+}
+
 static int parse_type(struct reader *rd, const struct prop_line *pl,
 		      enum props_type *type)
 {
 	struct props_quote q;
+	struct decimal d;
 
-	if (pl->type_len == 1 && pl->type[0] >= '1' && pl->type[0] <= '3') {
-		*type = (enum props_type)(pl->type[0] - '0');
+	if (scan_decimal(pl->type, pl->type_len, &d) == pl->type_len &&
+	    (d.low == PROPS_UINT32 || d.low == PROPS_BYTE_ARRAY)) {
+		*type = (enum props_type)d.low;
+		if (d.wide || d.zeros)
+			note(rd, pl->ln->lineno, "property type '%s' is read as %u",
+			     props_quote(&q, pl->type, pl->type_len),
+			     (unsigned)d.low);
 		return 0;
 	}
 	props_err_at(rd->err, rd->fname, pl->ln->lineno, col_of(pl->ln, pl->type),
-		     "bad property type: saw '%s', expected 1 (UINT32), 2 (BYTE_ARRAY) or 3 (STRING)",
+		     "bad property type: saw '%s', expected 1 (UINT32) or 2 (BYTE_ARRAY)",
 		     props_quote(&q, pl->type, pl->type_len));
 	return -EINVAL;
 }
@@ -112,28 +225,20 @@ static int parse_u32(struct reader *rd, const struct prop_line *pl,
 {
 	size_t col = col_of(pl->ln, pl->val), i;
 	struct props_quote q;
-	uint32_t v = 0, d;
+	struct decimal d;
 
-	for (i = 0; i < pl->val_len; i++)
-		if (pl->val[i] < '0' || pl->val[i] > '9')
-			break;
-	if (pl->val_len == 0 || i < pl->val_len) {
+	i = scan_decimal(pl->val, pl->val_len, &d);
+	if (i < pl->val_len) {
 		props_err_at(rd->err, rd->fname, pl->ln->lineno, col + i,
 			     "bad decimal number: saw '%s', expected digits 0-9 only",
 			     props_quote(&q, pl->val, pl->val_len));
 		return -EINVAL;
 	}
-	for (i = 0; i < pl->val_len; i++) {
-		d = (uint32_t)(pl->val[i] - '0');
-		if (v > (UINT32_MAX - d) / 10) {
-			props_err_at(rd->err, rd->fname, pl->ln->lineno, col,
-				     "number out of range: saw '%s', expected at most 4294967295",
-				     props_quote(&q, pl->val, pl->val_len));
-			return -ERANGE;
-		}
-		v = v * 10 + d;
-	}
-	*out = v;
+	if (d.wide)
+		note(rd, pl->ln->lineno,
+		     "number '%s' does not fit 32 bits: read as %" PRIu32,
+		     props_quote(&q, pl->val, pl->val_len), d.low);
+	*out = d.low;
 	return 0;
 }
 
@@ -165,73 +270,101 @@ static int decode_b64(struct reader *rd, const struct prop_line *pl,
 	return 0;
 }
 
-static int add_bytes(struct reader *rd, const struct prop_line *pl,
-		     const char *name)
+/*
+ * The bit count says how many bytes DPC++'s tools carry on: payload past
+ * it is dropped (noted); a count past the payload, or a buffer shorter
+ * than the count itself, would have them read past the decoded bytes, so
+ * it is refused.
+ */
+static int fit_bytes(struct reader *rd, const struct prop_line *pl,
+		     unsigned char *buf, size_t *size)
 {
-	unsigned char *buf = NULL;
 	char detail[256];
-	uint64_t bits;
-	size_t size = 0;
-	int r;
+	uint64_t bits, need;
 
-	r = decode_b64(rd, pl, &buf, &size);
-	if (r < 0)
-		return r;
-	r = props_bytes_check(buf, size, &bits, detail, sizeof(detail));
-	if (r < 0) {
+	if (*size >= PROPS_BYTES_HEADER) {
+		bits = props_le64(buf);
+		need = bits / 8 + (bits % 8 != 0);
+		if (need < *size - PROPS_BYTES_HEADER) {
+			note(rd, pl->ln->lineno,
+			     "byte array of %zu payload bytes has a bit count of %" PRIu64
+			     ": the last %" PRIu64 " bytes are dropped",
+			     *size - PROPS_BYTES_HEADER, bits,
+			     (uint64_t)(*size - PROPS_BYTES_HEADER) - need);
+			*size = PROPS_BYTES_HEADER + (size_t)need;
+		}
+	}
+	if (props_bytes_check(buf, *size, &bits, detail, sizeof(detail)) < 0) {
 		props_err_at(rd->err, rd->fname, pl->ln->lineno,
 			     col_of(pl->ln, pl->val), "%s", detail);
-		goto err_free;
+		return -EINVAL;
 	}
-	r = props_add_bytes_owned(rd->cur, name, buf, size);
-	if (r < 0)
-		goto err_free;
 	return 0;
-
-err_free:
-	free(buf);
-	return r;
 }
 
-static int add_string(struct reader *rd, const struct prop_line *pl,
-		      const char *name)
+static int read_value(struct reader *rd, const struct prop_line *pl,
+		      enum props_type type, uint32_t *u32, unsigned char **buf,
+		      size_t *size)
 {
-	char *val = props_strndup(pl->val, pl->val_len);
 	int r;
 
-	if (!val)
-		return -ENOMEM;
-	r = props_add_string(rd->cur, name, val);
-	free(val);
-	return r;
-}
-
-static int add_value(struct reader *rd, const struct prop_line *pl,
-		     enum props_type type, const char *name)
-{
-	uint32_t v;
-	int r;
-
-	switch (type) {
-	case PROPS_UINT32:
-		r = parse_u32(rd, pl, &v);
-		return r < 0 ? r : props_add_u32(rd->cur, name, v);
-	case PROPS_BYTE_ARRAY:
-		return add_bytes(rd, pl, name);
-	default:
-		return add_string(rd, pl, name);
+	*buf = NULL;
+	*size = 0;
+	*u32 = 0;
+	if (type == PROPS_UINT32)
+		return parse_u32(rd, pl, u32);
+	r = decode_b64(rd, pl, buf, size);
+	if (r < 0)
+		return r;
+	r = fit_bytes(rd, pl, *buf, size);
+	if (r < 0) {
+		free(*buf);
+		*buf = NULL;
 	}
+	return r;
+}
+
+/* Takes buf, stored or freed. */
+static int store_prop(struct reader *rd, const struct prop_line *pl,
+		      const char *name, enum props_type type, uint32_t u32,
+		      unsigned char *buf, size_t size)
+{
+	struct props_set *s = &rd->p->sets[rd->cur];
+	struct props_quote q;
+	size_t idx;
+	int r;
+
+	if (props_index_get(&rd->ix, rd->p, rd->cur, name, &idx)) {
+		note(rd, pl->ln->lineno,
+		     "property '%s' of set '%s' given again: this value replaces the one above",
+		     props_quote(&q, pl->name, pl->name_len), s->name);
+		props_prop_replace(&s->props[idx], type, u32, buf, size);
+		return 0;
+	}
+	note_reserved(rd, pl->ln->lineno, "property", name);
+	if (type == PROPS_UINT32)
+		r = props_add_u32(s, name, u32);
+	else
+		r = props_add_bytes_owned(s, name, buf, size);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	return props_index_put(&rd->ix, rd->p, rd->cur, s->nprops - 1);
 }
 
 static int parse_prop(struct reader *rd, const struct props_line *ln)
 {
+	unsigned char *buf;
 	struct prop_line pl;
 	enum props_type type;
 	struct props_quote q;
+	uint32_t u32;
+	size_t size;
 	char *name;
 	int r;
 
-	if (!rd->cur) {
+	if (rd->cur == SIZE_MAX) {
 		props_err_at(rd->err, rd->fname, ln->lineno, 1,
 			     "property outside a set: saw '%s', expected a '[Set name]' line before it",
 			     props_quote(&q, ln->s, ln->len));
@@ -243,18 +376,40 @@ static int parse_prop(struct reader *rd, const struct props_line *ln)
 	r = parse_type(rd, &pl, &type);
 	if (r < 0)
 		return r;
+	r = read_value(rd, &pl, type, &u32, &buf, &size);
+	if (r < 0)
+		return r;
 	name = props_strndup(pl.name, pl.name_len);
-	if (!name)
+	if (!name) {
+		free(buf);
 		return -ENOMEM;
-	r = add_value(rd, &pl, type, name);
+	}
+	r = store_prop(rd, &pl, name, type, u32, buf, size);
 	free(name);
 	return r;
 }
 
-int props_parse(const char *text, size_t len, const char *fname,
-		struct props **out, struct props_error *err)
+static void note_nul(struct reader *rd, const char *text, size_t len)
 {
-	struct reader rd = { .fname = fname, .err = err };
+	const char *nul = memchr(text, '\0', len), *s;
+	size_t line = 1;
+
+	if (!nul || !rd->note)
+		return;
+	for (s = text; s < nul; s++)
+		line += *s == '\n';
+	note(rd, line, "NUL byte: the %zu bytes from it to the end are ignored",
+	     len - (size_t)(nul - text));
+}
+
+int props_parse_noted(const char *text, size_t len, const char *fname,
+		      struct props **out, struct props_error *err,
+		      props_note_fn note_fn, void *ctx)
+{
+	struct reader rd = {
+		.fname = fname, .err = err, .cur = SIZE_MAX,
+		.note = note_fn, .ctx = ctx,
+	};
 	struct props_lines it;
 	struct props_line ln;
 	int r;
@@ -263,7 +418,9 @@ int props_parse(const char *text, size_t len, const char *fname,
 	rd.p = props_new();
 	if (!rd.p)
 		return -ENOMEM;
-	props_lines_init(&it, text, len, fname);
+	if (text)
+		note_nul(&rd, text, len);
+	props_lines_init_nul_ends(&it, text, len, fname);
 	while ((r = props_lines_next(&it, &ln, err)) > 0) {
 		if (ln.s[0] == '[')
 			r = parse_set(&rd, &ln);
@@ -272,8 +429,15 @@ int props_parse(const char *text, size_t len, const char *fname,
 		if (r < 0)
 			break;
 	}
+	if (r == 0 && !rd.p->nsets) {
+		props_err_at(err, fname, 1, 1,
+			     "no property set: saw %s, expected at least one '[Set name]' line",
+			     it.lineno ? "only blank lines" : "an empty file");
+		r = -EINVAL;
+	}
 	if (r == -ENOMEM)
 		props_errf(err, "%s: out of memory", props_fname(fname));
+	props_index_fini(&rd.ix);
 	if (r < 0) {
 		props_free(rd.p);
 		return r;
@@ -282,8 +446,15 @@ int props_parse(const char *text, size_t len, const char *fname,
 	return 0;
 }
 
-int props_read_file(const char *path, struct props **out,
-		    struct props_error *err)
+int props_parse(const char *text, size_t len, const char *fname,
+		struct props **out, struct props_error *err)
+{
+	return props_parse_noted(text, len, fname, out, err, NULL, NULL);
+}
+
+int props_read_file_noted(const char *path, struct props **out,
+			  struct props_error *err, props_note_fn note_fn,
+			  void *ctx)
 {
 	size_t len = 0;
 	char *text = NULL;
@@ -293,7 +464,13 @@ int props_read_file(const char *path, struct props **out,
 	r = props_slurp(path, &text, &len, err);
 	if (r < 0)
 		return r;
-	r = props_parse(text, len, path, out, err);
+	r = props_parse_noted(text, len, path, out, err, note_fn, ctx);
 	free(text);
 	return r;
+}
+
+int props_read_file(const char *path, struct props **out,
+		    struct props_error *err)
+{
+	return props_read_file_noted(path, out, err, NULL, NULL);
 }

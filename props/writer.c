@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The .props writer. It refuses (-EINVAL, nothing written) what the reader
- * could not read back as the same model: names with '\n', property names
- * that are empty, hold '=' or start with '[', strings with '\n' or NUL, and
- * byte arrays whose header does not match the payload. A string ending in
- * '\r' gets "\r\n" after it, as the reader takes one "\r\n" as the end.
+ * The .props writer, in the form DPC++'s PropertySetRegistry::write uses.
+ * It refuses (-EINVAL, nothing written) what the reader could not read
+ * back as the same model: no set at all, names with '\n', property names
+ * that are empty, hold '=' or start with '[', a name twice where the
+ * reader would merge, types the reader refuses (strings among them), and
+ * byte arrays whose header does not match the payload.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,30 +29,43 @@ static int valid_prop(const struct props_prop *pr)
 	case PROPS_BYTE_ARRAY:
 		return !props_bytes_check(pr->data, pr->size, &bits, detail,
 					  sizeof(detail));
-	case PROPS_STRING:
-		if (!pr->size)
-			return 1;
-		return !memchr(pr->data, '\n', pr->size) &&
-		       !memchr(pr->data, '\0', pr->size);
 	default:
 		return 0;
 	}
 }
 
+/* 1 when new, 0 when the name was seen, -ENOMEM. */
+static int index_new(struct props_index *ix, const struct props *p,
+		     size_t set, const char *name, size_t idx)
+{
+	size_t seen;
+
+	if (props_index_get(ix, p, set, name, &seen))
+		return 0;
+	return props_index_put(ix, p, set, idx) < 0 ? -ENOMEM : 1;
+}
+
+/* 1 valid, 0 not, -ENOMEM. */
 static int valid_props(const struct props *p)
 {
+	struct props_index ix = { 0 };
 	const struct props_set *s;
 	size_t i, j;
+	int r = p->nsets != 0;
 
-	for (i = 0; i < p->nsets; i++) {
+	for (i = 0; r > 0 && i < p->nsets; i++) {
 		s = &p->sets[i];
 		if (!s->name[0] || strchr(s->name, '\n'))
-			return 0;
-		for (j = 0; j < s->nprops; j++)
-			if (!valid_prop(&s->props[j]))
-				return 0;
+			r = 0;
+		else
+			r = index_new(&ix, p, PROPS_INDEX_SETS, s->name, i);
+		for (j = 0; r > 0 && j < s->nprops; j++)
+			r = valid_prop(&s->props[j]) ?
+				    index_new(&ix, p, i, s->props[j].name, j) :
+				    0;
 	}
-	return 1;
+	props_index_fini(&ix);
+	return r;
 }
 
 static int write_b64(const unsigned char *data, size_t size, FILE *f)
@@ -85,12 +99,7 @@ static int write_prop(const struct props_prop *pr, FILE *f)
 			return -EIO;
 		break;
 	default:
-		if (pr->size && fwrite(pr->data, 1, pr->size, f) != pr->size)
-			return -EIO;
-		if (pr->size && pr->data[pr->size - 1] == '\r' &&
-		    fputc('\r', f) == EOF)
-			return -EIO;
-		break;
+		return -EINVAL;
 	}
 	return fputc('\n', f) == EOF ? -EIO : 0;
 }
@@ -101,8 +110,9 @@ int props_write(const struct props *p, FILE *f)
 	size_t i, j;
 	int r;
 
-	if (!valid_props(p))
-		return -EINVAL;
+	r = valid_props(p);
+	if (r <= 0)
+		return r < 0 ? r : -EINVAL;
 	for (i = 0; i < p->nsets; i++) {
 		s = &p->sets[i];
 		if (fprintf(f, "[%s]\n", s->name) < 0)

@@ -77,10 +77,10 @@ zoff=$("$DUMP" in/zbad.o | sed -n 's/.*bytes at file offset 0x\([0-9a-f]*\)$/\1/
 patch in/zbad.o "$(printf '%d' "0x$zoff")" 00 00 00 00
 
 # ---- property files, symbol files and file tables ----
-printf '[S]\nx=1|4294967296\n' >in/u32.props
+printf '[S]\nx=3|text\n' >in/type3.props
 printf '[]\n' >in/emptyset.props
 printf '[abc\n' >in/unterminated.props
-printf '[S]\nx=3|a\000b\n' >in/nul.props
+printf '[S]\nx=1|\0005\n' >in/nul.props
 printf '[S]\nx=2|IAAAA\n' >in/b64len.props
 printf '[S]\nx=2|ABAAAAAAAAQA\n' >in/bits.props
 printf '[S]\n=1|2\n' >in/noname.props
