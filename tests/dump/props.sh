@@ -17,7 +17,6 @@ cat >ex.props <<'PROPS'
 all=2|IBAAAAAAAAAFAAAAjBAAAEA
 [SYCL/misc properties]
 optLevel=1|2
-note=3|say "hi"
 [Empty]
 PROPS
 
@@ -31,7 +30,6 @@ ex.props: 4 property sets
       all = 1400000063000000 01 (72 bits)
     [SYCL/misc properties]
       optLevel = 2
-      note = "say \"hi\""
     [Empty]
 TEXT
 cmp -s want text || fail "text: $(diff want text)"
@@ -52,8 +50,7 @@ jq -S . >want.json <<'JSON'
       {"name": "all", "type": "byte_array", "bits": 72,
        "value": "140000006300000001"}]},
     {"name": "SYCL/misc properties", "properties": [
-      {"name": "optLevel", "type": "uint32", "value": 2},
-      {"name": "note", "type": "string", "value": "say \"hi\""}]},
+      {"name": "optLevel", "type": "uint32", "value": 2}]},
     {"name": "Empty", "properties": []}
   ]
 }

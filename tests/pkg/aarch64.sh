@@ -54,7 +54,7 @@ cat >a.props <<'EOF'
 all=2|IBAAAAAAAAAFAAAAjBAAAEA
 [SYCL/misc properties]
 optLevel=1|3
-name=3|hello aarch64
+name=1|64
 EOF
 # all: 72 bits, 14 00 00 00 63 00 00 00 01, after its 8-byte bit count.
 printf '\110\000\000\000\000\000\000\000\024\000\000\000\143\000\000\000\001' \
@@ -99,7 +99,7 @@ propset 0 0 SYCL/specialization constants default values nprops 1
 prop 0 0 0 all type 2 size 17 cksum $(ck all.bytes)
 propset 0 1 SYCL/misc properties nprops 2
 prop 0 1 0 optLevel type 1 size 3
-prop 0 1 1 name type 3 size 14 "hello aarch64"
+prop 0 1 1 name type 1 size 64
 image 1 version 2 kind 4 format 1 size $(wc -c <b.ptx | tr -d ' ') cksum $(ck b.ptx) manifest none
 target 1 "nvptx64"
 compile 1 ""

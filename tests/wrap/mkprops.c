@@ -6,10 +6,11 @@
  * "property_sets" JSON array that docs/dump-json.md expects for them.
  *
  * usage: mkprops SEED OUT.props OUT.json
- * Seed 0 gives a file without sets; other seeds give specialization
- * constants (composites with padding leaves included), their defaults,
- * uint32/string/byte-array properties (empty strings, bit counts that are
- * not whole bytes) and sometimes an empty set.
+ * Seed 0 gives a file without sets (which DPC++ refuses); other seeds
+ * give specialization constants (composites with padding leaves
+ * included), their defaults, uint32 properties (some written with leading
+ * zeros), byte-array properties (bit counts that are not whole bytes) and
+ * sometimes an empty set.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -159,11 +160,7 @@ static void spec_sets(struct out *o)
 
 static void misc_set(struct out *o)
 {
-	static const char *const strings[] = {
-		"", "text", "with spaces and | and = inside", "-O2 -g",
-	};
 	unsigned char payload[64];
-	const char *str;
 	char name[32];
 	int i, n = 1 + below(6);
 
@@ -182,11 +179,11 @@ static void misc_set(struct out *o)
 				bits);
 			break;
 		case 1:
-			str = strings[below(4)];
-			prop_head(o, name, 3);
-			fprintf(o->props, "%s\n", str);
-			fprintf(o->json, "\"type\": \"string\", \"value\": \"%s\"}",
-				str);
+			bits = below(1000);
+			prop_head(o, name, 1);
+			fprintf(o->props, "000%u\n", bits);
+			fprintf(o->json, "\"type\": \"uint32\", \"value\": %u}",
+				bits);
 			break;
 		default:
 			for (j = 0; j < sizeof(payload); j++)

@@ -19,7 +19,7 @@ while [ $i -lt 40 ]; do
 	f=$(echo $formats | cut -d' ' -f$((i % 4 + 1)))
 	rand_file img$i.bin $((i * 977 % 5000 + 1))
 	sym_file img$i.sym "kernel_${i}_a" "kernel_${i}_b"
-	gen_props $((i % 7)) p$i
+	gen_props $((i % 7 + 1)) p$i
 	set -- "$@" -target=$t -format=$f -compile-opts="-DI=$i" \
 		-entries=img$i.sym -properties=p$i.props img$i.bin
 	expect $i img$i.bin $f $t "-DI=$i" "" img$i.sym p$i.pjson -

@@ -20,7 +20,6 @@ sym_file k.sym k_ptx
 : >nothing.sym
 gen_props 1 a
 gen_props 2 k
-gen_props 0 none
 printf 'manifest text\nline 2\n' >a.mnf
 
 set -- -o w.o -kind=sycl \
@@ -30,7 +29,7 @@ set -- -o w.o -kind=sycl \
 	-target=nvptx64 -format=native -compile-opts= -link-opts= \
 	-entries=k.sym -properties=k.props k.ptx \
 	-target=spir64_x86_64 -format=none -entries= -properties= native.bin \
-	-target=spir64_gen -entries=nothing.sym -properties=none.props \
+	-target=spir64_gen -entries=nothing.sym -properties= \
 	empty.bin
 expect_reset
 expect 0 a.spv spirv spir64 -g -cl-denorms-are-zero a.sym a.pjson a.mnf
