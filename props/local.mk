@@ -19,6 +19,11 @@ props_tests = \
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
+# The .props rules of DPC++'s reader, through devimg-dump --props/--check.
+props_shell_tests = tests/props/dpcpp-rules.sh
+TESTS += $(props_shell_tests)
+dist_check_SCRIPTS += $(props_shell_tests)
+
 props_test_cppflags = $(AM_CPPFLAGS) \
 	-DPROPS_FIXTURES=\"$(abs_top_srcdir)/tests/props\"
 props_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS)

@@ -330,14 +330,15 @@ static int store_prop(struct reader *rd, const struct prop_line *pl,
 		      unsigned char *buf, size_t size)
 {
 	struct props_set *s = &rd->p->sets[rd->cur];
-	struct props_quote q;
+	struct props_quote q, qs;
 	size_t idx;
 	int r;
 
 	if (props_index_get(&rd->ix, rd->p, rd->cur, name, &idx)) {
 		note(rd, pl->ln->lineno,
 		     "property '%s' of set '%s' given again: this value replaces the one above",
-		     props_quote(&q, pl->name, pl->name_len), s->name);
+		     props_quote(&q, pl->name, pl->name_len),
+		     props_quote(&qs, s->name, strlen(s->name)));
 		props_prop_replace(&s->props[idx], type, u32, buf, size);
 		return 0;
 	}

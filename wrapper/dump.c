@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
+#include "check.h"
 #include "escape.h"
 #include "json.h"
 #include "outfile.h"
@@ -41,6 +42,7 @@ struct name_set {
 struct opts {
 	enum mode mode;
 	int props;		/* operands are .props files */
+	int check;		/* --check: lint .props files */
 	const char *dir;	/* --extract */
 	int raw;		/* --raw: compressed images as stored */
 	struct name_set written;
@@ -971,6 +973,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: " PROG " [--json | --extract DIR [--raw]] FILE...\n"
 	      "       " PROG " --props [--json] FILE.props...\n"
+	      "       " PROG " --check FILE.props...\n"
 	      "Show the device images that ELF objects, executables and shared\n"
 	      "libraries carry (written by devimg-wrap), without running them.\n"
 	      "\n"
@@ -981,6 +984,10 @@ static void usage(FILE *f)
 	      "  -r, --raw          with --extract: write compressed images as stored\n"
 	      "                     (the zstd frame, .zst), not expanded\n"
 	      "  -p, --props        the FILEs are .props files: decode them\n"
+	      "  -c, --check        the FILEs are .props files: print what DPC++'s\n"
+	      "                     tools would silently change or drop, and what\n"
+	      "                     they refuse, one FILE:LINE: line each; exit 1\n"
+	      "                     when there is any\n"
 	      "  -h, --help         print this help and exit\n"
 	      "  -V, --version      print the version and exit\n"
 	      "\n"
@@ -1013,13 +1020,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "extract", required_argument, NULL, 'x' },
 		{ "props", no_argument, NULL, 'p' },
 		{ "raw", no_argument, NULL, 'r' },
+		{ "check", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, json = 0;
 
-	while ((c = getopt_long(argc, argv, "jx:prhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jx:prchV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -1032,6 +1040,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'r':
 			o->raw = 1;
+			break;
+		case 'c':
+			o->check = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1055,6 +1066,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (o->raw && !o->dir) {
 		fputs(PROG ": --raw needs --extract\n", stderr);
+		return -1;
+	}
+	if (o->check && (o->dir || json || o->props)) {
+		fputs(PROG ": --check cannot be combined with other options\n",
+		      stderr);
 		return -1;
 	}
 	o->mode = o->dir ? MODE_EXTRACT : json ? MODE_JSON : MODE_TEXT;
@@ -1104,6 +1120,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (o.mode == MODE_EXTRACT)
 		out_catch_signals();
+	if (o.check)
+		return check_props_files(argv + optind, argc - optind);
 	ret = run(argv + optind, argc - optind, &o);
 	name_set_fini(&o.written);
 	return ret;

@@ -2,7 +2,7 @@
 # prints them as text or JSON, extracts them, decodes .props files.
 bin_PROGRAMS += devimg-dump
 devimg_dump_SOURCES = \
-	wrapper/dump.c \
+	wrapper/dump.c wrapper/check.c wrapper/check.h \
 	wrapper/unzstd.c wrapper/unzstd.h \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/reader.c wrapper/reader.h \

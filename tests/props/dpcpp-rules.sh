@@ -1,0 +1,145 @@
+#!/bin/sh
+# .props files read as DPC++'s PropertySetRegistry::read reads them, one
+# rule at a time, with the text each rule is about: devimg-dump --props
+# shows what was read, devimg-dump --check names every place where that
+# reading silently drops or changes the text (FILE:LINE: what, exit 1)
+# and is silent on a clean file (exit 0).
+. "$top_srcdir/tests/lib.sh"
+dump=$top_builddir/devimg-dump
+[ -x "$dump" ] || skip "devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip "jq not found"
+cd "$scratch"
+
+# read FILE JQ WANT: what --props --json read, through jq -c.
+read_as() {
+	"$dump" --props --json "$1" >"$1.json" 2>"$1.err" ||
+		fail "$1: --props failed: $(cat "$1.err")"
+	got=$(jq -c "$2" "$1.json")
+	[ "$got" = "$3" ] || fail "$1: $2 is $got, expected $3"
+}
+
+# check FILE WANT...: --check prints exactly the lines WANT, exits 1.
+check() {
+	f=$1
+	shift
+	: >"$f.want"
+	for l in "$@"; do
+		printf '%s\n' "$l" >>"$f.want"
+	done
+	st=0
+	"$dump" --check "$f" >"$f.out" 2>"$f.err2" || st=$?
+	[ "$st" -eq 1 ] || fail "$f: --check exit status $st, expected 1"
+	[ ! -s "$f.err2" ] || fail "$f: --check wrote to stderr: $(cat "$f.err2")"
+	cmp -s "$f.want" "$f.out" ||
+		fail "$f: --check: $(diff "$f.want" "$f.out")"
+}
+
+clean() {
+	out=$("$dump" --check "$@") || fail "$*: --check failed on a clean file: $out"
+	[ -z "$out" ] || fail "$*: --check printed on a clean file: $out"
+}
+
+names='[.property_sets[] | [.name, [.properties[] | [.name, .value]]]]'
+
+# A canonical file, as sycl-post-link writes it: clean.
+printf '[SYCL/misc properties]\noptLevel=1|2\n[Empty properties]\n' >ok.props
+clean ok.props
+read_as ok.props "$names" '[["SYCL/misc properties",[["optLevel",2]]],["Empty properties",[]]]'
+
+# A set with no properties, alone in its file: one empty set.
+printf '[Empty properties]\n' >empty-set.props
+clean empty-set.props
+read_as empty-set.props "$names" '[["Empty properties",[]]]'
+
+# A property given twice: the last value, in the first one's place.
+printf '[S]\na=1|1\nb=1|2\na=1|3\n' >dup.props
+read_as dup.props "$names" '[["S",[["a",3],["b",2]]]]'
+check dup.props "dup.props:4: property 'a' of set 'S' given again: this value replaces the one above"
+
+# The last one wins even when its type differs.
+printf '[S]\na=2|IAAAAAAAAAQA\na=1|7\n' >dup-type.props
+read_as dup-type.props '[.property_sets[0].properties[] | [.type, .value]]' '[["uint32",7]]'
+
+# A set named twice: one set, where the name first appeared.
+printf '[S]\na=1|1\n[T]\nt=1|9\n[S]\nb=1|2\na=1|4\n' >twice.props
+read_as twice.props "$names" '[["S",[["a",4],["b",2]]],["T",[["t",9]]]]'
+check twice.props \
+	"twice.props:5: set 'S' opened again: its properties join the set of that name above" \
+	"twice.props:7: property 'a' of set 'S' given again: this value replaces the one above"
+
+# Types: decimal, leading zeros allowed, cut to 32 bits; only 1 and 2.
+printf '[S]\na=01|5\nb=4294967298|IAAAAAAAAAQA\nc=0001|6\n' >types.props
+read_as types.props '[.property_sets[0].properties[] | [.type, .value]]' \
+	'[["uint32",5],["byte_array","01"],["uint32",6]]'
+check types.props \
+	"types.props:2: property type '01' is read as 1" \
+	"types.props:3: property type '4294967298' is read as 2" \
+	"types.props:4: property type '0001' is read as 1"
+for t in 0 3 4 8 -1 +1 0x1 ' 1' 4294967299; do
+	printf '[S]\na=%s|5\n' "$t" >type.props
+	expect_fail "type.props:2:3: bad property type: saw '$t', expected 1 (UINT32) or 2 (BYTE_ARRAY)" \
+		"$dump" --props type.props
+	check type.props "type.props:2:3: bad property type: saw '$t', expected 1 (UINT32) or 2 (BYTE_ARRAY)"
+done
+
+# A uint32 written wider than 32 bits keeps its low 32 bits.
+printf '[S]\na=1|4294967296\nb=1|99999999999999999999999\nc=1|0004294967295\n' >wide.props
+read_as wide.props "$names" '[["S",[["a",0],["b",4135583743],["c",4294967295]]]]'
+check wide.props \
+	"wide.props:2: number '4294967296' does not fit 32 bits: read as 0" \
+	"wide.props:3: number '99999999999999999999999' does not fit 32 bits: read as 4135583743"
+
+# A set name runs to the line's last ']'; text after it is ignored.
+printf '[S] trailing\na=1|1\n[a]b]x\n' >after.props
+read_as after.props "$names" '[["S",[["a",1]]],["a]b",[]]]'
+check after.props \
+	"after.props:1: text after the set name's ']' is ignored: ' trailing'" \
+	"after.props:3: text after the set name's ']' is ignored: 'x'"
+
+# A byte array longer than its bit count is cut to the count.
+printf '[S]\na=2|AAAAAAAAAAQA\nb=2|IAAAAAAAAAQAAAA\n' >long.props
+read_as long.props '[.property_sets[0].properties[] | [.bits, .value]]' '[[0,""],[8,"01"]]'
+check long.props \
+	"long.props:2: byte array of 1 payload bytes has a bit count of 0: the last 1 bytes are dropped" \
+	"long.props:3: byte array of 3 payload bytes has a bit count of 8: the last 2 bytes are dropped"
+
+# The first NUL ends the text.
+printf '[S]\na=1|5\000junk\n[T]\nb=bad\n' >nul.props
+read_as nul.props "$names" '[["S",[["a",5]]]]'
+check nul.props "nul.props:2: NUL byte: the 16 bytes from it to the end are ignored"
+
+# '_' is the reserved key of the map DPC++ keeps names in.
+printf '[_]\n_=1|1\n' >tomb.props
+check tomb.props \
+	"tomb.props:1: set name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it" \
+	"tomb.props:2: property name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it"
+
+# Refused as DPC++ refuses them: one line naming file, line and column.
+printf '' >none.props
+expect_fail "none.props:1:1: no property set: saw an empty file" "$dump" --props none.props
+check none.props "none.props:1:1: no property set: saw an empty file, expected at least one '[Set name]' line"
+printf '\n\r\n' >blank.props
+check blank.props "blank.props:1:1: no property set: saw only blank lines, expected at least one '[Set name]' line"
+printf '[S]\na=1|\n' >noval.props
+check noval.props "noval.props:2:5: empty property value: saw '1|', expected a value after '|'"
+printf '[S]\na=|1\n' >notype.props
+check notype.props "notype.props:2:3: empty property type: saw '|1', expected Type|Value"
+printf '[S]\na=1|5\r' >cr.props
+check cr.props "cr.props:2:6: bad decimal number: saw '5\\\\x0d', expected digits 0-9 only"
+printf '[S]\na=2|AAAAAAAAAAA\n[\n' >open.props
+check open.props "open.props:3:2: unterminated set name: saw '[', expected ']' to close it"
+
+# Several files: each finding, in order; a clean one adds nothing.
+st=0
+"$dump" --check ok.props dup.props wide.props >all.out || st=$?
+[ "$st" -eq 1 ] || fail "--check of three files: exit status $st"
+[ "$(wc -l <all.out)" -eq 3 ] || fail "--check of three files: $(cat all.out)"
+clean ok.props empty-set.props
+
+# A file that cannot be read: stderr, exit 1.
+st=0
+"$dump" --check missing.props >miss.out 2>miss.err || st=$?
+[ "$st" -eq 1 ] && [ ! -s miss.out ] && grep -q "missing.props: cannot open" miss.err ||
+	fail "missing file: $st $(cat miss.out miss.err)"
+expect_fail "cannot be combined" "$dump" --check --json ok.props
+echo PASS
