@@ -44,6 +44,7 @@ static void check_layout(const struct props *p,
 	const struct props_set *ds = props_find_set(p, PROPS_SET_SPEC_DEFAULTS);
 	const struct props_prop *all = NULL;
 	struct props_spec_const *consts;
+	const char **names;
 	struct props_error err = { { 0 } };
 	size_t i, j, n = 0;
 	uint32_t total = 0;
@@ -66,6 +67,13 @@ static void check_layout(const struct props *p,
 		for (j = 0; j < sets[i].nprops; j++)
 			if (sets[i].props[j].spec)
 				consts[n++] = *sets[i].props[j].spec;
+	names = calloc(n, sizeof(*names));
+	if (!names) {
+		free(consts);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		names[i] = consts[i].name;
 	r = props_spec_layout(consts, n, all ? all->data : NULL,
 			      all ? all->size : 0, &total, &err);
 	if (r < 0) {
@@ -79,13 +87,13 @@ static void check_layout(const struct props *p,
 				    consts[i].blob_offset,
 				    (unsigned long long)sum);
 			sum += consts[i].size;
-			FUZZ_ASSERT(!i || consts[i - 1].first_id <=
-					  consts[i].first_id,
-				    "constants not in SpecId order");
+			FUZZ_ASSERT(consts[i].name == names[i],
+				    "constant %zu moved: not in property order", i);
 		}
 		FUZZ_ASSERT(sum == total, "total %u, sum %llu", total,
 			    (unsigned long long)sum);
 	}
+	free(names);
 	free(consts);
 }
 

@@ -281,11 +281,12 @@ int props_spec_decode(const char *name, const void *buf, uint64_t size,
 void props_spec_const_fini(struct props_spec_const *c);
 
 /*
- * Order constants by first_id (the order of the defaults blob), assign
- * blob_offset as the running sum of sizes, and check the defaults blob
- * (defaults/defaults_size: the "all" byte array, header included; NULL when
- * the image has none) is exactly as long as the sum. Returns the total size
- * in *total.
+ * Assign blob_offset as the running sum of sizes in the order of consts
+ * (the order of the set's properties, which DPC++'s runtime keeps: not
+ * SpecId order), and check the defaults blob (defaults/defaults_size: the
+ * "all" byte array, header included; NULL when the image has none) is
+ * exactly as long as the sum. Returns the total size in *total; nothing
+ * changes on failure.
  */
 int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,

@@ -3,7 +3,8 @@
  * Specialization-constant descriptors: each constant's byte array holds
  * little-endian {id, offset, size} uint32 tuples, one per scalar leaf (id
  * PROPS_SPEC_PADDING_ID for padding); the defaults blob packs the values of
- * all constants in SpecId order with no padding between constants.
+ * all constants in the order of their properties, with no padding between
+ * constants, as DPC++'s runtime lays them out.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -179,38 +180,24 @@ void props_spec_const_fini(struct props_spec_const *c)
 	c->ndescs = 0;
 }
 
-struct ordered_const {
-	struct props_spec_const c;
-	size_t idx;
-};
-
-static int ordered_cmp(const void *pa, const void *pb)
-{
-	const struct ordered_const *a = pa, *b = pb;
-
-	if (a->c.first_id != b->c.first_id)
-		return a->c.first_id < b->c.first_id ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static int assign_offsets(struct ordered_const *o, size_t n, uint32_t *total,
-			  struct props_error *err)
+/* The sum of the sizes, bounded by DEVIMG_LIMIT_SPEC_CONSTS. */
+static int sum_sizes(struct props_spec_const *c, size_t n,
+		     uint32_t *total, struct props_error *err)
 {
 	uint32_t off = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (o[i].c.size > DEVIMG_LIMIT_SPEC_CONSTS - off) {
+		if (c[i].size > DEVIMG_LIMIT_SPEC_CONSTS - off) {
 			props_errf(err,
 				   "set '%s': constants too large: saw constant '%s' of %"
 				   PRIu32 " bytes at offset %" PRIu32
 				   ", expected a total of at most %" PRIu32 " bytes",
-				   PROPS_SET_SPEC_CONSTS, o[i].c.name, o[i].c.size, off,
+				   PROPS_SET_SPEC_CONSTS, c[i].name, c[i].size, off,
 				   (uint32_t)DEVIMG_LIMIT_SPEC_CONSTS);
 			return -EINVAL;
 		}
-		o[i].c.blob_offset = off;
-		off += o[i].c.size;
+		off += c[i].size;
 	}
 	*total = off;
 	return 0;
@@ -245,30 +232,19 @@ int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,
 		      uint32_t *total, struct props_error *err)
 {
-	struct ordered_const *o = NULL;
-	uint32_t sum = 0;
+	uint32_t sum = 0, off = 0;
 	size_t i;
 	int r;
 
-	if (n) {
-		o = calloc(n, sizeof(*o));
-		if (!o)
-			return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		o[i].c = consts[i];
-		o[i].idx = i;
-	}
-	if (n)
-		qsort(o, n, sizeof(*o), ordered_cmp);
-	r = assign_offsets(o, n, &sum, err);
+	r = sum_sizes(consts, n, &sum, err);
 	if (r == 0)
 		r = check_defaults(defaults, defaults_size, sum, err);
-	if (r == 0) {
-		for (i = 0; i < n; i++)
-			consts[i] = o[i].c;
-		*total = sum;
+	if (r < 0)
+		return r;
+	for (i = 0; i < n; i++) {
+		consts[i].blob_offset = off;
+		off += consts[i].size;
 	}
-	free(o);
-	return r;
+	*total = sum;
+	return 0;
 }

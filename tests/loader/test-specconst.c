@@ -70,10 +70,11 @@ static struct devimg_image *composite(void)
 {
 	static const uint32_t comp[] = { 10, 0, 4, PAD, 4, 4, 11, 8, 8 };
 	static const uint32_t scalar[] = { 5, 0, 2 };
+	/* Property order, as DPC++'s runtime lays them: not SpecId order. */
 	static const unsigned char defaults[18] = {
-		0x01, 0x02,				/* S */
-		0x10, 0x11, 0x12, 0x13, 0, 0, 0, 0,	/* Comp */
+		0x10, 0x11, 0x12, 0x13, 0, 0, 0, 0,	/* Comp: SpecIds 10, 11 */
 		0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27,
+		0x01, 0x02,				/* S: SpecId 5 */
 	};
 	unsigned s;
 
@@ -153,13 +154,13 @@ START_TEST(test_composite_with_padding)
 
 	ck_assert_int_eq(devimg_image_spec_consts(img, &c, &n, NULL, NULL), 0);
 	ck_assert_uint_eq(n, 2);
-	ck_assert_str_eq(c[0].name, "S");
+	ck_assert_str_eq(c[0].name, "Comp");
+	ck_assert_uint_eq(c[0].size, 16);
 	ck_assert_uint_eq(c[0].blob_offset, 0);
-	ck_assert_str_eq(c[1].name, "Comp");
-	ck_assert_uint_eq(c[1].size, 16);
-	ck_assert_uint_eq(c[1].blob_offset, 2);
-	ck_assert_uint_eq(c[1].nleaves, 3);
-	ck_assert_uint_eq(c[1].leaves[1].id, PAD);
+	ck_assert_uint_eq(c[0].nleaves, 3);
+	ck_assert_uint_eq(c[0].leaves[1].id, PAD);
+	ck_assert_str_eq(c[1].name, "S");
+	ck_assert_uint_eq(c[1].blob_offset, 16);
 
 	ck_assert_int_eq(devimg_spec_values_new(img, &v), 0);
 	ck_assert_int_eq(devimg_spec_values_set(v, "Comp", 16, value), 0);
@@ -174,11 +175,11 @@ START_TEST(test_composite_with_padding)
 	ck_assert_int_eq(devimg_spec_values_buffer(v, (const void **)&buf,
 						   &size), 0);
 	ck_assert_uint_eq(size, 18);
-	ck_assert_mem_eq(buf, "\x01\x02", 2);
-	ck_assert_mem_eq(buf + 2, value, 4);
+	ck_assert_mem_eq(buf, value, 4);
 	/* The caller's padding (0xee) is not taken: the defaults' stays. */
-	ck_assert_mem_eq(buf + 6, "\0\0\0\0", 4);
-	ck_assert_mem_eq(buf + 10, value + 8, 8);
+	ck_assert_mem_eq(buf + 4, "\0\0\0\0", 4);
+	ck_assert_mem_eq(buf + 8, value + 8, 8);
+	ck_assert_mem_eq(buf + 16, "\x01\x02", 2);
 	devimg_spec_values_unref(v);
 	done(img);
 }
@@ -224,9 +225,9 @@ START_TEST(test_partial_override_and_replace)
 	ck_assert_mem_eq(list[0].value, &s2, 2);
 	ck_assert_int_eq(devimg_spec_values_buffer(v, (const void **)&buf,
 						   &size), 0);
-	ck_assert_mem_eq(buf, &s2, 2);
-	ck_assert_mem_eq(buf + 2, "\x10\x11\x12\x13", 4);
-	ck_assert_mem_eq(buf + 10, "\x20\x21\x22\x23\x24\x25\x26\x27", 8);
+	ck_assert_mem_eq(buf + 16, &s2, 2);
+	ck_assert_mem_eq(buf, "\x10\x11\x12\x13", 4);
+	ck_assert_mem_eq(buf + 8, "\x20\x21\x22\x23\x24\x25\x26\x27", 8);
 	devimg_spec_values_unref(v);
 	done(img);
 }

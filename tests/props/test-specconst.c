@@ -141,15 +141,22 @@ START_TEST(test_only_padding_has_no_first_id)
 }
 END_TEST
 
-START_TEST(test_layout_orders_by_first_id_stably)
+/*
+ * DPC++'s runtime walks the set's properties in order and gives each
+ * constant the next bytes of the blob: file order, whatever the SpecIds.
+ */
+START_TEST(test_layout_keeps_property_order)
 {
 	static const uint32_t a[][3] = { { 7, 0, 4 } };
 	static const uint32_t b[][3] = { { PAD, 0, 3 } };
 	static const uint32_t c2[][3] = { { PAD, 0, 2 }, { 2, 2, 2 } };
 	static const uint32_t d[][3] = { { 2, 0, 1 } };
 	static const uint32_t e[][3] = { { 1, 4, 4 }, { 0x10, 0, 4 } };
+	static const char *const names[] = { "a", "b", "c", "d", "e" };
+	static const uint32_t offsets[] = { 0, 4, 7, 11, 12 };
 	struct props_error err = { "" };
 	struct props_spec_const c[5];
+	unsigned char all[8 + 20] = { 160 };
 	uint32_t total = 0;
 	int i;
 
@@ -158,20 +165,14 @@ START_TEST(test_layout_orders_by_first_id_stably)
 	decode_ok("c", c2, 2, &c[2]);
 	decode_ok("d", d, 1, &c[3]);
 	decode_ok("e", e, 2, &c[4]);
-	ck_assert_int_eq(props_spec_layout(c, 5, NULL, 0, &total, &err), 0);
+	ck_assert_int_eq(props_spec_layout(c, 5, all, sizeof(all), &total, &err),
+			 0);
 	ck_assert_uint_eq(total, 4 + 3 + 4 + 1 + 8);
-	ck_assert_str_eq(c[0].name, "e");
-	ck_assert_uint_eq(c[0].blob_offset, 0);
-	ck_assert_str_eq(c[1].name, "c");
-	ck_assert_uint_eq(c[1].blob_offset, 8);
-	ck_assert_str_eq(c[2].name, "d");
-	ck_assert_uint_eq(c[2].blob_offset, 12);
-	ck_assert_str_eq(c[3].name, "a");
-	ck_assert_uint_eq(c[3].blob_offset, 13);
-	ck_assert_str_eq(c[4].name, "b");
-	ck_assert_uint_eq(c[4].blob_offset, 17);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 5; i++) {
+		ck_assert_str_eq(c[i].name, names[i]);
+		ck_assert_uint_eq(c[i].blob_offset, offsets[i]);
 		props_spec_const_fini(&c[i]);
+	}
 }
 END_TEST
 
@@ -277,8 +278,10 @@ static void layout_with_defaults(size_t have, uint32_t want_total, int want_r,
 	ck_assert_int_eq(props_spec_layout(c, 2, blob, 8 + have, &total, err),
 			 want_r);
 	ck_assert_uint_eq(total, want_total);
-	/* on failure the constants are left as they were */
-	ck_assert_str_eq(c[0].name, want_r ? "b" : "a");
+	/* file order: b first; on failure no offsets are assigned */
+	ck_assert_str_eq(c[0].name, "b");
+	ck_assert_uint_eq(c[0].blob_offset, 0);
+	ck_assert_uint_eq(c[1].blob_offset, want_r ? 0 : 1);
 	props_spec_const_fini(&c[0]);
 	props_spec_const_fini(&c[1]);
 }
@@ -360,7 +363,7 @@ static Suite *spec_suite(void)
 	tcase_add_test(tc, test_formats_example_decodes_exactly);
 	tcase_add_test(tc, test_composite_with_padding);
 	tcase_add_test(tc, test_only_padding_has_no_first_id);
-	tcase_add_test(tc, test_layout_orders_by_first_id_stably);
+	tcase_add_test(tc, test_layout_keeps_property_order);
 	tcase_add_test(tc, test_layout_of_nothing);
 	tcase_add_test(tc, test_overlap_names_both_leaves);
 	tcase_add_test(tc, test_overlap_same_offset_and_nested);
