@@ -333,8 +333,9 @@ int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
 		    struct props_error *err);
 
 /*
- * A work-group size: 1 to 3 non-zero integers of elem_bytes, dimension 0
- * first. out[] gets all three, 1 past *dims.
+ * A work-group size: 0 to 3 non-zero integers of elem_bytes, dimension 0
+ * first. out[] gets all three, 1 past *dims. No integers at all (*dims 0)
+ * is no requirement, as DPC++'s runtime reads it.
  */
 int props_work_group_size(const void *buf, uint64_t size, unsigned elem_bytes,
 			  const char *where, uint64_t out[3], unsigned *dims,

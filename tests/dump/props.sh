@@ -133,7 +133,7 @@ k@reqd_work_group_size=2|ACAAAAAAAAQAAAAACAAAAMAAAAABAAAA
 aspects=2|YAAAAAAAAAQBAAA
 PROPS
 "$dump" --props badmeta.props >text || fail "--props badmeta.props failed"
-grep -q "^      k@reqd_work_group_size = 0100000002000000 0300000004000000 (128 bits) \[cannot decode: set 'SYCL/program metadata' property 'k@reqd_work_group_size': 4 sizes, expected 1 to 3 (one per dimension)\]\$" text ||
+grep -q "^      k@reqd_work_group_size = 0100000002000000 0300000004000000 (128 bits) \[cannot decode: set 'SYCL/program metadata' property 'k@reqd_work_group_size': 4 sizes, expected 0 to 3 (one per dimension)\]\$" text ||
 	fail "bad size: $(cat text)"
 grep -q "^      aspects = 050000 (24 bits) \[cannot decode: .*24 bits are not whole 32-bit integers\]\$" text ||
 	fail "bad aspects: $(cat text)"

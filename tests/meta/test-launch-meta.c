@@ -97,10 +97,41 @@ START_TEST(test_reqd_work_group_size)
 	ck_assert_int_eq(devimg_image_reqd_work_group_size(img, "j", &dims,
 							   size), -EINVAL);
 	fx_log_release();
-	ck_assert_has(fx_log_text(), "property 'j@reqd_work_group_size': 4 sizes, expected 1 to 3");
+	ck_assert_has(fx_log_text(), "property 'j@reqd_work_group_size': 4 sizes, expected 0 to 3");
 	devimg_image_unref(img);
 	__sycl_unregister_lib(&f.desc);
 	fx_fini(&f);
+}
+END_TEST
+
+/*
+ * An empty reqd_work_group_size byte array: DPC++'s runtime counts no
+ * dimension and takes the image for any device; so does selection here.
+ */
+START_TEST(test_empty_work_group_size_is_no_requirement)
+{
+	static const char *const names[] = {
+		"reqd_work_group_size", "reqd_work_group_size_uint64_t",
+	};
+	struct devimg_image_reqs reqs;
+	struct devimg_image *img;
+	struct fixture f;
+	unsigned s, i;
+
+	for (i = 0; i < 2; i++) {
+		fx_init(&f);
+		fx_image(&f, "spir64", DEVIMG_FORMAT_SPIRV, fx_spirv, 16);
+		s = fx_set(&f, 0, "SYCL/device requirements");
+		fx_bytes(&f, 0, s, names[i], "", 0);
+		register_one(&f, &img);
+		memset(&reqs, 0xff, sizeof(reqs));
+		ck_assert_int_eq(devimg_image_requirements(img, &reqs, NULL, 0),
+				 0);
+		ck_assert_uint_eq(reqs.wg_dims, 0);
+		devimg_image_unref(img);
+		__sycl_unregister_lib(&f.desc);
+		fx_fini(&f);
+	}
 }
 END_TEST
 
@@ -205,6 +236,7 @@ int main(void)
 	tcase_add_test(tc, test_arg_mask);
 	tcase_add_test(tc, test_reqd_work_group_size);
 	tcase_add_test(tc, test_requirements);
+	tcase_add_test(tc, test_empty_work_group_size_is_no_requirement);
 	tcase_add_test(tc, test_requirements_none_and_malformed);
 	tcase_add_test(tc, test_aspect_names);
 	suite_add_tcase(s, tc);
