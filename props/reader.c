@@ -71,7 +71,7 @@ static void note_reserved(struct reader *rd, size_t line, const char *what,
 {
 	if (!strcmp(name, "_"))
 		note(rd, line,
-		     "%s name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it",
+		     "%s name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging",
 		     what);
 }
 

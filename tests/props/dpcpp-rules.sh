@@ -111,8 +111,8 @@ check nul.props "nul.props:2: NUL byte: the 16 bytes from it to the end are igno
 # '_' is the reserved key of the map DPC++ keeps names in.
 printf '[_]\n_=1|1\n' >tomb.props
 check tomb.props \
-	"tomb.props:1: set name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it" \
-	"tomb.props:2: property name '_': DPC++'s tools keep names in a map that reserves '_', which may lose or repeat it"
+	"tomb.props:1: set name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging" \
+	"tomb.props:2: property name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging"
 
 # Refused as DPC++ refuses them: one line naming file, line and column.
 printf '' >none.props
