@@ -352,13 +352,13 @@ static struct props *random_props(void)
 	/* Names made unique: the reader merges repeated ones. */
 	for (i = 0; i < nsets; i++) {
 		random_name(name, 24, 1);
-		snprintf(name + strlen(name), 8, "#%u", i);
+		snprintf(name + strlen(name), 3, "#%c", (char)('0' + i));
 		s = props_add_set(p, name);
 		ck_assert_ptr_nonnull(s);
 		nprops = rng(9);
 		for (j = 0; j < nprops; j++) {
 			random_name(name, 24, 0);
-			snprintf(name + strlen(name), 8, "#%u", j);
+			snprintf(name + strlen(name), 3, "#%c", (char)('0' + j));
 			random_value(s, name);
 		}
 	}
