@@ -71,6 +71,7 @@ struct props_prop {
 	uint32_t u32;
 	unsigned char *data;
 	size_t size;
+	size_t line;	/* .props line of the value read; 0 when not read */
 };
 
 struct props_set {
@@ -109,7 +110,7 @@ const struct props_set *props_find_set(const struct props *p, const char *name);
 const struct props_prop *props_set_find(const struct props_set *s,
 					const char *name);
 
-/* Deep comparison (names, types, values, order): 1 equal, 0 different. */
+/* Deep comparison (names, types, values, order; not lines): 1 equal. */
 int props_equal(const struct props *a, const struct props *b);
 
 /* ---- input files ---- */

@@ -340,6 +340,7 @@ static int store_prop(struct reader *rd, const struct prop_line *pl,
 		     props_quote(&q, pl->name, pl->name_len),
 		     props_quote(&qs, s->name, strlen(s->name)));
 		props_prop_replace(&s->props[idx], type, u32, buf, size);
+		s->props[idx].line = pl->ln->lineno;
 		return 0;
 	}
 	note_reserved(rd, pl->ln->lineno, "property", name);
@@ -351,6 +352,7 @@ static int store_prop(struct reader *rd, const struct prop_line *pl,
 		free(buf);
 		return r;
 	}
+	s->props[s->nprops - 1].line = pl->ln->lineno;
 	return props_index_put(&rd->ix, rd->p, rd->cur, s->nprops - 1);
 }
 

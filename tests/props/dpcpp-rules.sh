@@ -114,6 +114,21 @@ check tomb.props \
 	"tomb.props:1: set name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging" \
 	"tomb.props:2: property name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging"
 
+# Spec constants as DPC++'s runtime lays them. The FORMATS.md example is
+# clean; a defaults blob one byte short is read past by the runtime; a
+# constant whose last leaf is not its furthest makes the next constant
+# start inside it; a uint32 where a byte array belongs.
+spec='9d329ad59055e972____ZL12StructSpecId=2|gBAAAAAAAAAAAAAAAAAAAgAAAAA
+9d329ad59055e972____ZL10BoolSpecId=2|gBAAAAAAAAQAAAAAAAAAAEAAAAA'
+printf '[SYCL/specialization constants]\n%s\n[SYCL/specialization constants default values]\nall=2|IBAAAAAAAAAFAAAAjBAAAEA\n' "$spec" >spec.props
+clean spec.props
+printf '[SYCL/specialization constants]\n%s\n[SYCL/specialization constants default values]\nall=2|ABAAAAAAAAAFAAAAjBAAAA\n' "$spec" >short.props
+check short.props "short.props:5: set 'SYCL/specialization constants default values' property 'all': defaults blob has 8 bytes, the constants need 9: saw 8 bytes, expected 9"
+printf '[SYCL/specialization constants]\nrev=2|ADAAAAAAAAAAAAAAEAAAAQAAAAQAAAAAAAAAAQAAAAA\nu=1|3\n' >leaves.props
+check leaves.props \
+	"leaves.props:2: set 'SYCL/specialization constants' property 'rev': the last leaf ends at byte 4 of 8: DPC++'s runtime starts the next constant there" \
+	"leaves.props:3: set 'SYCL/specialization constants' property 'u': type 1, expected 2 (BYTE_ARRAY)"
+
 # Refused as DPC++ refuses them: one line naming file, line and column.
 printf '' >none.props
 expect_fail "none.props:1:1: no property set: saw an empty file" "$dump" --props none.props
