@@ -82,7 +82,6 @@ static int parse_set(struct reader *rd, const struct props_line *ln)
 	struct props_set *set;
 	size_t idx, n;
 	char *name;
-	int r;
 
 	for (s = ln->s + ln->len; s > ln->s; s--)
 		if (s[-1] == ']') {
@@ -123,8 +122,7 @@ static int parse_set(struct reader *rd, const struct props_line *ln)
 	if (!set)
 		return -ENOMEM;
 	rd->cur = rd->p->nsets - 1;
-	r = props_index_put(&rd->ix, rd->p, PROPS_INDEX_SETS, rd->cur);
-	return r;
+	return props_index_put(&rd->ix, rd->p, PROPS_INDEX_SETS, rd->cur);
 }
 
 static int split_prop(struct reader *rd, const struct props_line *ln,
