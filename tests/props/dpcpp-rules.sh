@@ -144,6 +144,45 @@ check cr.props "cr.props:2:6: bad decimal number: saw '5\\\\x0d', expected digit
 printf '[S]\na=2|AAAAAAAAAAA\n[\n' >open.props
 check open.props "open.props:3:2: unterminated set name: saw '[', expected ']' to close it"
 
+# The property files of clang-offload-wrapper's --sym-prop-bc-files test,
+# made as that test makes them: empty aspects and reqd_work_group_size
+# (no requirement), an empty set between two others, kernel param opt
+# masks of 3 and 1 bits. Clean for --check, read in file order, and
+# wrapped through a -batch table into an object that shows the same.
+for i in 0 1; do
+	: >up$i.prop
+	for l in '[SYCL/devicelib req mask]' 'DeviceLibReqMask=1|0' \
+		'[SYCL/device requirements]' 'aspects=2|AAAAAAAAAAA' \
+		'reqd_work_group_size=2|AAAAAAAAAAA' '[SYCL/kernel param opt]'; do
+		echo "$l" >>up$i.prop
+	done
+done
+echo '_ZTSZ4add5N4sycl3_V15queueEPiiiE10add5_dummy=2|DAAAAAAAAAAA' >>up0.prop
+echo '_ZZ4add5N4sycl3_V15queueEPiiiENKUlvE_clEv=2|BAAAAAAAAAAA' >>up0.prop
+echo '[Empty properties]' >>up0.prop
+echo '_ZZ4add4N4sycl3_V15queueEPiiiENKUlvE_clEv=2|BAAAAAAAAAAA' >>up1.prop
+echo '_ZTSZ4add4N4sycl3_V15queueEPiiiE10add4_dummy=2|DAAAAAAAAAAA' >>up1.prop
+for i in 0 1; do
+	echo '[SYCL/misc properties]' >>up$i.prop
+	echo 'optLevel=1|2' >>up$i.prop
+	echo "pseudo-aocx-$i" >up$i.aocx
+	echo "_ZTSZ4add$((5 - i))N4sycl3_V15queueEPiiiE10add$((5 - i))_dummy" >up$i.sym
+done
+clean up0.prop up1.prop
+sets='[.property_sets[] | .name]'
+read_as up0.prop "$sets" '["SYCL/devicelib req mask","SYCL/device requirements","SYCL/kernel param opt","Empty properties","SYCL/misc properties"]'
+read_as up0.prop '.property_sets[1].properties | map(.aspects // .work_group_size)' '[[],[]]'
+read_as up1.prop '.property_sets[2].properties | map([.bits, .arguments])' '[[1,1],[3,3]]'
+echo '[Code|Properties|Symbols]' >up.table
+echo 'up0.aocx|up0.prop|up0.sym' >>up.table
+echo 'up1.aocx|up1.prop|up1.sym' >>up.table
+"$top_builddir/devimg-wrap" -o up.o -kind=sycl -target=fpga_aocx-intel-unknown \
+	-batch up.table || fail "devimg-wrap -batch of the upstream inputs"
+"$dump" --json up.o >up.json || fail "devimg-dump up.o"
+got=$(jq -c '[.images[] | [.property_sets[] | [.name, (.properties | length)]]]' up.json)
+want='[[["SYCL/devicelib req mask",1],["SYCL/device requirements",2],["SYCL/kernel param opt",2],["Empty properties",0],["SYCL/misc properties",1]],[["SYCL/devicelib req mask",1],["SYCL/device requirements",2],["SYCL/kernel param opt",2],["SYCL/misc properties",1]]]'
+[ "$got" = "$want" ] || fail "up.o: $got, expected $want"
+
 # Several files: each finding, in order; a clean one adds nothing.
 st=0
 "$dump" --check ok.props dup.props wide.props >all.out || st=$?
