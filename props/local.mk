@@ -6,7 +6,8 @@ props_libdevimg_props_la_SOURCES = \
 	props/reader.c props/writer.c \
 	props/sym.c props/table.c props/specconst.c props/launch.c \
 	props/escape.c props/escape.h \
-	props/offload-binary.c props/offload-binary.h
+	props/offload-binary.c props/offload-binary.h \
+	props/syclbin.c props/syclbin.h
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \
