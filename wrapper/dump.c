@@ -16,6 +16,7 @@
 
 #include "devimg/descriptor.h"
 #include "check.h"
+#include "dump-offload.h"
 #include "escape.h"
 #include "json.h"
 #include "outfile.h"
@@ -645,7 +646,8 @@ static void json_image(struct json_writer *w, const struct devimg_image *img)
 	json_object_end(w);
 }
 
-static void json_file(struct json_writer *w, const struct devimg_file *df)
+static void json_file(struct json_writer *w, const struct devimg_file *df,
+		      const struct dump_container *dc)
 {
 	size_t i;
 
@@ -657,6 +659,8 @@ static void json_file(struct json_writer *w, const struct devimg_file *df)
 	for (i = 0; i < df->nimages; i++)
 		json_image(w, &df->images[i]);
 	json_array_end(w);
+	if (dc)
+		dump_container_json(w, dc);
 	json_object_end(w);
 }
 
@@ -903,29 +907,81 @@ static int extract_file(const struct devimg_file *df, struct opts *o)
 
 /* ---- files ---- */
 
+/*
+ * Show df (the images; may be empty) and dc (a SYCLBIN's or the
+ * OffloadBinary blobs'; may be NULL).
+ */
+static int dump_view(const struct devimg_file *df,
+		     const struct dump_container *dc, struct opts *o,
+		     struct json_writer *w)
+{
+	const struct devimg_file *entries = dump_container_entries(dc);
+	int ret = 0;
+
+	switch (o->mode) {
+	case MODE_TEXT:
+		text_file(stdout, df);
+		if (dc)
+			dump_container_text(stdout, dc);
+		break;
+	case MODE_JSON:
+		json_file(w, df, dc);
+		break;
+	case MODE_EXTRACT:
+		ret = extract_file(df, o);
+		if (!ret && entries)
+			ret = extract_file(entries, o);
+		break;
+	}
+	return ret;
+}
+
+/* A SYCLBIN or OffloadBinary file: 1 when path is one, 0 when not. */
+static int dump_container(const char *path, struct opts *o,
+			  struct json_writer *w)
+{
+	const struct devimg_file *df;
+	struct devimg_file none = { .fname = path };
+	struct dump_container *dc = NULL;
+	char err[ERRLEN];
+	int ret;
+
+	ret = dump_container_open(path, &dc, err, sizeof(err));
+	if (ret <= 0) {
+		if (ret < 0)
+			fprintf(stderr, PROG ": %s\n", err);
+		return ret;
+	}
+	df = dump_container_images(dc);
+	ret = dump_view(df ? df : &none, dc, o, w);
+	dump_container_close(dc);
+	return ret < 0 ? ret : 1;
+}
+
 static int dump_elf(const char *path, struct opts *o,
 		    struct json_writer *w)
 {
+	struct dump_container *dc = NULL;
 	struct devimg_file *df = NULL;
 	char err[ERRLEN];
 	int ret;
 
+	ret = dump_container(path, o, w);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	ret = devimg_reader_open(path, &df, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return ret;
 	}
-	switch (o->mode) {
-	case MODE_TEXT:
-		text_file(stdout, df);
-		break;
-	case MODE_JSON:
-		json_file(w, df);
-		break;
-	case MODE_EXTRACT:
-		ret = extract_file(df, o);
-		break;
+	ret = dump_offloading_open(path, &dc, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		devimg_reader_close(df);
+		return ret;
 	}
+	ret = dump_view(df, dc, o, w);
+	dump_container_close(dc);
 	devimg_reader_close(df);
 	return ret;
 }

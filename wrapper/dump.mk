@@ -3,6 +3,7 @@
 bin_PROGRAMS += devimg-dump
 devimg_dump_SOURCES = \
 	wrapper/dump.c wrapper/check.c wrapper/check.h \
+	wrapper/dump-offload.c wrapper/dump-offload.h \
 	wrapper/unzstd.c wrapper/unzstd.h \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/reader.c wrapper/reader.h \

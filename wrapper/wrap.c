@@ -27,6 +27,7 @@
 #include "props.h"
 #include "symprop.h"
 #include "writer.h"
+#include "wrap-syclbin.h"
 
 #define PROG "devimg-wrap"
 
@@ -48,6 +49,7 @@ enum opt_id {
 	OPT_IMAGE_VERSION,
 	OPT_PREVIEW,
 	OPT_SYM_PROP,
+	OPT_SYCLBIN,
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
@@ -84,6 +86,7 @@ static const struct option_spec {
 	{ "image-version", OPT_IMAGE_VERSION, ARG_REQUIRED, 0 },
 	{ "fpreview-breaking-changes", OPT_PREVIEW, ARG_NONE, 0 },
 	{ "sym-prop-bc-files", OPT_SYM_PROP, ARG_REQUIRED, 0 },
+	{ "syclbin", OPT_SYCLBIN, ARG_REQUIRED, 0 },
 	{ "v", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "verbose", OPT_VERBOSE, ARG_NONE, 0 },
 	{ "help", OPT_HELP, ARG_NONE, 0 },
@@ -126,6 +129,7 @@ struct cli {
 	int image_version;	/* 0: not given */
 	const char *version_opt;	/* the option that set it */
 	const char *symprop;	/* --sym-prop-bc-files table */
+	int syclbin;	/* -1: an ELF object; else the SYCLBIN state */
 	size_t ninputs;
 	struct image_opts cur;
 	const char *group[2];	/* image [manifest] waiting for its options */
@@ -183,6 +187,8 @@ static void usage(FILE *f)
 	      "Other options:\n"
 	      "  -o <file>               the object to write\n"
 	      "  -host=<triple>          x86_64-linux-gnu (default) or aarch64-linux-gnu\n"
+	      "  -syclbin=<state>        write a SYCLBIN file in state input, object or\n"
+	      "                          executable instead of an object\n"
 	      "  -batch                  every input is a file table\n"
 	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
 	      "                          names one directly\n"
@@ -673,6 +679,12 @@ static int global_options(struct cli *c, int *exit_now)
 		case OPT_VERBOSE:
 			c->verbose = 1;
 			break;
+		case OPT_SYCLBIN:
+			c->syclbin = wrap_syclbin_state(ev->value);
+			if (c->syclbin < 0)
+				return fail("%s: unknown SYCLBIN state '%s' (expected input, object or executable)",
+					    ev->text, ev->value);
+			break;
 		case OPT_BATCH:
 			c->batch = 1;
 			if (ev->value)
@@ -702,6 +714,8 @@ static int global_options(struct cli *c, int *exit_now)
 			break;
 		}
 	}
+	if (c->syclbin >= 0 && c->compress.enabled)
+		return fail("-syclbin: -offload-compress does not apply to SYCLBIN files (their modules are stored as they are)");
 	c->set.image_version = c->image_version;
 	return 0;
 }
@@ -870,6 +884,17 @@ static int copy_to_stdout(int fd)
  * is made in an unnamed temporary file first; nothing reaches standard
  * output unless it was all written.
  */
+/* The object, or the SYCLBIN file, to fd. */
+static int write_to(struct cli *c, int fd, const char *name,
+		    struct wrap_error *err)
+{
+	if (c->syclbin >= 0)
+		return wrap_write_syclbin(&c->set, (uint32_t)c->syclbin, fd,
+					  name, err);
+	return wrap_write_object(&c->set, fd, name,
+				 c->verbose ? stderr : NULL, err);
+}
+
 static int write_stdout(struct cli *c)
 {
 	struct wrap_error err = { "" };
@@ -879,8 +904,7 @@ static int write_stdout(struct cli *c)
 	if (!tmp)
 		return fail("-o -: cannot create a temporary file: %s",
 			    strerror(errno));
-	r = wrap_write_object(&c->set, fileno(tmp), "-",
-			      c->verbose ? stderr : NULL, &err);
+	r = write_to(c, fileno(tmp), "-", &err);
 	if (r)
 		r = fail("%s", err.msg);
 	else
@@ -895,16 +919,15 @@ static int write_output(struct cli *c)
 	struct out_file out;
 	int r;
 
-	if (!strcmp(c->output, "-"))
-		return write_stdout(c);
-	out_catch_signals();
 	if (wrap_compress_images(&c->set, &c->compress,
 				 c->verbose ? stderr : NULL, &err))
 		return fail("%s", err.msg);
+	if (!strcmp(c->output, "-"))
+		return write_stdout(c);
+	out_catch_signals();
 	if (out_open(&out, c->output, err.msg, sizeof(err.msg)))
 		return fail("%s", err.msg);
-	r = wrap_write_object(&c->set, out.fd, c->output,
-			      c->verbose ? stderr : NULL, &err);
+	r = write_to(c, out.fd, c->output, &err);
 	if (r) {
 		out_abort(&out);
 		return fail("%s", err.msg);
@@ -952,7 +975,7 @@ static void print_plan(const struct cli *c)
 
 int main(int argc, char **argv)
 {
-	struct cli c = { 0 };
+	struct cli c = { .syclbin = -1 };
 	int exit_now = 0, r;
 
 	c.compress.level = WRAP_COMPRESS_LEVEL;

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: MIT
+/* devimg-dump: SYCLBIN and OffloadBinary containers (dump-offload.h). */
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "devimg/descriptor.h"
+#include "devimg_limits.h"
+#include "dump-offload.h"
+#include "escape.h"
+#include "offload-binary.h"
+#include "syclbin.h"
+
+#define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu
+
+struct module_view {
+	struct devimg_propset *sets;
+	size_t nsets;
+	const char **entries;
+	size_t nentries;
+};
+
+struct dump_container {
+	const char *fname;
+	void *map;
+	size_t size;
+	struct syclbin *sb;
+	struct offload_binary **obs;
+	size_t nobs;
+	struct module_view *mods;
+	struct devimg_file images;
+	struct devimg_file entries;
+	char *entries_fname;
+};
+
+void dump_container_close(struct dump_container *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; c->sb && c->mods && i < c->sb->nmodules; i++) {
+		devimg_propsets_free(c->mods[i].sets, c->mods[i].nsets);
+		free(c->mods[i].entries);
+	}
+	free(c->mods);
+	for (i = 0; i < c->images.nimages; i++)
+		free((char *)c->images.images[i].target);
+	free(c->images.images);
+	for (i = 0; i < c->entries.nimages; i++)
+		free((char *)c->entries.images[i].target);
+	free(c->entries.images);
+	free(c->entries_fname);
+	for (i = 0; i < c->nobs; i++)
+		offload_binary_free(c->obs[i]);
+	free(c->obs);
+	syclbin_free(c->sb);
+	if (c->map)
+		munmap(c->map, c->size);
+	free(c);
+}
+
+static int map_path(const char *path, struct dump_container *c, char *err,
+		    size_t errlen)
+{
+	struct props_error perr = { "" };
+	uint64_t n;
+	int fd, ret = 0;
+
+	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
+	if (fd < 0) {
+		props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+		return fd;
+	}
+	if (n > 0 && n <= SIZE_MAX) {
+		c->map = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (c->map == MAP_FAILED) {
+			c->map = NULL;
+			ret = -errno;
+			props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s",
+					   path, strerror(-ret));
+		} else {
+			c->size = (size_t)n;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+static int nomem(const char *path, char *err, size_t errlen)
+{
+	props_snprintf_esc(err, errlen, NULL, "%s: %s", path, strerror(ENOMEM));
+	return -ENOMEM;
+}
+
+/* The first component of a triple ("nvptx64-nvidia-cuda": "nvptx64"). */
+static char *first_component(const char *triple)
+{
+	const char *dash = strchr(triple, '-');
+
+	return strndup(triple, dash ? (size_t)(dash - triple) : strlen(triple));
+}
+
+static int add_image(struct dump_container *c, size_t m,
+		     const struct syclbin_image *si, int native)
+{
+	struct devimg_image *img = &c->images.images[c->images.nimages];
+
+	memset(img, 0, sizeof(*img));
+	img->index = (unsigned)c->images.nimages;
+	img->version = DEVIMG_IMAGE_VERSION;
+	img->kind = DEVIMG_KIND_SYCL;
+	img->format = native ? DEVIMG_FORMAT_NATIVE : DEVIMG_FORMAT_SPIRV;
+	img->target = native ? first_component(si->target) : strdup("spir64");
+	img->compile_opts = "";
+	img->link_opts = "";
+	img->bin = si->data;
+	img->bin_size = si->size;
+	img->bin_offset = (uint64_t)(si->data - (const unsigned char *)c->map);
+	img->entries = c->mods[m].entries;
+	img->nentries = c->mods[m].nentries;
+	img->propsets = c->mods[m].sets;
+	img->npropsets = c->mods[m].nsets;
+	c->images.nimages++;
+	return img->target ? 0 : -ENOMEM;
+}
+
+/* The images DPC++'s runtime makes of the SYCLBIN, in its order. */
+static int syclbin_view(struct dump_container *c, const char *path,
+			char *err, size_t errlen)
+{
+	const struct syclbin *sb = c->sb;
+	size_t i, j, n = 0;
+	int ret;
+
+	c->images.fname = path;
+	for (i = 0; i < sb->nmodules; i++)
+		n += sb->modules[i].nir + sb->modules[i].nnative;
+	c->mods = calloc(sb->nmodules + 1, sizeof(*c->mods));
+	c->images.images = calloc(n + 1, sizeof(*c->images.images));
+	if (!c->mods || !c->images.images)
+		return nomem(path, err, errlen);
+	for (i = 0; i < sb->nmodules; i++) {
+		const struct syclbin_module *m = &sb->modules[i];
+		struct module_view *v = &c->mods[i];
+		size_t k = syclbin_module_kernel_count(m);
+
+		ret = devimg_propsets_from_props(m->meta, path, &v->sets,
+						 &v->nsets, err, errlen);
+		if (ret < 0)
+			return ret;
+		v->entries = calloc(k + 1, sizeof(*v->entries));
+		if (!v->entries)
+			return nomem(path, err, errlen);
+		for (j = 0; j < k; j++)
+			v->entries[j] = syclbin_module_kernel(m, j);
+		v->nentries = k;
+		for (j = 0; j < m->nir; j++)
+			if (add_image(c, i, &m->ir[j], 0))
+				return nomem(path, err, errlen);
+		for (j = 0; j < m->nnative; j++)
+			if (add_image(c, i, &m->native[j], 1))
+				return nomem(path, err, errlen);
+	}
+	return 0;
+}
+
+static uint8_t entry_format(unsigned image_kind)
+{
+	switch (image_kind) {
+	case OFFLOAD_IMAGE_SPIRV:
+		return DEVIMG_FORMAT_SPIRV;
+	case OFFLOAD_IMAGE_BITCODE:
+		return DEVIMG_FORMAT_LLVMBC;
+	default:
+		return DEVIMG_FORMAT_NATIVE;
+	}
+}
+
+/* The OffloadBinary entries as images: named PATH.offload.I.TRIPLE-ARCH. */
+static int entries_view(struct dump_container *c, const char *path, char *err,
+			size_t errlen)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->nobs; i++)
+		n += c->obs[i]->nentries;
+	c->entries_fname = malloc(strlen(path) + sizeof(".offload"));
+	c->entries.images = calloc(n + 1, sizeof(*c->entries.images));
+	if (!c->entries_fname || !c->entries.images)
+		return nomem(path, err, errlen);
+	sprintf(c->entries_fname, "%s.offload", path);
+	c->entries.fname = c->entries_fname;
+	for (i = 0; i < c->nobs; i++) {
+		for (j = 0; j < c->obs[i]->nentries; j++) {
+			const struct offload_entry *e = &c->obs[i]->entries[j];
+			struct devimg_image *img =
+				&c->entries.images[c->entries.nimages];
+			const char *t = offload_entry_string(e, "triple", NULL);
+			const char *a = offload_entry_string(e, "arch", NULL);
+			size_t tl = t ? strlen(t) : 0, al = a ? strlen(a) : 0;
+			char *target = malloc(tl + al + 2);
+
+			if (!target)
+				return nomem(path, err, errlen);
+			snprintf(target, tl + al + 2, "%s%s%s", t ? t : "",
+				 al ? "-" : "", a ? a : "");
+			img->index = (unsigned)c->entries.nimages;
+			img->format = entry_format(e->image_kind);
+			img->target = target;
+			img->compile_opts = "";
+			img->link_opts = "";
+			img->bin = e->image;
+			img->bin_size = e->image_size;
+			c->entries.nimages++;
+		}
+	}
+	return 0;
+}
+
+static int add_blob(struct dump_container *c, struct offload_binary *ob)
+{
+	struct offload_binary **v = realloc(c->obs, (c->nobs + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	c->obs = v;
+	c->obs[c->nobs++] = ob;
+	return 0;
+}
+
+/* Every blob of a buffer holding OffloadBinary blobs back to back. */
+static int read_blobs(struct dump_container *c, const unsigned char *p,
+		      size_t n, const char *where, char *err, size_t errlen)
+{
+	struct props_error perr = { "" };
+	struct offload_binary *ob;
+	size_t off = 0;
+	int ret;
+
+	while (off < n) {
+		ret = offload_binary_parse_at(p, n, &off, where, &ob, &perr);
+		if (ret < 0) {
+			props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+			return ret;
+		}
+		if (add_blob(c, ob)) {
+			offload_binary_free(ob);
+			return nomem(where, err, errlen);
+		}
+	}
+	return 0;
+}
+
+int dump_container_open(const char *path, struct dump_container **out,
+			char *err, size_t errlen)
+{
+	struct props_error perr = { "" };
+	struct dump_container *c;
+	int ret;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return nomem(path, err, errlen);
+	c->fname = path;
+	ret = map_path(path, c, err, errlen);
+	if (ret < 0)
+		goto fail;
+	if (syclbin_is(c->map, c->size)) {
+		ret = syclbin_parse(c->map, c->size, path, &c->sb, &perr);
+		if (ret < 0) {
+			props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+			goto fail;
+		}
+		ret = syclbin_view(c, path, err, errlen);
+	} else if (offload_binary_is(c->map, c->size)) {
+		ret = read_blobs(c, c->map, c->size, path, err, errlen);
+		if (!ret)
+			ret = entries_view(c, path, err, errlen);
+	} else {
+		dump_container_close(c);
+		return 0;
+	}
+	if (ret < 0)
+		goto fail;
+	*out = c;
+	return 1;
+fail:
+	dump_container_close(c);
+	return ret;
+}
+
+static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
+			 char *err, size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	char where[PATH_MAX + 64];
+	int ret;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_LLVM_OFFLOADING_TYPE)
+			continue;
+		if (sh.sh_offset > c->size || sh.sh_size > c->size - sh.sh_offset) {
+			props_snprintf_esc(err, errlen, NULL,
+					   "%s: section %zu (SHT_LLVM_OFFLOADING): offset %" PRIu64 " size %" PRIu64 " past the end of the file (%zu bytes)",
+					   path, elf_ndxscn(scn),
+					   (uint64_t)sh.sh_offset,
+					   (uint64_t)sh.sh_size, c->size);
+			return -EINVAL;
+		}
+		snprintf(where, sizeof(where), "%s: section %zu", path,
+			 elf_ndxscn(scn));
+		ret = read_blobs(c, (const unsigned char *)c->map + sh.sh_offset,
+				 (size_t)sh.sh_size, where, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int dump_offloading_open(const char *path, struct dump_container **out,
+			 char *err, size_t errlen)
+{
+	struct dump_container *c;
+	Elf *elf = NULL;
+	int ret;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return nomem(path, err, errlen);
+	c->fname = path;
+	ret = map_path(path, c, err, errlen);
+	if (ret < 0 || !c->map)
+		goto out;
+	elf_version(EV_CURRENT);
+	elf = elf_memory(c->map, c->size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		goto out;
+	ret = scan_sections(c, elf, path, err, errlen);
+	if (!ret && c->nobs)
+		ret = entries_view(c, path, err, errlen);
+	if (!ret && c->nobs) {
+		elf_end(elf);
+		*out = c;
+		return 0;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	dump_container_close(c);
+	return ret;
+}
+
+const struct devimg_file *dump_container_images(const struct dump_container *c)
+{
+	return c && c->sb ? &c->images : NULL;
+}
+
+const struct devimg_file *
+dump_container_entries(const struct dump_container *c)
+{
+	return c && c->nobs ? &c->entries : NULL;
+}
+
+static const char *const state_names[] = { "input", "object", "executable" };
+static const char *const form_names[] = {
+	[SYCLBIN_FORM_BARE] = "bare",
+	[SYCLBIN_FORM_ENVELOPE] = "OffloadBinary envelope",
+	[SYCLBIN_FORM_V2] = "OffloadBinary entries",
+};
+
+/* The names llvm-objdump --offloading prints for an image kind. */
+static const char *objdump_kind(unsigned kind)
+{
+	switch (kind) {
+	case OFFLOAD_IMAGE_OBJECT:
+		return "elf";
+	case OFFLOAD_IMAGE_BITCODE:
+		return "llvm ir";
+	case OFFLOAD_IMAGE_CUBIN:
+		return "cubin";
+	case OFFLOAD_IMAGE_FATBINARY:
+		return "fatbinary";
+	case OFFLOAD_IMAGE_PTX:
+		return "ptx";
+	default:
+		return "<none>";
+	}
+}
+
+static void text_value(FILE *f, const char *label, const char *v)
+{
+	fprintf(f, "%-16s", label);
+	props_fprintf_esc(f, NULL, "%s\n", v ? v : "");
+}
+
+void dump_container_text(FILE *f, const struct dump_container *c)
+{
+	size_t i, j, k = 0;
+
+	if (c->sb) {
+		props_fprintf_esc(f, NULL, "%s: SYCLBIN version %u (%s), ",
+				  c->fname, c->sb->version,
+				  form_names[c->sb->form]);
+		fprintf(f, "state %s, %zu abstract module%s\n",
+			c->sb->has_state ? state_names[c->sb->state] : "none",
+			c->sb->nmodules, c->sb->nmodules == 1 ? "" : "s");
+		return;
+	}
+	for (i = 0; i < c->nobs; i++) {
+		for (j = 0; j < c->obs[i]->nentries; j++, k++) {
+			const struct offload_entry *e = &c->obs[i]->entries[j];
+
+			fprintf(f, "\nOFFLOADING IMAGE [%zu]:\n", k);
+			text_value(f, "kind", objdump_kind(e->image_kind));
+			text_value(f, "arch", offload_entry_string(e, "arch", NULL));
+			text_value(f, "triple",
+				   offload_entry_string(e, "triple", NULL));
+			text_value(f, "producer", offload_kind_name(e->offload_kind));
+		}
+	}
+}
+
+static void json_entry(struct json_writer *w, const struct offload_entry *e,
+		       size_t index)
+{
+	size_t i;
+
+	json_object_begin(w);
+	json_key(w, "index");
+	json_uint(w, index);
+	json_key(w, "kind");
+	json_string(w, objdump_kind(e->image_kind));
+	json_key(w, "image_kind");
+	json_uint(w, e->image_kind);
+	json_key(w, "producer");
+	json_string(w, offload_kind_name(e->offload_kind));
+	json_key(w, "offload_kind");
+	json_uint(w, e->offload_kind);
+	json_key(w, "flags");
+	json_uint(w, e->flags);
+	json_key(w, "size");
+	json_uint(w, e->image_size);
+	json_key(w, "strings");
+	json_object_begin(w);
+	for (i = 0; i < e->nstrings; i++) {
+		json_key(w, e->strings[i].key);
+		json_string_n(w, e->strings[i].value, e->strings[i].value_len);
+	}
+	json_object_end(w);
+	json_object_end(w);
+}
+
+void dump_container_json(struct json_writer *w, const struct dump_container *c)
+{
+	size_t i, j, k = 0;
+
+	if (c->sb) {
+		json_key(w, "syclbin");
+		json_object_begin(w);
+		json_key(w, "version");
+		json_uint(w, c->sb->version);
+		json_key(w, "form");
+		json_string(w, c->sb->form == SYCLBIN_FORM_BARE ? "bare" :
+			    c->sb->form == SYCLBIN_FORM_ENVELOPE ? "envelope" :
+			    "entries");
+		json_key(w, "state");
+		if (c->sb->has_state)
+			json_string(w, state_names[c->sb->state]);
+		else
+			json_null(w);
+		json_key(w, "abstract_modules");
+		json_uint(w, c->sb->nmodules);
+		json_object_end(w);
+		return;
+	}
+	json_key(w, "offloading");
+	json_array_begin(w);
+	for (i = 0; i < c->nobs; i++)
+		for (j = 0; j < c->obs[i]->nentries; j++, k++)
+			json_entry(w, &c->obs[i]->entries[j], k);
+	json_array_end(w);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * devimg-dump's view of LLVM offloading containers: SYCLBIN files (in each
+ * form DPC++'s runtime reads, props/syclbin.h), bare OffloadBinary files,
+ * and the OffloadBinary blobs of an ELF file's SHT_LLVM_OFFLOADING
+ * (".llvm.offloading") sections, listed as llvm-objdump --offloading lists
+ * them.
+ *
+ * A SYCLBIN shows as the images DPC++'s runtime makes of it, in its order
+ * (each abstract module's IR modules, then its native images): kind sycl,
+ * IR modules format spirv target spir64, native images format native with
+ * the first component of their target triple; entries are the module's
+ * "SYCL/kernel names"; property sets the module's metadata in file order.
+ *
+ * Errors: one line "<file>: <field>: <reason>" in err, a negative errno.
+ */
+#ifndef DEVIMG_WRAPPER_DUMP_OFFLOAD_H
+#define DEVIMG_WRAPPER_DUMP_OFFLOAD_H
+
+#include <stdio.h>
+
+#include "json.h"
+#include "reader.h"
+
+struct dump_container;
+
+/*
+ * Open path when it is a SYCLBIN or an OffloadBinary file: 1 and *out;
+ * 0 when it is neither (nothing opened); or a negative errno.
+ */
+int dump_container_open(const char *path, struct dump_container **out,
+			char *err, size_t errlen);
+/*
+ * The OffloadBinary blobs of the SHT_LLVM_OFFLOADING sections of the ELF
+ * file path: 0 with *out NULL when it has none (or is no ELF file), 0 and
+ * *out, or a negative errno for a malformed section or blob.
+ */
+int dump_offloading_open(const char *path, struct dump_container **out,
+			 char *err, size_t errlen);
+void dump_container_close(struct dump_container *c);
+
+/* The SYCLBIN's images as devimg-dump shows an object's; NULL if none. */
+const struct devimg_file *dump_container_images(const struct dump_container *c);
+/* The OffloadBinary entries as images, for --extract; NULL if none. */
+const struct devimg_file *dump_container_entries(const struct dump_container *c);
+
+/* Text: a SYCLBIN line, then "OFFLOADING IMAGE [i]:" blocks. */
+void dump_container_text(FILE *f, const struct dump_container *c);
+/* JSON: members "syclbin" and "offloading" of the file's object. */
+void dump_container_json(struct json_writer *w, const struct dump_container *c);
+
+#endif
