@@ -16,3 +16,16 @@ tests_containers_test_syclbin_SOURCES = tests/containers/test-syclbin.c \
 	tests/containers/syclbin-fixture.h tests/props/testutil.h
 tests_containers_test_syclbin_CFLAGS = $(containers_test_cflags)
 tests_containers_test_syclbin_LDADD = $(containers_test_ldadd)
+
+# Writers of test inputs: an OffloadBinary through the library, and a
+# SYCLBIN laid out independently as DPC++'s runtime writes it.
+check_PROGRAMS += tests/containers/mk-offload tests/containers/mk-syclbin
+tests_containers_mk_offload_SOURCES = tests/containers/mk-offload.c
+tests_containers_mk_offload_LDADD = props/libdevimg-props.la
+tests_containers_mk_syclbin_SOURCES = tests/containers/mk-syclbin.c \
+	tests/containers/syclbin-fixture.h
+
+containers_tests = \
+	tests/containers/offloading.sh
+TESTS += $(containers_tests)
+dist_check_SCRIPTS += $(containers_tests)
