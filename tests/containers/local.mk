@@ -26,6 +26,7 @@ tests_containers_mk_syclbin_SOURCES = tests/containers/mk-syclbin.c \
 	tests/containers/syclbin-fixture.h
 
 containers_tests = \
-	tests/containers/offloading.sh
+	tests/containers/offloading.sh \
+	tests/containers/syclbin-dump.sh
 TESTS += $(containers_tests)
 dist_check_SCRIPTS += $(containers_tests)
