@@ -89,6 +89,7 @@ static void ctx_free(struct devimg_ctx *ctx)
 	for (i = 0; i < ctx->nplats; i++)
 		devimg_plugin_context_release(ctx->plats[i].plugin,
 					      ctx->plats[i].pctx);
+	bundle_syclbin_release(ctx);
 	free(ctx->devs);
 	free(ctx->plats);
 	free(ctx);
@@ -198,6 +199,7 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	}
 	atomic_init(&ctx->refcount, 1);
 	atomic_init(&ctx->builds, 0);
+	atomic_init(&ctx->syclbins, NULL);
 	for (i = 0; i < devimg_plugins_count(ps); i++) {
 		struct devimg_plugin *p = devimg_plugins_get(ps, i);
 		struct devimg_plugin_platform **plats;

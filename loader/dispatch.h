@@ -48,6 +48,8 @@ struct devimg_ctx {
 	struct devimg_device *devs;
 	unsigned nplats;
 	struct dispatch_platform *plats;
+	/* SYCLBIN files the context registered (bundle-syclbin.c). */
+	_Atomic(struct syclbin_owned *) syclbins;
 };
 
 struct devimg_queue {
@@ -64,6 +66,12 @@ struct devimg_buf {
 	struct devimg_plugin_mem *mem;
 	size_t size;
 };
+
+/* ---- bundle-syclbin.c ---- */
+
+struct syclbin_owned;
+/* Unregister and free the SYCLBIN files of ctx (when it is freed). */
+void bundle_syclbin_release(struct devimg_ctx *ctx);
 
 /* ---- context.c ---- */
 

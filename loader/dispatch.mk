@@ -4,7 +4,7 @@ dispatch_sources = \
 	loader/dispatch.h \
 	loader/context.c loader/device.c loader/queue.c loader/buffer.c \
 	loader/kernel.c loader/progcache.c loader/link.c loader/link.h \
-	loader/bundle.c
+	loader/bundle.c loader/bundle-syclbin.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)
 loader_libdevimg_la_CPPFLAGS += -I$(top_srcdir)/plugins

@@ -762,6 +762,23 @@ struct devimg_bundle_filter {
 int devimg_bundle_new(struct devimg_ctx *ctx, enum devimg_bundle_state state,
 		      const struct devimg_bundle_filter *filter,
 		      struct devimg_bundle **out);
+/*
+ * A bundle of the images of a SYCLBIN file (data, size bytes; copied) in
+ * the file's state, as sycl::get_kernel_bundle() makes of one: each
+ * abstract module's IR modules (SPIR-V, target spir64) then its native
+ * images (target the first component of their triple), with the module's
+ * "SYCL/kernel names" as kernels and its metadata as property sets; then
+ * taken, compiled or built as devimg_bundle_new() does with the filter
+ * (whose desc is ignored). The images are registered (devimg_registry_*
+ * lists them) until ctx is freed. Reads the bare SYCLBIN, its
+ * OffloadBinary envelope and the multi-entry version 2 (docs/formats.md).
+ * -EINVAL (NULL argument; a malformed file, the message naming the
+ * field), the errors of devimg_bundle_new(), -ENOMEM.
+ */
+int devimg_bundle_new_from_syclbin(struct devimg_ctx *ctx, const void *data,
+				   size_t size,
+				   const struct devimg_bundle_filter *filter,
+				   struct devimg_bundle **out);
 struct devimg_bundle *devimg_bundle_ref(struct devimg_bundle *b);
 struct devimg_bundle *devimg_bundle_unref(struct devimg_bundle *b);
 

@@ -27,6 +27,14 @@ tests_containers_mk_syclbin_SOURCES = tests/containers/mk-syclbin.c \
 
 containers_tests = \
 	tests/containers/offloading.sh \
-	tests/containers/syclbin-dump.sh
+	tests/containers/syclbin-dump.sh \
+	tests/containers/syclbin-bundle.sh
 TESTS += $(containers_tests)
 dist_check_SCRIPTS += $(containers_tests)
+
+# devimg_bundle_new_from_syclbin() end to end, on PoCL.
+check_PROGRAMS += tests/containers/syclbin-run
+tests_containers_syclbin_run_SOURCES = tests/containers/syclbin-run.c \
+	tests/runner.h
+tests_containers_syclbin_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_containers_syclbin_run_LDADD = loader/libdevimg.la

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel bundles from SYCLBIN files (devimg_bundle_new_from_syclbin()).
+ *
+ * As DPC++'s runtime does, the file is turned into a binary descriptor:
+ * one image per IR module (SPIR-V, target spir64) then per native image
+ * (target the first component of its triple), module by module, each with
+ * its module's kernel names as entries and its module's metadata as
+ * property sets. The descriptor is registered like a wrapped object's, so
+ * that the bundle's images compile, link and build like any other; it and
+ * a copy of the file belong to the context and are unregistered and freed
+ * with it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "devimg_limits.h"
+#include "syclbin.h"
+
+struct syclbin_owned {
+	struct syclbin_owned *next;
+	unsigned char *copy;
+	struct syclbin *sb;
+	struct devimg_device_binaries desc;
+	struct devimg_device_image *imgs;
+	struct devimg_offload_entry **entries;	/* per module */
+	struct devimg_property_set **sets;	/* per module */
+	char **targets;				/* per image */
+	int registered;
+};
+
+static void owned_free(struct syclbin_owned *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	if (o->registered)
+		registry_remove(&o->desc);
+	for (i = 0; o->sb && i < o->sb->nmodules; i++) {
+		if (o->sets && o->sets[i]) {
+			size_t j, n = o->sb->modules[i].meta->nsets;
+
+			for (j = 0; j < n; j++)
+				free(o->sets[i][j].begin);
+			free(o->sets[i]);
+		}
+		if (o->entries)
+			free(o->entries[i]);
+	}
+	for (i = 0; o->targets && i < o->desc.count; i++)
+		free(o->targets[i]);
+	free(o->targets);
+	free(o->sets);
+	free(o->entries);
+	free(o->imgs);
+	syclbin_free(o->sb);
+	free(o->copy);
+	free(o);
+}
+
+void bundle_syclbin_release(struct devimg_ctx *ctx)
+{
+	struct syclbin_owned *o = atomic_load(&ctx->syclbins), *next;
+
+	for (; o; o = next) {
+		next = o->next;
+		owned_free(o);
+	}
+}
+
+static void owned_push(struct devimg_ctx *ctx, struct syclbin_owned *o)
+{
+	struct syclbin_owned *head = atomic_load(&ctx->syclbins);
+
+	do
+		o->next = head;
+	while (!atomic_compare_exchange_weak(&ctx->syclbins, &head, o));
+}
+
+/* A module's metadata as descriptor property sets (borrowing its names). */
+static struct devimg_property_set *module_sets(const struct props *p)
+{
+	struct devimg_property_set *sets = calloc(p->nsets + 1, sizeof(*sets));
+	size_t i, j;
+
+	for (i = 0; sets && i < p->nsets; i++) {
+		const struct props_set *s = &p->sets[i];
+		struct devimg_property *v = calloc(s->nprops + 1, sizeof(*v));
+
+		if (!v) {
+			while (i-- > 0)
+				free(sets[i].begin);
+			free(sets);
+			return NULL;
+		}
+		sets[i] = (struct devimg_property_set){ s->name, v, v + s->nprops };
+		for (j = 0; j < s->nprops; j++) {
+			const struct props_prop *pr = &s->props[j];
+
+			v[j].name = pr->name;
+			v[j].type = pr->type;
+			if (pr->type == PROPS_UINT32) {
+				v[j].size = pr->u32;
+			} else {
+				v[j].value = pr->data;
+				v[j].size = pr->size;
+			}
+		}
+	}
+	return sets;
+}
+
+static struct devimg_offload_entry *module_entries(const struct syclbin_module *m)
+{
+	size_t i, n = syclbin_module_kernel_count(m);
+	struct devimg_offload_entry *e = calloc(n + 1, sizeof(*e));
+
+	for (i = 0; e && i < n; i++)
+		e[i].name = (char *)syclbin_module_kernel(m, i);
+	return e;
+}
+
+static int fill_image(struct syclbin_owned *o, size_t m, size_t k,
+		      const struct syclbin_image *si, int native)
+{
+	struct devimg_device_image *di = &o->imgs[k];
+	const struct syclbin_module *mod = &o->sb->modules[m];
+	size_t nk = syclbin_module_kernel_count(mod);
+	const char *dash = strchr(si->target, '-');
+
+	o->targets[k] = native ? strndup(si->target, dash ?
+					 (size_t)(dash - si->target) :
+					 strlen(si->target)) :
+				 strdup("spir64");
+	if (!o->targets[k])
+		return -ENOMEM;
+	*di = (struct devimg_device_image){
+		.version = DEVIMG_IMAGE_VERSION,
+		.kind = DEVIMG_KIND_SYCL,
+		.format = native ? DEVIMG_FORMAT_NATIVE : DEVIMG_FORMAT_SPIRV,
+		.target = o->targets[k],
+		.compile_opts = "",
+		.link_opts = "",
+		.bin_begin = si->data,
+		.bin_end = si->data + si->size,
+		.entries_begin = nk ? o->entries[m] : NULL,
+		.entries_end = nk ? o->entries[m] + nk : NULL,
+		.props_begin = mod->meta->nsets ? o->sets[m] : NULL,
+		.props_end = mod->meta->nsets ? o->sets[m] + mod->meta->nsets :
+						 NULL,
+	};
+	return 0;
+}
+
+static int build_desc(struct syclbin_owned *o)
+{
+	const struct syclbin *sb = o->sb;
+	size_t i, j, n = 0, k = 0;
+
+	for (i = 0; i < sb->nmodules; i++)
+		n += sb->modules[i].nir + sb->modules[i].nnative;
+	if (n > DEVIMG_LIMIT_IMAGES)
+		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: %zu images, more than the %u of a descriptor",
+				      n, DEVIMG_LIMIT_IMAGES);
+	o->imgs = calloc(n + 1, sizeof(*o->imgs));
+	o->targets = calloc(n + 1, sizeof(*o->targets));
+	o->entries = calloc(sb->nmodules + 1, sizeof(*o->entries));
+	o->sets = calloc(sb->nmodules + 1, sizeof(*o->sets));
+	if (!o->imgs || !o->targets || !o->entries || !o->sets)
+		return -ENOMEM;
+	o->desc.version = DEVIMG_BINARIES_VERSION;
+	o->desc.images = o->imgs;
+	for (i = 0; i < sb->nmodules; i++) {
+		const struct syclbin_module *m = &sb->modules[i];
+
+		o->entries[i] = module_entries(m);
+		o->sets[i] = module_sets(m->meta);
+		if (!o->entries[i] || !o->sets[i])
+			return -ENOMEM;
+		for (j = 0; j < m->nir; j++, k++, o->desc.count++)
+			if (fill_image(o, i, k, &m->ir[j], 0))
+				return -ENOMEM;
+		for (j = 0; j < m->nnative; j++, k++, o->desc.count++)
+			if (fill_image(o, i, k, &m->native[j], 1))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static int owned_new(const void *data, size_t size,
+		     struct syclbin_owned **out)
+{
+	struct props_error perr = { "" };
+	struct devimg_msg msg;
+	struct syclbin_owned *o;
+	int err;
+
+	o = calloc(1, sizeof(*o));
+	if (!o || !(o->copy = malloc(size ? size : 1))) {
+		free(o);
+		return dispatch_error(-ENOMEM, "devimg_bundle_new_from_syclbin: out of memory");
+	}
+	memcpy(o->copy, data, size);
+	err = syclbin_parse(o->copy, size, "SYCLBIN", &o->sb, &perr);
+	if (err < 0) {
+		owned_free(o);
+		return dispatch_error(err, "devimg_bundle_new_from_syclbin: %s",
+				      perr.msg);
+	}
+	err = build_desc(o);
+	if (err == -ENOMEM)
+		err = dispatch_error(err, "devimg_bundle_new_from_syclbin: out of memory");
+	if (err == 0) {
+		err = descriptor_validate(&o->desc, &msg);
+		if (err < 0)
+			err = dispatch_error(err, "devimg_bundle_new_from_syclbin: %s",
+					     msg.text);
+	}
+	if (err == 0) {
+		err = registry_add(&o->desc, &o->desc, NULL);
+		if (err < 0)
+			err = dispatch_error(err, "devimg_bundle_new_from_syclbin: the registry: %s",
+					     devimg_strerror(err));
+	}
+	if (err < 0) {
+		owned_free(o);
+		return err;
+	}
+	o->registered = 1;
+	*out = o;
+	return 0;
+}
+
+DEVIMG_EXPORT int
+devimg_bundle_new_from_syclbin(struct devimg_ctx *ctx, const void *data,
+			       size_t size,
+			       const struct devimg_bundle_filter *filter,
+			       struct devimg_bundle **out)
+{
+	struct devimg_bundle_filter f = { 0 };
+	struct syclbin_owned *o;
+	int err;
+
+	if (!ctx || !data || !out)
+		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: NULL argument");
+	err = owned_new(data, size, &o);
+	if (err < 0)
+		return err;
+	if (filter)
+		f = *filter;
+	f.desc = &o->desc;
+	err = devimg_bundle_new(ctx, (enum devimg_bundle_state)o->sb->state,
+				&f, out);
+	if (err < 0) {
+		owned_free(o);
+		return err;
+	}
+	owned_push(ctx, o);
+	return 0;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# devimg_bundle_new_from_syclbin() on PoCL (tests/containers/syclbin-run.c)
+# with SYCLBIN files of tests/dispatch/dispatch.spv: one from devimg-wrap
+# --syclbin, and ones laid out as DPC++'s runtime writes them (mk-syclbin),
+# bare and in their envelope, in each state. Where the device takes SPIR-V
+# off1 is launched from the bundle and its output read back; elsewhere the
+# launch is skipped with a one-line reason and the rest still checked.
+. "$top_srcdir/tests/lib.sh"
+[ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] ||
+	skip "OpenCL plugin not built"
+spv=$top_builddir/tests/dispatch/dispatch.spv
+[ -f "$spv" ] || skip "$spv is not built (no clang or llvm-spirv)"
+run=$top_builddir/tests/containers/syclbin-run
+mk=$top_builddir/tests/containers/mk-syclbin
+export DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
+export DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:cpu}
+export POCL_CACHE_DIR=$scratch/pocl-cache
+formats=$(device_formats)
+[ -n "$formats" ] || skip "no OpenCL device"
+case " $formats " in
+*" spirv "*) expect=run ;;
+*) expect=skip ;;
+esac
+echo "# device formats: $formats; launch: $expect"
+kernels="vadd off1 off2 off3 reduce"
+cd "$scratch"
+
+"$top_builddir/devimg-wrap" -kind=sycl -syclbin=executable -o w.syclbin \
+	-format=spirv -target=spir64 \
+	-entries="$top_srcdir/tests/dispatch/dispatch.sym" "$spv" ||
+	fail "devimg-wrap --syclbin failed"
+"$mk" envelope 0 input.syclbin "$spv" vadd,off1,off2,off3,reduce ||
+	fail "mk-syclbin"
+"$mk" bare 1 object.syclbin "$spv" vadd,off1,off2,off3,reduce ||
+	fail "mk-syclbin"
+"$mk" envelope 2 exe.syclbin "$spv" vadd,off1,off2,off3,reduce ||
+	fail "mk-syclbin"
+
+for f in w:executable input:input object:object exe:executable; do
+	file=${f%%:*}.syclbin
+	state=${f#*:}
+	# shellcheck disable=SC2086
+	"$run" "$file" "$state" "$expect" $kernels >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 77 ] && skip "no device"
+	[ $rc -eq 0 ] || fail "$file: syclbin-run failed ($rc)"
+	if [ "$expect" = run ]; then
+		grep -q '^off1 from the SYCLBIN: 64 values read back$' out ||
+			fail "$file: off1 did not run"
+	else
+		[ "$(grep -c '^launch skipped: .* takes no SPIR-V$' out)" -eq 1 ] ||
+			fail "$file: no one-line reason for the skipped launch"
+	fi
+done
+exit 0
