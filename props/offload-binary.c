@@ -272,9 +272,10 @@ int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 	}
 	bsz = props_le64(b + 8);
 	if (bsz > avail || bsz < (version >= 3 ? HDR_V3_SIZE : HDR_V1_SIZE)) {
-		props_errf(err, "%s: OffloadBinary Size %" PRIu64 " outside the "
-			   "header's size .. the %" PRIu64 " bytes present",
-			   fname_or(fname), bsz, avail);
+		props_errf(err, "%s: OffloadBinary Size %" PRIu64 ": expected "
+			   "%u (the header) to %" PRIu64 " (the bytes present)",
+			   fname_or(fname), bsz,
+			   version >= 3 ? HDR_V3_SIZE : HDR_V1_SIZE, avail);
 		return -EINVAL;
 	}
 	if (version >= 3)
