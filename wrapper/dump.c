@@ -1033,7 +1033,7 @@ static void usage(FILE *f)
 	      "Show the device images that ELF objects, executables and shared\n"
 	      "libraries carry (written by devimg-wrap), without running them;\n"
 	      "also SYCLBIN files, OffloadBinary files and .llvm.offloading\n"
-	      "sections (as llvm-objdump --offloading lists them).\n"
+	      "sections (listed as llvm-objdump lists them).\n"
 	      "\n"
 	      "  -j, --json         print JSON (docs/dump-json.md)\n"
 	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT; a\n"
