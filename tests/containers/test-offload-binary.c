@@ -359,6 +359,43 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* Every byte changed: accepted or refused, never read out of bounds. */
+START_TEST(test_mutations)
+{
+	static const unsigned char vals[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
+	struct offload_image_in in[2] = {
+		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "\x03\x02\x23\x07zz",
+		  6, strs_a, 3 },
+		{ OFFLOAD_IMAGE_CUBIN, OFFLOAD_KIND_SYCL, 0, "\x7f" "ELF", 4,
+		  strs_b, 2 },
+	};
+	unsigned version = (unsigned)_i + 1;
+	struct props_error err;
+	struct offload_binary *ob;
+	unsigned char *b, *c;
+	size_t n, i, v, off;
+
+	ck_assert_int_eq(offload_binary_write(version == 1 ? &in[1] : in,
+					      version == 1 ? 1 : 2, version, &b, &n,
+					      NULL), 0);
+	c = malloc(n);
+	for (i = 0; i < n; i++) {
+		for (v = 0; v < sizeof(vals); v++) {
+			memcpy(c, b, n);
+			c[i] = vals[v];
+			for (off = 0; off < n;) {
+				if (offload_binary_parse_at(c, n, &off, "m", &ob,
+							    &err))
+					break;
+				offload_binary_free(ob);
+			}
+		}
+	}
+	free(c);
+	free(b);
+}
+END_TEST
+
 static Suite *offload_suite(void)
 {
 	Suite *s = suite_create("offload-binary");
@@ -374,6 +411,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_compressed_refused);
 	tcase_add_test(tc, test_writer_refuses);
 	tcase_add_test(tc, test_names);
+	tcase_add_loop_test(tc, test_mutations, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

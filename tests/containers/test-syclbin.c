@@ -267,6 +267,101 @@ START_TEST(test_v2_bad_roles)
 }
 END_TEST
 
+/* Version 2 as DPC++'s LLVM writes it: roles in entry strings. */
+START_TEST(test_v2_by_hand)
+{
+	static const struct offload_string g[] = {
+		{ "sycl_format_version", "2", 1 },
+		{ "role", "global_metadata", 15 },
+	};
+	static const struct offload_string am[] = {
+		{ "sycl_format_version", "2", 1 },
+		{ "role", "am_metadata", 11 },
+		{ "am_index", "0", 1 },
+	};
+	static const struct offload_string ir[] = {
+		{ "sycl_format_version", "2", 1 },
+		{ "role", "ir", 2 },
+		{ "am_index", "0", 1 },
+		{ "ir_type", "0", 1 },
+		{ "triple", "spir64-unknown-unknown", 22 },
+	};
+	const char *gm = "[SYCLBIN/global metadata]\nstate=1|2\n";
+	const char *amm = "[SYCL/kernel names]\nk1=1|1\nk2=1|1\n";
+	const char *irm = "[SYCLBIN/ir module metadata]\ntype=1|0\n";
+	unsigned char payload[256];
+	struct offload_image_in e[3] = {
+		{ 7, 8, 0, gm, strlen(gm), g, 2 },
+		{ 7, 8, 0, amm, strlen(amm), am, 3 },
+		{ 7, 8, 0, payload, 0, ir, 5 },
+	};
+	struct props_error err = { "" };
+	struct syclbin *sb;
+	unsigned char *b;
+	size_t n;
+
+	put_le64(payload, strlen(irm));
+	memcpy(payload + 8, irm, strlen(irm));
+	memcpy(payload + 8 + strlen(irm), spv, sizeof(spv));
+	e[2].image_size = 8 + strlen(irm) + sizeof(spv);
+	ck_assert_int_eq(offload_binary_write(e, 3, 2, &b, &n, &err), 0);
+	ck_assert_int_eq(syclbin_is(b, n), 1);
+	ck_assert_int_eq(syclbin_parse(b, n, "v2", &sb, &err), 0);
+	ck_assert_int_eq(sb->form, SYCLBIN_FORM_V2);
+	ck_assert_uint_eq(sb->version, 2);
+	ck_assert_uint_eq(sb->state, 2);
+	ck_assert_uint_eq(sb->nmodules, 1);
+	ck_assert_uint_eq(syclbin_module_kernel_count(&sb->modules[0]), 2);
+	ck_assert_str_eq(syclbin_module_kernel(&sb->modules[0], 1), "k2");
+	ck_assert_uint_eq(sb->modules[0].nir, 1);
+	ck_assert_uint_eq(sb->modules[0].ir[0].size, sizeof(spv));
+	ck_assert(!memcmp(sb->modules[0].ir[0].data, spv, sizeof(spv)));
+	ck_assert_uint_eq(sb->modules[0].ir[0].ir_type, 0);
+	syclbin_free(sb);
+	free(b);
+}
+END_TEST
+
+/*
+ * Every byte of a file changed to each of a few values: the reader
+ * accepts or refuses, never reads outside the buffer (ASan builds) and
+ * never leaks.
+ */
+START_TEST(test_mutations)
+{
+	static const unsigned char vals[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
+	int form = _i;
+	struct props_error err;
+	struct syclbin *sb;
+	unsigned char *b, *c;
+	size_t n, i, v;
+
+	if (form < 2) {
+		b = fx_syclbin(form, 1, kernels, 2, "", spv, sizeof(spv), cubin,
+			       sizeof(cubin), "nvptx64-nvidia-cuda", "sm_80",
+			       &n);
+	} else {
+		struct syclbin_image_in img = { 0, "spir64", NULL, spv,
+						sizeof(spv) };
+		struct syclbin_module_in mod = { NULL, &img, 1 };
+
+		ck_assert_int_eq(syclbin_write(0, &mod, 1, SYCLBIN_FORM_V2, &b,
+					       &n, NULL), 0);
+	}
+	c = malloc(n);
+	for (i = 0; i < n; i++) {
+		for (v = 0; v < sizeof(vals); v++) {
+			memcpy(c, b, n);
+			c[i] = vals[v];
+			if (syclbin_parse(c, n, "m", &sb, &err) == 0)
+				syclbin_free(sb);
+		}
+	}
+	free(c);
+	free(b);
+}
+END_TEST
+
 static Suite *syclbin_suite(void)
 {
 	Suite *s = suite_create("syclbin");
@@ -278,6 +373,8 @@ static Suite *syclbin_suite(void)
 	tcase_add_loop_test(tc, test_truncated, 0, 2);
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_v2_bad_roles);
+	tcase_add_test(tc, test_v2_by_hand);
+	tcase_add_loop_test(tc, test_mutations, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
