@@ -7,7 +7,9 @@
 
 #include "checked.h"
 #include "internal.h"
+#include "devimg_limits.h"
 #include "offload-binary.h"
+#include "offload-inflate.h"
 
 #define HDR_V1_SIZE 32u		/* versions 1 and 2 */
 #define HDR_V3_SIZE 40u		/* version 3 adds InflatedSize */
@@ -227,6 +229,45 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 	return 0;
 }
 
+static void put64(unsigned char *p, uint64_t v);
+
+/*
+ * A compressed blob (version 3, InflatedSize != 0): its header, with Size
+ * = InflatedSize and InflatedSize = 0, then the body after EntriesOffset
+ * inflated, in ob->owned, which the entries then point into.
+ */
+static int inflate_blob(const unsigned char *b, uint64_t bsz,
+			uint64_t inflated, const char *fname,
+			struct offload_binary *ob, struct props_error *err)
+{
+	uint64_t eoff = props_le64(b + 16);
+	const char *what = "";
+	int rc;
+
+	if (eoff < HDR_V3_SIZE || eoff > bsz || inflated < eoff ||
+	    inflated > DEVIMG_LIMIT_IMAGE_FILE || inflated > SIZE_MAX - 1) {
+		props_errf(err, "%s: compressed OffloadBinary: EntriesOffset %"
+			   PRIu64 ", Size %" PRIu64 ", InflatedSize %" PRIu64
+			   ": expected %u <= EntriesOffset <= Size and "
+			   "EntriesOffset <= InflatedSize <= %" PRIu64,
+			   fname_or(fname), eoff, bsz, inflated, HDR_V3_SIZE,
+			   (uint64_t)DEVIMG_LIMIT_IMAGE_FILE);
+		return -EINVAL;
+	}
+	ob->owned = malloc((size_t)inflated + 1);
+	if (!ob->owned)
+		return -ENOMEM;
+	memcpy(ob->owned, b, (size_t)eoff);
+	put64(ob->owned + 8, inflated);
+	put64(ob->owned + 32, 0);
+	rc = offload_inflate(b + eoff, (size_t)(bsz - eoff), ob->owned + eoff,
+			     (size_t)(inflated - eoff), &what);
+	if (rc)
+		props_errf(err, "%s: compressed OffloadBinary (InflatedSize %"
+			   PRIu64 "): %s", fname_or(fname), inflated, what);
+	return rc;
+}
+
 int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 			    const char *fname, struct offload_binary **out,
 			    struct props_error *err)
@@ -280,17 +321,18 @@ int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 	}
 	if (version >= 3)
 		inflated = props_le64(b + 32);
-	if (inflated) {
-		props_errf(err, "%s: compressed OffloadBinary (InflatedSize %"
-			   PRIu64 ") not supported", fname_or(fname), inflated);
-		return -EOPNOTSUPP;
-	}
 	ob = calloc(1, sizeof(*ob));
 	if (!ob)
 		return -ENOMEM;
 	ob->version = version;
 	ob->size = (size_t)bsz;
-	rc = parse_blob(b, bsz, fname, ob, err);
+	if (inflated) {
+		rc = inflate_blob(b, bsz, inflated, fname, ob, err);
+		if (!rc)
+			rc = parse_blob(ob->owned, inflated, fname, ob, err);
+	} else {
+		rc = parse_blob(b, bsz, fname, ob, err);
+	}
 	if (rc) {
 		offload_binary_free(ob);
 		if (rc == -ENOMEM)

@@ -10,7 +10,8 @@
  *   version 2: 32-byte header, EntriesCount entries, 24-byte string
  *              entries with an explicit value size;
  *   version 3: 40-byte header adding InflatedSize; when it is not zero,
- *              everything after the header is zstd or zlib compressed.
+ *              everything after the header is zstd or zlib compressed
+ *              (inflated into a copy the result owns).
  *
  * All numbers are little-endian; all offsets count from the start of the
  * blob. Several blobs may follow each other in one section, each starting
@@ -19,8 +20,9 @@
  * Error contract (as props.h): 0 or a negative errno; on failure err (when
  * non-NULL) holds one line naming the input and the field, the value seen
  * and what was expected, and nothing is allocated for the caller.
- * -EINVAL: malformed blob; -EOPNOTSUPP: a compressed blob (this build does
- * not inflate them); -ENOMEM; -EOVERFLOW: sizes that do not fit size_t.
+ * -EINVAL: malformed blob; -EOPNOTSUPP: a compressed blob whose library
+ * (libzstd.so.1 or libz.so.1, loaded when needed) cannot be loaded;
+ * -ENOMEM; -EOVERFLOW: sizes that do not fit size_t.
  */
 #ifndef DEVIMG_OFFLOAD_BINARY_H
 #define DEVIMG_OFFLOAD_BINARY_H
@@ -92,7 +94,10 @@ struct offload_binary {
 	size_t size;
 	struct offload_entry *entries;
 	size_t nentries;
-	/* Private: the inflated copy of a compressed blob, or NULL. */
+	/*
+	 * Private: the inflated copy of a compressed blob (the entries point
+	 * into it), or NULL.
+	 */
 	unsigned char *owned;
 };
 

@@ -7,8 +7,13 @@
  *
  * IMAGE-KIND and OFFLOAD-KIND are numbers or LLVM's names ("spv",
  * "cubin", ...; "openmp", "sycl", ...); TRIPLE and ARCH become the
- * "triple" and "arch" strings ("-": left out).
+ * "triple" and "arch" strings ("-": left out). VERSION 3z or 3Z: then
+ * compressed as LLVM's OffloadBinary::write(..., Compress) does, with
+ * zstd or zlib (the system's libzstd.so.1 or libz.so.1; exit 77 when it
+ * cannot be loaded): the header with InflatedSize set, the rest
+ * compressed, Size the header and the compressed bytes, padded to 8.
  */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +43,63 @@ static void *slurp(const char *path, size_t *n)
 	fclose(f);
 	*n = (size_t)len;
 	return b;
+}
+
+typedef size_t (*zstd_bound_fn)(size_t);
+typedef size_t (*zstd_compress_fn)(void *, size_t, const void *, size_t, int);
+typedef unsigned long (*z_bound_fn)(unsigned long);
+typedef int (*z_compress2_fn)(unsigned char *, unsigned long *,
+			      const unsigned char *, unsigned long, int);
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The body after the 40-byte header compressed; exits 77 without a library. */
+static unsigned char *compress(unsigned char *b, size_t n, char how,
+			       size_t *size)
+{
+	void *h = dlopen(how == 'z' ? "libzstd.so.1" : "libz.so.1", RTLD_NOW);
+	unsigned char *out;
+	size_t cap, clen;
+
+	if (!h) {
+		printf("cannot load the %s library\n", how == 'z' ? "zstd" : "zlib");
+		exit(77);
+	}
+	if (how == 'z') {
+		zstd_bound_fn bound;
+		zstd_compress_fn comp;
+
+		*(void **)&bound = dlsym(h, "ZSTD_compressBound");
+		*(void **)&comp = dlsym(h, "ZSTD_compress");
+		cap = bound(n - 40);
+		out = calloc(1, 40 + cap + 8);
+		clen = comp(out + 40, cap, b + 40, n - 40, 3);
+	} else {
+		z_bound_fn bound;
+		z_compress2_fn comp;
+		unsigned long len;
+
+		*(void **)&bound = dlsym(h, "compressBound");
+		*(void **)&comp = dlsym(h, "compress2");
+		len = bound(n - 40);
+		out = calloc(1, 40 + len + 8);
+		if (comp(out + 40, &len, b + 40, n - 40, 6))
+			exit(1);
+		clen = len;
+	}
+	memcpy(out, b, 40);
+	put64(out + 8, 40 + clen);
+	put64(out + 32, n);
+	*size = (40 + clen + 7) / 8 * 8;
+	dlclose(h);
+	free(b);
+	return out;
 }
 
 int main(int argc, char **argv)
@@ -77,6 +139,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mk-offload: %s\n", err.msg);
 		return 1;
 	}
+	if (argv[1][1] == 'z' || argv[1][1] == 'Z')
+		out = compress(out, size, argv[1][1], &size);
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, size, f) != size || fclose(f)) {
 		perror(argv[2]);

@@ -2,7 +2,8 @@
 # devimg-dump lists OffloadBinary files and the .llvm.offloading sections
 # of ELF objects as llvm-objdump --offloading does (checked against it when
 # the clang's llvm-objdump is there), shows their strings in JSON and
-# extracts their images byte for byte; malformed blobs are one-line errors.
+# extracts their images byte for byte, compressed (zstd, zlib) or not;
+# malformed blobs are one-line errors.
 . "$top_srcdir/tests/lib.sh"
 dump=$top_builddir/devimg-dump
 mk=$top_builddir/tests/containers/mk-offload
@@ -49,6 +50,32 @@ cmp c.spv x/multi.bin.offload.0.spir64-unknown-unknown.spv ||
 	fail "entry 0 bytes differ: $(cat list)"
 cmp b.cubin x/multi.bin.offload.1.amdgcn-amd-amdhsa-gfx90a.bin ||
 	fail "entry 1 bytes differ: $(cat list)"
+
+# Compressed as LLVM's writer compresses (version 3, zstd or zlib): the
+# same listing, the same bytes out; a corrupt body is a one-line error.
+for z in z Z; do
+	rc=0
+	"$mk" 3$z multi$z.bin spv sycl spir64-unknown-unknown - c.spv \
+		fatbin hip amdgcn-amd-amdhsa gfx90a b.cubin >why || rc=$?
+	[ $rc -eq 77 ] && { echo "# not compressed with $z: $(cat why)"; continue; }
+	[ $rc -eq 0 ] || fail "mk-offload 3$z"
+	[ "$(od -An -tu8 -j32 -N8 multi$z.bin | tr -d ' ')" -gt 0 ] ||
+		fail "multi$z.bin has no InflatedSize"
+	"$dump" --json multi$z.bin | jq -c .offloading >z.json ||
+		fail "dump multi$z.bin failed"
+	[ "$(cat z.json)" = "$(jq -c .offloading m.json)" ] ||
+		fail "multi$z.bin reads otherwise: $(cat z.json)"
+	rm -rf x && mkdir x
+	"$dump" -x x multi$z.bin >/dev/null || fail "--extract multi$z.bin"
+	cmp b.cubin x/multi$z.bin.offload.1.amdgcn-amd-amdhsa-gfx90a.bin ||
+		fail "multi$z.bin: entry 1 bytes differ"
+	# the body's first bytes (the zstd magic, the zlib header) changed
+	cp multi$z.bin bad$z.bin
+	printf '\125\125\125\125' |
+		dd of=bad$z.bin bs=1 seek=40 conv=notrunc 2>/dev/null
+	expect_fail "bad$z.bin: compressed OffloadBinary (InflatedSize [0-9]*): .*z" \
+		"$dump" bad$z.bin
+done
 
 # Two blobs embedded in one object's .llvm.offloading section, as clang
 # (-fembed-offload-object, clang 15 and later) puts them there.

@@ -306,7 +306,7 @@ START_TEST(test_bad_fields)
 }
 END_TEST
 
-START_TEST(test_compressed_refused)
+START_TEST(test_compressed_corrupt)
 {
 	struct offload_image_in in = { OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL,
 				       0, "abcd", 4, NULL, 0 };
@@ -316,10 +316,17 @@ START_TEST(test_compressed_refused)
 	size_t n;
 
 	ck_assert_int_eq(offload_binary_write(&in, 1, 3, &b, &n, &err), 0);
+	/* not zstd (no magic), and no zlib stream either */
 	put_le64(b + 32, n + 100);
 	ck_assert_int_eq(offload_binary_parse(b, n, "z.bin", &ob, &err),
-			 -EOPNOTSUPP);
-	ck_assert_err_has(err, "compressed");
+			 -EINVAL);
+	ck_assert_err_has(err, "z.bin: compressed OffloadBinary");
+	ck_assert_ptr_null(ob);
+	/* InflatedSize below EntriesOffset */
+	put_le64(b + 32, 8);
+	ck_assert_int_eq(offload_binary_parse(b, n, "z.bin", &ob, &err),
+			 -EINVAL);
+	ck_assert_err_has(err, "InflatedSize 8");
 	free(b);
 }
 END_TEST
@@ -408,7 +415,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_section_walk);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_bad_fields);
-	tcase_add_test(tc, test_compressed_refused);
+	tcase_add_test(tc, test_compressed_corrupt);
 	tcase_add_test(tc, test_writer_refuses);
 	tcase_add_test(tc, test_names);
 	tcase_add_loop_test(tc, test_mutations, 0, 3);
