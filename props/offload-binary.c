@@ -245,7 +245,7 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 	int rc;
 
 	if (eoff < HDR_V3_SIZE || eoff > bsz || inflated < eoff ||
-	    inflated > DEVIMG_LIMIT_IMAGE_FILE || inflated > SIZE_MAX - 1) {
+	    inflated > DEVIMG_LIMIT_IMAGE_FILE || inflated > SIZE_MAX / 2) {
 		props_errf(err, "%s: compressed OffloadBinary: EntriesOffset %"
 			   PRIu64 ", Size %" PRIu64 ", InflatedSize %" PRIu64
 			   ": expected %u <= EntriesOffset <= Size and "
@@ -254,18 +254,17 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 			   (uint64_t)DEVIMG_LIMIT_IMAGE_FILE);
 		return -EINVAL;
 	}
-	ob->owned = malloc((size_t)inflated + 1);
-	if (!ob->owned)
-		return -ENOMEM;
+	rc = offload_inflate(b + eoff, (size_t)(bsz - eoff), (size_t)eoff,
+			     (size_t)(inflated - eoff), &ob->owned, &what);
+	if (rc) {
+		props_errf(err, "%s: compressed OffloadBinary (InflatedSize %"
+			   PRIu64 "): %s", fname_or(fname), inflated, what);
+		return rc;
+	}
 	memcpy(ob->owned, b, (size_t)eoff);
 	put64(ob->owned + 8, inflated);
 	put64(ob->owned + 32, 0);
-	rc = offload_inflate(b + eoff, (size_t)(bsz - eoff), ob->owned + eoff,
-			     (size_t)(inflated - eoff), &what);
-	if (rc)
-		props_errf(err, "%s: compressed OffloadBinary (InflatedSize %"
-			   PRIu64 "): %s", fname_or(fname), inflated, what);
-	return rc;
+	return 0;
 }
 
 int offload_binary_parse_at(const void *buf, size_t len, size_t *off,

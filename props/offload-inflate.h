@@ -12,11 +12,15 @@
 
 /*
  * Inflate n bytes at src, zstd when they start with its frame magic
- * (28 b5 2f fd), else zlib, into exactly cap bytes at dst. 0; -EINVAL
+ * (28 b5 2f fd), else zlib, into exactly cap bytes at *out + head, *out a
+ * new buffer of head + cap + 1 bytes (the first head left for the
+ * caller). Nothing is allocated for a size the data cannot hold: a zstd
+ * frame must declare cap as its content size when it declares one, and
+ * zlib data cannot inflate to more than 1032 times its size. 0; -EINVAL
  * when the data is corrupt or inflates to another size; -EOPNOTSUPP when
- * the library cannot be loaded. what receives the reason (a short phrase).
+ * the library cannot be loaded; -ENOMEM. what receives the reason.
  */
-int offload_inflate(const void *src, size_t n, void *dst, size_t cap,
-		    const char **what);
+int offload_inflate(const void *src, size_t n, size_t head, size_t cap,
+		    unsigned char **out, const char **what);
 
 #endif

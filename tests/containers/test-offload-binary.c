@@ -322,6 +322,11 @@ START_TEST(test_compressed_corrupt)
 			 -EINVAL);
 	ck_assert_err_has(err, "z.bin: compressed OffloadBinary");
 	ck_assert_ptr_null(ob);
+	/* more than zlib data of this size can hold: nothing allocated */
+	put_le64(b + 32, (uint64_t)1 << 33);
+	ck_assert_int_eq(offload_binary_parse(b, n, "z.bin", &ob, &err),
+			 -EINVAL);
+	ck_assert_err_has(err, "too short to inflate");
 	/* InflatedSize below EntriesOffset */
 	put_le64(b + 32, 8);
 	ck_assert_int_eq(offload_binary_parse(b, n, "z.bin", &ob, &err),
@@ -408,6 +413,7 @@ static Suite *offload_suite(void)
 	Suite *s = suite_create("offload-binary");
 	TCase *tc = tcase_create("offload-binary");
 
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_v1_by_hand);
 	tcase_add_test(tc, test_v3_by_hand);
 	tcase_add_loop_test(tc, test_write_read_back, 0, 2);
