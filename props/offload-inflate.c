@@ -47,8 +47,11 @@ static int inflate_zstd(const void *src, size_t n, size_t head, size_t cap,
 		*what = "zstd data, and libzstd.so.1 lacks ZSTD_decompress";
 		ret = -EOPNOTSUPP;
 	} else if ((declared = content_size(src, n)) == ZSTD_SIZE_ERROR ||
-		   (declared != ZSTD_SIZE_UNKNOWN && declared != cap)) {
-		*what = "zstd frame header corrupt or declaring another size than InflatedSize";
+		   declared == ZSTD_SIZE_UNKNOWN) {
+		*what = "zstd frame header corrupt or without its content size (LLVM writes it)";
+		ret = -EINVAL;
+	} else if (declared != cap) {
+		*what = "zstd frame declaring another size than InflatedSize";
 		ret = -EINVAL;
 	} else if (!(*out = alloc_out(head, cap))) {
 		*what = "out of memory";

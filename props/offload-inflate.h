@@ -15,8 +15,8 @@
  * (28 b5 2f fd), else zlib, into exactly cap bytes at *out + head, *out a
  * new buffer of head + cap + 1 bytes (the first head left for the
  * caller). Nothing is allocated for a size the data cannot hold: a zstd
- * frame must declare cap as its content size when it declares one, and
- * zlib data cannot inflate to more than 1032 times its size. 0; -EINVAL
+ * frame must declare cap as its content size (as LLVM's writer makes
+ * them), and zlib data cannot inflate to more than 1032 times its size. 0; -EINVAL
  * when the data is corrupt or inflates to another size; -EOPNOTSUPP when
  * the library cannot be loaded; -ENOMEM. what receives the reason.
  */

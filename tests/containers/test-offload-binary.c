@@ -336,6 +336,40 @@ START_TEST(test_compressed_corrupt)
 }
 END_TEST
 
+/*
+ * A zstd frame that does not declare its content size, under a huge
+ * InflatedSize: refused before anything is allocated for it (a fuzzer
+ * found the 4 GiB allocation), or -EOPNOTSUPP without libzstd.
+ */
+START_TEST(test_compressed_unknown_size)
+{
+	static const unsigned char frame[8] = {
+		0x28, 0xb5, 0x2f, 0xfd,	/* magic */
+		0x00,			/* no content size, not single-segment */
+		0x58,			/* window descriptor */
+		0x01, 0x00,		/* the start of a block header */
+	};
+	struct offload_image_in in = { OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL,
+				       0, "abcd", 4, NULL, 0 };
+	struct props_error err = { "" };
+	struct offload_binary *ob;
+	unsigned char *b;
+	size_t n;
+	int r;
+
+	ck_assert_int_eq(offload_binary_write(&in, 1, 3, &b, &n, &err), 0);
+	ck_assert_uint_ge(n, 48);
+	memcpy(b + 40, frame, sizeof(frame));
+	put_le64(b + 8, 48);
+	put_le64(b + 32, (uint64_t)1 << 32);
+	r = offload_binary_parse(b, 48, "u.bin", &ob, &err);
+	ck_assert_msg(r == -EINVAL || r == -EOPNOTSUPP, "%d", r);
+	if (r == -EINVAL)
+		ck_assert_err_has(err, "without its content size");
+	free(b);
+}
+END_TEST
+
 START_TEST(test_writer_refuses)
 {
 	struct offload_image_in in[2] = {
@@ -422,6 +456,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_compressed_corrupt);
+	tcase_add_test(tc, test_compressed_unknown_size);
 	tcase_add_test(tc, test_writer_refuses);
 	tcase_add_test(tc, test_names);
 	tcase_add_loop_test(tc, test_mutations, 0, 3);
