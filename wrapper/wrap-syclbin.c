@@ -76,12 +76,17 @@ static int read_image(const struct wrap_image *img, unsigned char **out,
 	return 0;
 }
 
-/* "spir64" names a triple as "spir64-unknown-unknown" (DPC++'s spelling). */
+/*
+ * "spir64" names a triple as "spir64-unknown-unknown" (DPC++'s spelling);
+ * no target is spir64 (what DPC++'s runtime takes any IR module for).
+ */
 static char *triple_of(const char *target)
 {
 	size_t n = strlen(target);
 	char *t;
 
+	if (!n)
+		return strdup("spir64-unknown-unknown");
 	if (strchr(target, '-'))
 		return strdup(target);
 	t = malloc(n + sizeof("-unknown-unknown"));
@@ -113,6 +118,9 @@ static int prepare(struct wrap_image *img, struct wrap_error *err)
 	if (img->format != DEVIMG_FORMAT_SPIRV &&
 	    img->format != DEVIMG_FORMAT_NATIVE)
 		return errf(err, "%s: --syclbin takes -format=spirv (IR module) or -format=native images only",
+			    img->path);
+	if (img->format == DEVIMG_FORMAT_NATIVE && !*img->target)
+		return errf(err, "%s: --syclbin: a native image needs its -target",
 			    img->path);
 	if (img->has_manifest || *img->compile_opts || *img->link_opts)
 		return errf(err, "%s: --syclbin: a SYCLBIN has no place for a manifest, compile or link options",

@@ -16,11 +16,11 @@ int wrap_syclbin_state(const char *name);
 
 /*
  * Write set as a SYCLBIN in state to fd (an empty regular file), out_name
- * naming it in messages. Every image must be -format=spirv (an IR module)
- * or -format=native (a native device code image; its arch is the
- * "compile_target" of its "SYCL/device requirements", "" when none), with
- * no manifest and no compile or link options: a SYCLBIN has no place for
- * them. Each module's metadata is the image's property sets unchanged,
+ * naming it in messages. Every image must be -format=spirv (an IR module;
+ * no -target is spir64) or -format=native with a -target (a native device
+ * code image; its arch is the "compile_target" of its "SYCL/device
+ * requirements", "" when none), with no manifest and no compile or link
+ * options: a SYCLBIN has no place for them. Each module's metadata is the image's property sets unchanged,
  * then "SYCL/kernel names" with NAME=1|1 for each entry. Returns 0 or -1
  * with err "<file>: <reason>".
  */

@@ -133,5 +133,13 @@ expect_fail "k.spv: --syclbin takes -format=spirv" \
 expect_fail "k.spv: --syclbin: a SYCLBIN has no place" \
 	"$wrap" -kind=sycl -syclbin=input -o z.syclbin -format=spirv \
 	-compile-opts=-O3 k.spv
+expect_fail "k.bin: --syclbin: a native image needs its -target" \
+	"$wrap" -kind=sycl -syclbin=input -o z.syclbin -format=native k.bin
 [ ! -e z.syclbin ] || fail "a refused command wrote z.syclbin"
+
+# No -target: an IR module for spir64.
+"$wrap" -kind=sycl -syclbin=input -o t.syclbin -format=spirv k.spv ||
+	fail "devimg-wrap --syclbin without -target failed"
+"$dump" --json t.syclbin | jq -c '.images[0] | [.format, .target]' >t.img
+[ "$(cat t.img)" = '["spirv","spir64"]' ] || fail "no -target: $(cat t.img)"
 exit 0
