@@ -77,7 +77,8 @@ static int parse_meta(const unsigned char *text, size_t len, const char *fname,
 	if (rc)
 		props_errf(err, "%s: SYCLBIN %s: %s", fname_or(fname), what,
 			   perr.msg);
-	return rc;
+	/* a number out of range (-ERANGE) is a malformed file too */
+	return rc && rc != -ENOMEM ? -EINVAL : rc;
 }
 
 /* A byte-array (or string) property of set as a NUL-terminated copy. */
@@ -333,7 +334,9 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 static int am_index(const struct offload_entry *e, size_t i, size_t max,
 		    const char *fname, size_t *out, struct props_error *err)
 {
-	const char *s = offload_entry_string(e, "am_index", NULL);
+	size_t len = 0;
+	const char *s = offload_entry_string(e, "am_index", &len);
+	struct props_quote q;
 	uint64_t v = 0;
 	const char *p;
 
@@ -342,7 +345,7 @@ static int am_index(const struct offload_entry *e, size_t i, size_t max,
 	if (!s || !*s || *p || v >= max) {
 		props_errf(err, "%s: SYCLBIN entry %zu: am_index '%s' is not a "
 			   "decimal below the entry count %zu", fname_or(fname),
-			   i, s ? s : "(absent)", max);
+			   i, s ? props_quote(&q, s, len) : "(absent)", max);
 		return -EINVAL;
 	}
 	*out = (size_t)v;
@@ -392,7 +395,8 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 		    struct syclbin *sb, struct props_error *err)
 {
 	const struct offload_entry *global = NULL;
-	size_t i, idx, nmod = 0;
+	size_t i, idx, nmod = 0, len = 0;
+	struct props_quote q;
 	const char *role, *ver;
 	int rc;
 
@@ -405,7 +409,7 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 				   e->image_kind, OFFLOAD_IMAGE_SYCLBIN);
 			return -EINVAL;
 		}
-		role = offload_entry_string(e, "role", NULL);
+		role = offload_entry_string(e, "role", &len);
 		if (role && !strcmp(role, "global_metadata")) {
 			if (global) {
 				props_errf(err, "%s: SYCLBIN entry %zu: a second "
@@ -420,7 +424,7 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 			props_errf(err, "%s: SYCLBIN entry %zu: role '%s', "
 				   "expected global_metadata, am_metadata, ir or "
 				   "native", fname_or(fname), i,
-				   role ? role : "(absent)");
+				   role ? props_quote(&q, role, len) : "(absent)");
 			return -EINVAL;
 		}
 		rc = am_index(e, i, ob->nentries, fname, &idx, err);
@@ -434,10 +438,10 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 			   fname_or(fname));
 		return -EINVAL;
 	}
-	ver = offload_entry_string(global, "sycl_format_version", NULL);
+	ver = offload_entry_string(global, "sycl_format_version", &len);
 	if (ver && *ver && strcmp(ver, "2")) {
 		props_errf(err, "%s: SYCLBIN sycl_format_version '%s', expected "
-			   "2", fname_or(fname), ver);
+			   "2", fname_or(fname), props_quote(&q, ver, len));
 		return -EINVAL;
 	}
 	sb->version = 2;

@@ -159,6 +159,7 @@ static void expect_bad(const unsigned char *b, size_t n, const char *what)
 	ck_assert_ptr_null(sb);
 	ck_assert_err_has(err, "bad.syclbin");
 	ck_assert_err_has(err, what);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
 }
 
 START_TEST(test_bad_fields)
@@ -225,6 +226,10 @@ START_TEST(test_v2_bad_roles)
 		{ "role", "ir", 2 }, { "am_index", "0", 1 },
 	};
 	static const struct offload_string odd[] = { { "role", "odd", 3 } };
+	static const struct offload_string nl[] = { { "role", "a\nb", 3 } };
+	static const struct offload_string am0[] = {
+		{ "role", "am_metadata", 11 }, { "am_index", "0", 1 },
+	};
 	const char *gm = "[SYCLBIN/global metadata]\nstate=1|0\n";
 	struct offload_image_in e[2] = {
 		{ 7, 8, 0, gm, strlen(gm), g, 1 },
@@ -255,6 +260,20 @@ START_TEST(test_v2_bad_roles)
 	e[1].nstrings = 1;
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
 	expect_bad(b, n, "role 'odd'");
+	free(b);
+	/* a role with a line break: the message stays one line */
+	e[1].strings = nl;
+	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
+	expect_bad(b, n, "role 'a\\x0ab'");
+	free(b);
+	/* a number out of range in metadata is a malformed file (-EINVAL) */
+	e[1] = e[0];
+	e[1].strings = am0;
+	e[1].nstrings = 2;
+	e[1].image = "[S]\nx=1|99999999999\n";
+	e[1].image_size = strlen(e[1].image);
+	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
+	expect_bad(b, n, "abstract module 0 metadata");
 	free(b);
 	e[1] = e[0];
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
