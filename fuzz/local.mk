@@ -8,7 +8,8 @@
 #  - fuzz/bin/<name>, by $(CLANG) with -fsanitize=fuzzer,address,undefined
 #    (when clang and libFuzzer are there): make check runs it over the
 #    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS.
-FUZZ_HARNESSES = props bytes sym table reader descriptor introspect
+FUZZ_HARNESSES = props bytes sym table reader descriptor introspect \
+	containers
 
 fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz
@@ -16,7 +17,7 @@ fuzz_replay_common = fuzz/replay.c fuzz/fuzz.h
 
 check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
 	fuzz/replay-table fuzz/replay-reader fuzz/replay-descriptor \
-	fuzz/replay-introspect
+	fuzz/replay-introspect fuzz/replay-containers
 
 fuzz_replay_props_SOURCES = fuzz/fuzz-props.c $(fuzz_replay_common) \
 	wrapper/reader.c wrapper/reader.h
@@ -30,6 +31,10 @@ fuzz_replay_bytes_LDADD = props/libdevimg-props.la
 fuzz_replay_sym_SOURCES = fuzz/fuzz-sym.c $(fuzz_replay_common)
 fuzz_replay_sym_CPPFLAGS = $(fuzz_replay_cppflags)
 fuzz_replay_sym_LDADD = props/libdevimg-props.la
+
+fuzz_replay_containers_SOURCES = fuzz/fuzz-containers.c $(fuzz_replay_common)
+fuzz_replay_containers_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_containers_LDADD = props/libdevimg-props.la
 
 fuzz_replay_table_SOURCES = fuzz/fuzz-table.c $(fuzz_replay_common)
 fuzz_replay_table_CPPFLAGS = $(fuzz_replay_cppflags)
@@ -94,6 +99,8 @@ fuzz/bin/bytes: fuzz/obj/fuzz/fuzz-bytes.o $(fuzz_props_objs)
 	$(fuzz_link)
 fuzz/bin/sym: fuzz/obj/fuzz/fuzz-sym.o $(fuzz_props_objs)
 	$(fuzz_link)
+fuzz/bin/containers: fuzz/obj/fuzz/fuzz-containers.o $(fuzz_props_objs)
+	$(fuzz_link) -ldl
 fuzz/bin/table: fuzz/obj/fuzz/fuzz-table.o $(fuzz_props_objs)
 	$(fuzz_link)
 fuzz/bin/reader: fuzz/obj/fuzz/fuzz-reader.o $(fuzz_reader_objs) $(fuzz_props_objs)

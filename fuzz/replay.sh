@@ -8,7 +8,7 @@
 
 sh "$top_srcdir/fuzz/seeds.sh" "$scratch/seeds" ||
 	fail "fuzz/seeds.sh failed"
-for h in props bytes sym table reader descriptor introspect; do
+for h in props bytes sym table reader descriptor introspect containers; do
 	replay=$top_builddir/fuzz/replay-$h
 	[ -x "$replay" ] || fail "$replay is not built"
 	set -- "$scratch/seeds/$h"

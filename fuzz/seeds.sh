@@ -8,7 +8,7 @@ out=$1
 : "${top_srcdir:?}" "${top_builddir:?}"
 : "${CC:=cc}"
 t=$top_srcdir/tests
-for h in props bytes sym table reader descriptor introspect; do
+for h in props bytes sym table reader descriptor introspect containers; do
 	mkdir -p "$out/$h"
 done
 
@@ -105,3 +105,32 @@ for f in a b; do
 	$CC -c "$t/dump/fixture-$f.s" -o "$out/reader/fixture-$f.o" \
 		2>/dev/null || rm -f "$out/reader/fixture-$f.o"
 done
+
+# containers: SYCLBIN files from devimg-wrap (the envelope, and the bare
+# file inside it at offset 80) and OffloadBinary blobs from mk-offload.
+wrap=$top_builddir/devimg-wrap
+if [ -x "$wrap" ]; then
+	printf '\003\002\043\007 spirv' >"$out/containers/k.spv"
+	printf 'k0\nk1\n' >"$out/containers/k.sym"
+	printf '[SYCL/device requirements]\naspects=2|AAAAAAAAAAA\n' \
+		>"$out/containers/k.props"
+	"$wrap" -kind=sycl -syclbin=executable -o "$out/containers/envelope" \
+		-format=spirv -entries="$out/containers/k.sym" \
+		-properties="$out/containers/k.props" "$out/containers/k.spv" \
+		-format=native -target=nvptx64-nvidia-cuda \
+		"$out/containers/k.spv" &&
+		tail -c +81 "$out/containers/envelope" >"$out/containers/bare"
+	rm -f "$out/containers/k.spv" "$out/containers/k.sym" \
+		"$out/containers/k.props"
+fi
+mk=$top_builddir/tests/containers/mk-offload
+if [ -x "$mk" ]; then
+	printf 'image' >"$out/containers/img"
+	"$mk" 1 "$out/containers/v1" s cuda nvptx64-nvidia-cuda sm_70 \
+		"$out/containers/img"
+	"$mk" 3 "$out/containers/v3" spv sycl spir64 - "$out/containers/img" \
+		cubin openmp nvptx64-nvidia-cuda sm_80 "$out/containers/img"
+	"$mk" 3z "$out/containers/v3z" spv sycl spir64 - \
+		"$out/containers/img" >/dev/null || true
+	rm -f "$out/containers/img"
+fi
