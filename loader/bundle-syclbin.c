@@ -113,7 +113,8 @@ static struct devimg_property_set *module_sets(const struct props *p)
 	return sets;
 }
 
-static struct devimg_offload_entry *module_entries(const struct syclbin_module *m)
+static struct devimg_offload_entry *
+module_entries(const struct syclbin_module *m)
 {
 	size_t i, n = syclbin_module_kernel_count(m);
 	struct devimg_offload_entry *e = calloc(n + 1, sizeof(*e));
