@@ -109,7 +109,11 @@ static char *compile_target(const struct props *p)
 	return strdup("");
 }
 
-/* Check img fits a SYCLBIN and add its kernel names to its sets. */
+/*
+ * Check img fits a SYCLBIN and add its kernel names to its sets; the set
+ * is written even when empty, since a module's metadata must hold at least
+ * one set to be read back.
+ */
 static int prepare(struct wrap_image *img, struct wrap_error *err)
 {
 	struct props_set *s;
@@ -125,11 +129,12 @@ static int prepare(struct wrap_image *img, struct wrap_error *err)
 	if (img->has_manifest || *img->compile_opts || *img->link_opts)
 		return errf(err, "%s: --syclbin: a SYCLBIN has no place for a manifest, compile or link options",
 			    img->path);
-	if (!img->has_entries)
-		return 0;
-	if (img->props && props_find_set(img->props, SYCLBIN_SET_KERNEL_NAMES))
+	if (img->props && props_find_set(img->props, SYCLBIN_SET_KERNEL_NAMES)) {
+		if (!img->has_entries)
+			return 0;
 		return errf(err, "%s: --syclbin: both -entries and a [%s] property set",
 			    img->path, SYCLBIN_SET_KERNEL_NAMES);
+	}
 	if (!img->props && !(img->props = props_new()))
 		return errf(err, "%s: %s", img->path, strerror(ENOMEM));
 	s = props_add_set(img->props, SYCLBIN_SET_KERNEL_NAMES);

@@ -252,7 +252,8 @@ START_TEST(test_v2_bad_roles)
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
 	expect_bad(b, n, "metadata size");
 	free(b);
-	e[1].image = "\0\0\0\0\0\0\0\0";
+	e[1].image = "\4\0\0\0\0\0\0\0[X]\n";	/* metadata: one empty set */
+	e[1].image_size = 12;
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
 	expect_bad(b, n, "no am_metadata for am_index 0");
 	free(b);
@@ -266,11 +267,11 @@ START_TEST(test_v2_bad_roles)
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
 	expect_bad(b, n, "role 'a\\x0ab'");
 	free(b);
-	/* a number out of range in metadata is a malformed file (-EINVAL) */
+	/* a property type DPC++'s reader refuses is a malformed file */
 	e[1] = e[0];
 	e[1].strings = am0;
 	e[1].nstrings = 2;
-	e[1].image = "[S]\nx=1|99999999999\n";
+	e[1].image = "[S]\nx=9|1\n";
 	e[1].image_size = strlen(e[1].image);
 	ck_assert_int_eq(offload_binary_write(e, 2, 2, &b, &n, &err), 0);
 	expect_bad(b, n, "abstract module 0 metadata");
