@@ -80,7 +80,7 @@ done
 
 # Two blobs embedded in one object's .llvm.offloading section, as clang
 # (-fembed-offload-object, clang 15 and later) puts them there.
-[ -n "${CLANG:-}" ] || skip "no clang to embed offloading sections"
+[ "${CLANG:-no}" != no ] || skip "no clang to embed offloading sections"
 printf 'int main(void) { return 0; }\n' >m.c
 "$CLANG" -c m.c -o m.o -Xclang -fembed-offload-object=one.bin \
 	-Xclang -fembed-offload-object=two.bin 2>err ||
