@@ -22,6 +22,34 @@ uint32_t props_le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
+uint16_t props_le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+void props_put_le64(unsigned char *p, uint64_t v)
+{
+	put_le(p, v, 8);
+}
+
+void props_put_le32(unsigned char *p, uint32_t v)
+{
+	put_le(p, v, 4);
+}
+
+void props_put_le16(unsigned char *p, uint16_t v)
+{
+	put_le(p, v, 2);
+}
+
 int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 		      char *detail, size_t detailsz)
 {

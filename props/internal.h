@@ -81,8 +81,13 @@ int props_slurp(const char *path, char **buf, size_t *len,
  */
 int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 		      char *detail, size_t detailsz);
+/* Little-endian integers at p, read and written byte by byte. */
 uint64_t props_le64(const unsigned char *p);
 uint32_t props_le32(const unsigned char *p);
+uint16_t props_le16(const unsigned char *p);
+void props_put_le64(unsigned char *p, uint64_t v);
+void props_put_le32(unsigned char *p, uint32_t v);
+void props_put_le16(unsigned char *p, uint16_t v);
 
 /* ---- model (model.c) ---- */
 

@@ -23,10 +23,6 @@ int offload_binary_is(const void *buf, size_t len)
 	       !memcmp(buf, OFFLOAD_BINARY_MAGIC, OFFLOAD_BINARY_MAGIC_LEN);
 }
 
-static uint16_t le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
 
 static const char *fname_or(const char *fname)
 {
@@ -121,8 +117,8 @@ static int parse_entry(const unsigned char *b, uint64_t bsz, uint32_t version,
 
 	snprintf(where, sizeof(where), "%s: OffloadBinary entry %zu",
 		 fname_or(fname), idx);
-	e->image_kind = le16(raw);
-	e->offload_kind = le16(raw + 2);
+	e->image_kind = props_le16(raw);
+	e->offload_kind = props_le16(raw + 2);
 	e->flags = props_le32(raw + 4);
 	soff = props_le64(raw + 8);
 	nstr = props_le64(raw + 16);
@@ -229,7 +225,6 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 	return 0;
 }
 
-static void put64(unsigned char *p, uint64_t v);
 
 /*
  * A compressed blob (version 3, InflatedSize != 0): its header, with Size
@@ -262,8 +257,8 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 		return rc;
 	}
 	memcpy(ob->owned, b, (size_t)eoff);
-	put64(ob->owned + 8, inflated);
-	put64(ob->owned + 32, 0);
+	props_put_le64(ob->owned + 8, inflated);
+	props_put_le64(ob->owned + 32, 0);
 	return 0;
 }
 
@@ -433,27 +428,8 @@ unsigned offload_kind_from_name(const char *name)
 
 /* ---- writer ---- */
 
-static void put16(unsigned char *p, uint16_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-}
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	int i;
 
-	for (i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
 
 static bool align8(size_t v, size_t *r)
 {
@@ -578,23 +554,23 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 		goto fail;
 
 	memcpy(b, OFFLOAD_BINARY_MAGIC, OFFLOAD_BINARY_MAGIC_LEN);
-	put32(b + 4, version);
-	put64(b + 8, total);
-	put64(b + 16, hdr);
+	props_put_le32(b + 4, version);
+	props_put_le64(b + 8, total);
+	props_put_le64(b + 16, hdr);
 	/* Version 1 kept the entry size where later versions count them. */
-	put64(b + 24, version == 1 ? ENTRY_SIZE : n);
+	props_put_le64(b + 24, version == 1 ? ENTRY_SIZE : n);
 
 	p = b + hdr;
 	ioff = data;
 	k = 0;
 	for (i = 0; i < n; i++, p += ENTRY_SIZE) {
-		put16(p, in[i].image_kind);
-		put16(p + 2, in[i].offload_kind);
-		put32(p + 4, in[i].flags);
-		put64(p + 8, entries_end + k * strent);
-		put64(p + 16, in[i].nstrings);
-		put64(p + 24, ioff);
-		put64(p + 32, in[i].image_size);
+		props_put_le16(p, in[i].image_kind);
+		props_put_le16(p + 2, in[i].offload_kind);
+		props_put_le32(p + 4, in[i].flags);
+		props_put_le64(p + 8, entries_end + k * strent);
+		props_put_le64(p + 16, in[i].nstrings);
+		props_put_le64(p + 24, ioff);
+		props_put_le64(p + 32, in[i].image_size);
 		if (in[i].image_size)
 			memcpy(b + ioff, in[i].image, in[i].image_size);
 		ioff += in[i].image_size;
@@ -606,10 +582,10 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 
 			strtab_add(&t, s->key, strlen(s->key), &koff);
 			strtab_add(&t, s->value, s->value_len, &voff);
-			put64(p, strmap_end + koff);
-			put64(p + 8, strmap_end + voff);
+			props_put_le64(p, strmap_end + koff);
+			props_put_le64(p + 8, strmap_end + voff);
 			if (strent == STR_SIZE)
-				put64(p + 16, s->value_len);
+				props_put_le64(p + 16, s->value_len);
 		}
 	}
 	for (i = 0; i < t.n; i++)

@@ -700,21 +700,7 @@ static int wfile_init(struct wfile *w, uint32_t state,
 	return 0;
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	int i;
 
-	for (i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
 
 static size_t align8(size_t v)
 {
@@ -722,6 +708,30 @@ static size_t align8(size_t v)
 }
 
 /* The bare file; sizes are bounded by the caller's memory, checked. */
+
+/*
+ * The table headers of n images at h, their metadata at mt + *moff and
+ * their bytes at bt + *boff; returns the header after the last.
+ */
+static unsigned char *put_images(unsigned char *h, const struct wimage *wi,
+				 size_t n, unsigned char *mt, size_t *moff,
+				 unsigned char *bt, size_t *boff)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++, wi++, h += TABLE_HDR) {
+		props_put_le64(h, *moff);
+		props_put_le64(h + 8, wi->meta.n);
+		props_put_le64(h + 16, *boff);
+		props_put_le64(h + 24, wi->in->size);
+		memcpy(mt + *moff, wi->meta.p, wi->meta.n);
+		if (wi->in->size)
+			memcpy(bt + *boff, wi->in->data, wi->in->size);
+		*moff += wi->meta.n;
+		*boff += wi->in->size;
+	}
+	return h;
+}
 static int write_bare(const struct wfile *w, unsigned char **out,
 		      size_t *size)
 {
@@ -756,15 +766,15 @@ static int write_bare(const struct wfile *w, unsigned char **out,
 	b = calloc(1, total);
 	if (!b)
 		return -ENOMEM;
-	put32(b, SYCLBIN_MAGIC);
-	put32(b + 4, SYCLBIN_BARE_VERSION);
-	put32(b + 8, (uint32_t)w->n);
-	put32(b + 12, (uint32_t)nir);
-	put32(b + 16, (uint32_t)nnat);
-	put64(b + 24, msize);
-	put64(b + 32, bsize);
-	put64(b + 40, 0);
-	put64(b + 48, w->global.n);
+	props_put_le32(b, SYCLBIN_MAGIC);
+	props_put_le32(b + 4, SYCLBIN_BARE_VERSION);
+	props_put_le32(b + 8, (uint32_t)w->n);
+	props_put_le32(b + 12, (uint32_t)nir);
+	props_put_le32(b + 16, (uint32_t)nnat);
+	props_put_le64(b + 24, msize);
+	props_put_le64(b + 32, bsize);
+	props_put_le64(b + 40, 0);
+	props_put_le64(b + 48, w->global.n);
 
 	mt = b + hblock;
 	bt = mt + align8(msize);
@@ -774,12 +784,12 @@ static int write_bare(const struct wfile *w, unsigned char **out,
 	for (i = 0; i < w->n; i++, h += TABLE_HDR) {
 		const struct wmodule *m = &w->m[i];
 
-		put64(h, moff);
-		put64(h + 8, m->meta.n);
-		put32(h + 16, (uint32_t)m->nir);
-		put32(h + 20, (uint32_t)irx);
-		put32(h + 24, (uint32_t)m->nnative);
-		put32(h + 28, (uint32_t)natx);
+		props_put_le64(h, moff);
+		props_put_le64(h + 8, m->meta.n);
+		props_put_le32(h + 16, (uint32_t)m->nir);
+		props_put_le32(h + 20, (uint32_t)irx);
+		props_put_le32(h + 24, (uint32_t)m->nnative);
+		props_put_le32(h + 28, (uint32_t)natx);
 		memcpy(mt + moff, m->meta.p, m->meta.n);
 		moff += m->meta.n;
 		irx += m->nir;
@@ -787,36 +797,11 @@ static int write_bare(const struct wfile *w, unsigned char **out,
 	}
 	/* IR headers, then native ones; their bytes in the same order. */
 	boff = 0;
-	for (i = 0; i < w->n; i++) {
-		for (j = 0; j < w->m[i].nir; j++, h += TABLE_HDR) {
-			const struct wimage *wi = &w->m[i].ir[j];
-
-			put64(h, moff);
-			put64(h + 8, wi->meta.n);
-			put64(h + 16, boff);
-			put64(h + 24, wi->in->size);
-			memcpy(mt + moff, wi->meta.p, wi->meta.n);
-			if (wi->in->size)
-				memcpy(bt + boff, wi->in->data, wi->in->size);
-			moff += wi->meta.n;
-			boff += wi->in->size;
-		}
-	}
-	for (i = 0; i < w->n; i++) {
-		for (j = 0; j < w->m[i].nnative; j++, h += TABLE_HDR) {
-			const struct wimage *wi = &w->m[i].native[j];
-
-			put64(h, moff);
-			put64(h + 8, wi->meta.n);
-			put64(h + 16, boff);
-			put64(h + 24, wi->in->size);
-			memcpy(mt + moff, wi->meta.p, wi->meta.n);
-			if (wi->in->size)
-				memcpy(bt + boff, wi->in->data, wi->in->size);
-			moff += wi->meta.n;
-			boff += wi->in->size;
-		}
-	}
+	for (i = 0; i < w->n; i++)
+		h = put_images(h, w->m[i].ir, w->m[i].nir, mt, &moff, bt, &boff);
+	for (i = 0; i < w->n; i++)
+		h = put_images(h, w->m[i].native, w->m[i].nnative, mt, &moff, bt,
+			       &boff);
 	*out = b;
 	*size = total;
 	return 0;
@@ -832,7 +817,7 @@ static unsigned char *v2_payload(const struct wimage *wi, size_t *n)
 	p = malloc(*n ? *n : 1);
 	if (!p)
 		return NULL;
-	put64(p, wi->meta.n);
+	props_put_le64(p, wi->meta.n);
 	memcpy(p + 8, wi->meta.p, wi->meta.n);
 	if (wi->in->size)
 		memcpy(p + 8 + wi->meta.n, wi->in->data, wi->in->size);
