@@ -458,22 +458,28 @@ static int add_table(struct cli *c, const char *table)
 
 static int parse_kind(const char *text, const char *v, int *kind)
 {
-	static const char *const unsupported[] = { "unknown", "openmp", "hip" };
+	static const struct {
+		const char *name;
+		int kind;
+	} kinds[] = {
+		{ "sycl", DEVIMG_KIND_SYCL },
+		{ "host", DEVIMG_KIND_HOST },
+		{ "openmp", DEVIMG_KIND_OPENMP },
+		{ "hip", DEVIMG_KIND_HIP },
+	};
 	size_t i;
 
-	if (!strcmp(v, "sycl")) {
-		*kind = DEVIMG_KIND_SYCL;
-		return 0;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (!strcmp(v, kinds[i].name)) {
+			*kind = kinds[i].kind;
+			return 0;
+		}
 	}
-	if (!strcmp(v, "host")) {
-		*kind = DEVIMG_KIND_HOST;
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(unsupported); i++)
-		if (!strcmp(v, unsupported[i]))
-			return fail("%s: offload kind '%s' is not supported (only sycl or host)",
-				    text, v);
-	return fail("%s: unknown offload kind '%s' (expected sycl or host)",
+	/* DPC++'s wrapper: "offload model not set" for its images. */
+	if (!strcmp(v, "unknown"))
+		return fail("%s: offload kind 'unknown' sets no offload model (expected sycl, openmp, hip or host)",
+			    text);
+	return fail("%s: unknown offload kind '%s' (expected sycl, openmp, hip or host)",
 		    text, v);
 }
 

@@ -28,8 +28,10 @@ wrap_tests = \
 	tests/wrap/wrap-longname.sh \
 	tests/wrap/wrap-upstream.sh \
 	tests/wrap/wrap-v3.sh \
-	tests/wrap/wrap-extract.sh
+	tests/wrap/wrap-extract.sh \
+	tests/wrap/wrap-openmp.sh \
+	tests/wrap/wrap-noreg.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
 EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c \
-	tests/wrap/descdump.c
+	tests/wrap/descdump.c tests/wrap/tgtreg.c

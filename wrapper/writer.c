@@ -51,13 +51,12 @@ enum {
 };
 
 /*
- * Symbol indices: null, section symbols (text, index, descriptor, images),
- * the named locals, then the two undefined globals. Only those that depend
- * on the image count are computed.
+ * Symbol indices: null, section symbols (index, descriptor, images, then
+ * text when there is code), the named locals, then the globals. Only those
+ * that depend on the image count are computed.
  */
 enum {
-	SYM_TEXT = 1,
-	SYM_INDEX,
+	SYM_INDEX = 1,
 	SYM_DESC,
 	SYM_IMAGE0,
 };
@@ -105,6 +104,19 @@ enum {
 #define PROP_VALUE 8u
 #define PROP_TYPE 16u
 #define PROP_VALSIZE 24u
+
+/*
+ * libomptarget's __tgt_bin_desc {int32 count; images; entries begin, end}
+ * and __tgt_device_image {image begin, end; entries begin, end}, LP64.
+ */
+#define TGT_DESC_SIZE 32u
+#define TGT_DESC_IMAGES 8u
+#define TGT_DESC_ENTRIES 16u
+#define TGT_IMG_SIZE 32u
+#define TGT_IMG_ENTRIES 16u
+#define TGT_ALIGN 16u	/* what LLVM gives a global over 16 bytes */
+#define TGT_MAX_PACKS 2	/* openmp, hip */
+#define TGT_ENTRIES_SECTION "omp_offloading_entries"
 
 #if defined(__LP64__)
 _Static_assert(sizeof(struct devimg_device_binaries) == BINS_SIZE, "bins");
@@ -171,8 +183,27 @@ struct layout {
 	uint16_t img_version;	/* 2 or 3 */
 	size_t img_size;	/* IMG_SIZE or IMG_V3_SIZE */
 	size_t ndesc;		/* SYCL images: those in the descriptor */
-	int reg;		/* constructor and destructor */
+	int reg;		/* SYCL constructor and destructor */
 	int tgtimg;		/* a .tgtimg section */
+	/*
+	 * Non-SYCL images (OpenMP, HIP), one libomptarget descriptor per
+	 * kind after the SYCL one in the descriptor section, registered
+	 * through __tgt_register_lib as DPC++'s wrapper does.
+	 */
+	struct tgt_pack {
+		uint8_t kind;
+		size_t n;
+		size_t desc_off;	/* its __tgt_bin_desc */
+		size_t reg_off;		/* its constructor in .text.devimg */
+		uint32_t name;		/* strtab: .<kind>_offloading.<name> */
+	} packs[TGT_MAX_PACKS];
+	size_t npacks;
+	int tgt_reg;		/* constructors for the packs */
+	size_t sycl_desc_len;	/* the SYCL descriptor's part */
+	size_t sycl_reg_off;
+	uint32_t tgt_names[5];	/* strtab: the five tgt globals */
+	size_t *phys;		/* section index as written; 0: left out */
+	size_t nphys;
 	struct buf text;
 	struct buf index;
 	struct buf desc;
@@ -185,8 +216,9 @@ struct layout {
 	struct rels init_rels;
 	struct rels fini_rels;
 	struct rels tgt_rels;
-	uint64_t init_word;	/* .init_array / .fini_array contents */
-	uint64_t fini_word;
+	uint64_t init_words[1 + TGT_MAX_PACKS];	/* .init_array and */
+	uint64_t fini_words[1 + TGT_MAX_PACKS];	/* .fini_array contents */
+	size_t nctors;
 	uint32_t *sym_name;	/* strtab offsets of the named symbols */
 	size_t nsyms;
 	struct sec *secs;	/* [SEC_IMAGE0 + nimages (+ 2)] */
@@ -354,7 +386,13 @@ static uint32_t sym_named(const struct layout *l, unsigned which)
 {
 	uint32_t gap = !l->reg && which >= NAMED_IMAGE0 ? 2 : 0;
 
-	return SYM_IMAGE0 + l->set->nimages + which - gap;
+	return SYM_IMAGE0 + l->set->nimages + (l->nctors ? 1 : 0) + which - gap;
+}
+
+/* The section symbol of .text.devimg, when there is code. */
+static uint32_t sym_text(const struct layout *l)
+{
+	return SYM_IMAGE0 + l->set->nimages;
 }
 
 static uint32_t sym_first_global(const struct layout *l)
@@ -367,10 +405,41 @@ static uint32_t sym_image(size_t i)
 	return SYM_IMAGE0 + i;
 }
 
-/* Undefined __sycl_register_lib, __sycl_unregister_lib; then desc-name. */
+/*
+ * Undefined __sycl_register_lib, __sycl_unregister_lib; desc-name; then for
+ * non-SYCL images undefined __tgt_register_lib, __tgt_unregister_lib,
+ * hidden undefined __start_ and __stop_omp_offloading_entries, the hidden
+ * empty __dummy.omp_offloading.entry that makes the linker define them,
+ * and with desc-name one global descriptor per kind.
+ */
+enum {
+	TGT_REGISTER,
+	TGT_UNREGISTER,
+	TGT_START,
+	TGT_STOP,
+	TGT_DUMMY,
+};
+
 static size_t nglobals(const struct layout *l)
 {
-	return (l->reg ? 2 : 0) + (l->set->desc_name ? 1 : 0);
+	return (l->reg ? 2 : 0) + (l->set->desc_name ? 1 : 0) +
+	       (l->tgt_reg ? 2 : 0) +
+	       (l->npacks ? 3 + (l->set->desc_name ? l->npacks : 0) : 0);
+}
+
+static uint32_t sym_tgt(const struct layout *l, unsigned which)
+{
+	uint32_t g = sym_first_global(l) + (l->reg ? 2 : 0) +
+		     (l->set->desc_name ? 1 : 0);
+
+	if (which >= TGT_START && !l->tgt_reg)
+		g -= 2;
+	return g + which;
+}
+
+static uint32_t sym_pack_desc(const struct layout *l, size_t k)
+{
+	return sym_tgt(l, TGT_DUMMY) + 1 + k;
 }
 
 static uint32_t sym_desc_global(const struct layout *l)
@@ -675,6 +744,47 @@ static int add_tgtimg(struct layout *l, size_t i)
 	return r;
 }
 
+/*
+ * One kind's libomptarget descriptor, as DPC++'s wrapper writes it for
+ * every kind but SYCL: the image array, then the descriptor, each 16-aligned;
+ * every entries range is __start_/__stop_omp_offloading_entries.
+ */
+static int add_pack(struct layout *l, struct tgt_pack *p)
+{
+	uint32_t start = sym_tgt(l, TGT_START), stop = sym_tgt(l, TGT_STOP);
+	size_t imgs, d, i, j;
+	int r;
+
+	r = buf_alloc(&l->desc, p->n * TGT_IMG_SIZE, TGT_ALIGN, &imgs);
+	if (!r)
+		r = buf_alloc(&l->desc, TGT_DESC_SIZE, TGT_ALIGN, &d);
+	if (r)
+		return r;
+	p->desc_off = d;
+	put_u32(&l->desc, d, p->n);
+	r = desc_ptr(l, d + TGT_DESC_IMAGES, SYM_DESC, imgs);
+	if (!r)
+		r = desc_ptr(l, d + TGT_DESC_ENTRIES, start, 0);
+	if (!r)
+		r = desc_ptr(l, d + TGT_DESC_ENTRIES + 8, stop, 0);
+	for (i = 0, j = 0; !r && i < l->set->nimages; i++) {
+		const struct wrap_image *img = &l->set->images[i];
+		size_t at = imgs + j * TGT_IMG_SIZE;
+
+		if (img->kind != p->kind)
+			continue;
+		j++;
+		r = desc_ptr(l, at, sym_image(i), 0);
+		if (!r)
+			r = desc_ptr(l, at + 8, sym_image(i), img->size);
+		if (!r)
+			r = desc_ptr(l, at + TGT_IMG_ENTRIES, start, 0);
+		if (!r)
+			r = desc_ptr(l, at + TGT_IMG_ENTRIES + 8, stop, 0);
+	}
+	return r;
+}
+
 static int build_data(struct layout *l, struct wrap_error *err,
 		      const char *out_name)
 {
@@ -697,6 +807,9 @@ static int build_data(struct layout *l, struct wrap_error *err,
 		if (!r && l->set->images[i].kind == DEVIMG_KIND_SYCL)
 			r = add_image(l, i, j++);
 	}
+	l->sycl_desc_len = l->desc.len;
+	for (i = 0; !r && i < l->npacks; i++)
+		r = add_pack(l, &l->packs[i]);
 	/* Pad the blob so that the next one starts 8-aligned. */
 	if (!r)
 		r = buf_alloc(&l->index, 0, DEVIMG_INDEX_ALIGN, &off);
@@ -713,16 +826,18 @@ oom:
 
 /* ---- code and constructor tables ---- */
 
-static int build_text(struct layout *l)
+/*
+ * A constructor and a destructor: both pass the descriptor at desc_off to
+ * their callee; *off gets the constructor's offset.
+ */
+static int add_stubs(struct layout *l, size_t desc_off, uint32_t reg,
+		     uint32_t unreg, size_t *first)
 {
 	const struct wrap_machine *m = l->mach;
-	uint32_t callee[2] = { sym_first_global(l), sym_first_global(l) + 1 };
+	uint32_t callee[2] = { reg, unreg };
 	size_t off, k;
 	unsigned j;
 	int r;
-
-	if (!l->reg)
-		return 0;
 
 	for (k = 0; k < 2; k++) {
 		size_t end = l->text.len;
@@ -731,22 +846,67 @@ static int build_text(struct layout *l)
 			    &off);
 		if (r)
 			return r;
+		if (k == 0)
+			*first = off;
 		memset(l->text.p + end, m->text_fill, off - end);
 		for (j = 0; j < m->nstub_relocs; j++) {
 			const struct wrap_stub_reloc *s = &m->stub_relocs[j];
 			uint32_t sym = s->target == WRAP_STUB_DESCRIPTOR ?
 				       SYM_DESC : callee[k];
+			int64_t addend = s->addend;
 
+			if (s->target == WRAP_STUB_DESCRIPTOR)
+				addend += (int64_t)desc_off;
 			r = rels_add(&l->text_rels, off + s->offset, s->type,
-				     sym, s->addend);
+				     sym, addend);
 			if (r)
 				return r;
 		}
 	}
-	r = rels_add(&l->init_rels, 0, m->r_abs64, SYM_TEXT, 0);
+	return 0;
+}
+
+/* One .init_array.1 and one .fini_array.1 word for the stubs at off. */
+static int add_ctor(struct layout *l, size_t off)
+{
+	const struct wrap_machine *m = l->mach;
+	uint64_t at = l->nctors * 8;
+	int r;
+
+	r = rels_add(&l->init_rels, at, m->r_abs64, sym_text(l), off);
 	if (!r)
-		r = rels_add(&l->fini_rels, 0, m->r_abs64, SYM_TEXT,
-			     m->stub_align);
+		r = rels_add(&l->fini_rels, at, m->r_abs64, sym_text(l),
+			     off + m->stub_align);
+	l->nctors++;
+	return r;
+}
+
+/*
+ * SYCL's stubs come first in the code; the constructor tables list the
+ * kinds in the order DPC++'s wrapper emits them (openmp, sycl, hip), all
+ * with priority 1.
+ */
+static int build_text(struct layout *l)
+{
+	size_t k;
+	int r = 0;
+
+	if (l->reg)
+		r = add_stubs(l, 0, sym_first_global(l),
+			      sym_first_global(l) + 1, &l->sycl_reg_off);
+	for (k = 0; !r && l->tgt_reg && k < l->npacks; k++)
+		r = add_stubs(l, l->packs[k].desc_off,
+			      sym_tgt(l, TGT_REGISTER),
+			      sym_tgt(l, TGT_UNREGISTER), &l->packs[k].reg_off);
+	l->nctors = 0;
+	for (k = 0; !r && l->tgt_reg && k < l->npacks; k++)
+		if (l->packs[k].kind == DEVIMG_KIND_OPENMP)
+			r = add_ctor(l, l->packs[k].reg_off);
+	if (!r && l->reg)
+		r = add_ctor(l, l->sycl_reg_off);
+	for (k = 0; !r && l->tgt_reg && k < l->npacks; k++)
+		if (l->packs[k].kind != DEVIMG_KIND_OPENMP)
+			r = add_ctor(l, l->packs[k].reg_off);
 	return r;
 }
 
@@ -759,6 +919,51 @@ static int strtab_add(struct layout *l, unsigned which, const char *name)
 
 	if (!r)
 		l->sym_name[which] = off;
+	return r;
+}
+
+static const char *kind_name(uint8_t kind)
+{
+	switch (kind) {
+	case DEVIMG_KIND_HOST:
+		return "host";
+	case DEVIMG_KIND_OPENMP:
+		return "openmp";
+	case DEVIMG_KIND_HIP:
+		return "hip";
+	default:
+		return "sycl";
+	}
+}
+
+static int tgt_strtab(struct layout *l)
+{
+	static const char *const names[] = {
+		[TGT_REGISTER] = "__tgt_register_lib",
+		[TGT_UNREGISTER] = "__tgt_unregister_lib",
+		[TGT_START] = "__start_" TGT_ENTRIES_SECTION,
+		[TGT_STOP] = "__stop_" TGT_ENTRIES_SECTION,
+		[TGT_DUMMY] = "__dummy.omp_offloading.entry",
+	};
+	size_t i, off, at;
+	int r = 0;
+
+	for (i = 0; !r && i < sizeof(names) / sizeof(names[0]); i++) {
+		r = buf_str(&l->strtab, names[i], &off);
+		l->tgt_names[i] = off;
+	}
+	for (i = 0; !r && l->set->desc_name && i < l->npacks; i++) {
+		const char *kind = kind_name(l->packs[i].kind);
+
+		r = buf_add(&l->strtab, ".", 1, 1, &off);
+		if (!r)
+			r = buf_add(&l->strtab, kind, strlen(kind), 1, &at);
+		if (!r)
+			r = buf_add(&l->strtab, "_offloading.", 12, 1, &at);
+		if (!r)
+			r = buf_str(&l->strtab, l->set->desc_name, NULL);
+		l->packs[i].name = off;
+	}
 	return r;
 }
 
@@ -793,6 +998,8 @@ static int build_strtab(struct layout *l)
 			r = buf_str(&l->strtab, l->set->desc_name, NULL);
 		}
 	}
+	if (!r && l->npacks)
+		r = tgt_strtab(l);
 	return r;
 }
 
@@ -804,7 +1011,7 @@ static int build_strtab(struct layout *l)
 static int image_section_name(struct buf *b, const struct wrap_image *img,
 			      size_t *off)
 {
-	const char *kind = img->kind == DEVIMG_KIND_HOST ? "host" : "sycl";
+	const char *kind = kind_name(img->kind);
 	size_t at;
 	int r;
 
@@ -882,14 +1089,14 @@ static void describe_sections(struct layout *l)
 		DEVIMG_INDEX_ALIGN);
 	sec_data(&s[SEC_INDEX], l->index.p, l->index.len);
 	sec_set(&s[SEC_DESC], DEVIMG_SECTION_DESCRIPTOR, SHT_PROGBITS,
-		SHF_ALLOC | SHF_WRITE, 8);
+		SHF_ALLOC | SHF_WRITE, l->npacks ? TGT_ALIGN : 8);
 	sec_data(&s[SEC_DESC], l->desc.p, l->desc.len);
 	sec_set(&s[SEC_INIT], ".init_array.1", SHT_INIT_ARRAY,
 		SHF_ALLOC | SHF_WRITE, 8);
-	sec_data(&s[SEC_INIT], &l->init_word, l->reg ? 8 : 0);
+	sec_data(&s[SEC_INIT], l->init_words, l->nctors * 8);
 	sec_set(&s[SEC_FINI], ".fini_array.1", SHT_FINI_ARRAY,
 		SHF_ALLOC | SHF_WRITE, 8);
-	sec_data(&s[SEC_FINI], &l->fini_word, l->reg ? 8 : 0);
+	sec_data(&s[SEC_FINI], l->fini_words, l->nctors * 8);
 	s[SEC_INIT].entsize = s[SEC_FINI].entsize = 8;
 	s[SEC_INIT].dtype = s[SEC_FINI].dtype = ELF_T_ADDR;
 	sec_set(&s[SEC_NOTE_STACK], ".note.GNU-stack", SHT_PROGBITS, 0, 1);
@@ -914,19 +1121,66 @@ static void describe_sections(struct layout *l)
 	sec_set(&s[SEC_STRTAB], ".strtab", SHT_STRTAB, 0, 1);
 	sec_set(&s[SEC_SHSTRTAB], ".shstrtab", SHT_STRTAB, 0, 1);
 
+	/* LLVM aligns a global array to 16 only when it is over 16 bytes. */
 	for (i = 0; i < l->set->nimages; i++) {
+		uint64_t size = l->set->images[i].size;
+
 		sec_set(&s[SEC_IMAGE0 + i], NULL, SHT_PROGBITS, SHF_ALLOC,
-			DEVIMG_IMAGE_ALIGN);
-		s[SEC_IMAGE0 + i].size = l->set->images[i].size;
+			size > DEVIMG_IMAGE_ALIGN ? DEVIMG_IMAGE_ALIGN : 1);
+		s[SEC_IMAGE0 + i].size = size;
 	}
-	if (!l->tgtimg)
-		return;
-	/* Writable as in DPC++'s (PIC) objects: it holds relocated words. */
 	i = sec_tgtimg(l);
-	sec_set(&s[i], DEVIMG_SECTION_TGTIMG, SHT_PROGBITS,
-		SHF_ALLOC | SHF_WRITE, 16);
-	sec_data(&s[i], l->tgt.p, l->tgt.len);
-	sec_rela(l, i + 1, ".rela" DEVIMG_SECTION_TGTIMG, i, &l->tgt_rels);
+	if (l->tgtimg) {
+		/* Writable as in DPC++'s (PIC) objects: relocated words. */
+		sec_set(&s[i], DEVIMG_SECTION_TGTIMG, SHT_PROGBITS,
+			SHF_ALLOC | SHF_WRITE, 16);
+		sec_data(&s[i], l->tgt.p, l->tgt.len);
+		sec_rela(l, i + 1, ".rela" DEVIMG_SECTION_TGTIMG, i,
+			 &l->tgt_rels);
+		i += 2;
+	}
+	/* Empty: it only makes the linker define __start_ and __stop_. */
+	if (l->npacks)
+		sec_set(&s[i], TGT_ENTRIES_SECTION, SHT_PROGBITS, SHF_ALLOC, 8);
+}
+
+static size_t sec_entries(const struct layout *l)
+{
+	return sec_tgtimg(l) + (l->tgtimg ? 2 : 0);
+}
+
+/*
+ * Without code (-emit-reg-funcs=0, or nothing to register) .text.devimg and
+ * the constructor tables are left out, as is every relocation section
+ * without relocations: DPC++'s wrapper writes none of them then.
+ */
+static int number_sections(struct layout *l)
+{
+	size_t i;
+
+	l->phys = calloc(l->nsecs, sizeof(*l->phys));
+	if (!l->phys)
+		return -ENOMEM;
+	l->nphys = 1;
+	for (i = 1; i < l->nsecs; i++) {
+		const struct sec *s = &l->secs[i];
+
+		if (s->type == SHT_RELA && !s->size)
+			continue;
+		if (!l->nctors &&
+		    (i == SEC_TEXT || i == SEC_INIT || i == SEC_FINI))
+			continue;
+		l->phys[i] = l->nphys++;
+	}
+	for (i = 1; i < l->nsecs; i++) {
+		struct sec *s = &l->secs[i];
+
+		if (s->type == SHT_RELA || s->type == SHT_SYMTAB)
+			s->link = l->phys[s->link];
+		if (s->type == SHT_RELA)
+			s->info = l->phys[s->info];
+	}
+	return 0;
 }
 
 /* Offsets: small sections in index order, then images, then headers. */
@@ -938,6 +1192,8 @@ static int place_sections(struct layout *l)
 	for (i = 1; i < l->nsecs; i++) {
 		struct sec *s = &l->secs[i];
 
+		if (!l->phys[i])
+			continue;
 		off = align_up(off, s->align);
 		if (off + s->size < off)
 			return -EFBIG;
@@ -945,7 +1201,7 @@ static int place_sections(struct layout *l)
 		off += s->size;
 	}
 	l->shoff = align_up(off, 8);
-	l->total = l->shoff + l->nsecs * sizeof(Elf64_Shdr);
+	l->total = l->shoff + l->nphys * sizeof(Elf64_Shdr);
 	if (l->total < off)
 		return -EFBIG;
 	return 0;
@@ -975,42 +1231,85 @@ static int fill_symbol(Elf_Data *data, size_t ndx, uint32_t name,
 	return gelf_update_sym(data, ndx, &sym) ? 0 : -1;
 }
 
+static int fill_hidden(Elf_Data *data, size_t ndx, uint32_t name,
+		       unsigned char type, uint16_t shndx)
+{
+	GElf_Sym sym;
+
+	if (fill_symbol(data, ndx, name, STB_GLOBAL, type, shndx, 0, 0) ||
+	    !gelf_getsym(data, ndx, &sym))
+		return -1;
+	sym.st_other = STV_HIDDEN;
+	return gelf_update_sym(data, ndx, &sym) ? 0 : -1;
+}
+
+/* The globals of the non-SYCL descriptors. */
+static int fill_tgt_symbols(const struct layout *l, Elf_Data *data)
+{
+	size_t k;
+	int r = 0;
+
+	if (l->tgt_reg) {
+		r |= fill_symbol(data, sym_tgt(l, TGT_REGISTER),
+				 l->tgt_names[TGT_REGISTER], STB_GLOBAL,
+				 STT_NOTYPE, SHN_UNDEF, 0, 0);
+		r |= fill_symbol(data, sym_tgt(l, TGT_UNREGISTER),
+				 l->tgt_names[TGT_UNREGISTER], STB_GLOBAL,
+				 STT_NOTYPE, SHN_UNDEF, 0, 0);
+	}
+	r |= fill_hidden(data, sym_tgt(l, TGT_START), l->tgt_names[TGT_START],
+			 STT_NOTYPE, SHN_UNDEF);
+	r |= fill_hidden(data, sym_tgt(l, TGT_STOP), l->tgt_names[TGT_STOP],
+			 STT_NOTYPE, SHN_UNDEF);
+	r |= fill_hidden(data, sym_tgt(l, TGT_DUMMY), l->tgt_names[TGT_DUMMY],
+			 STT_OBJECT, l->phys[sec_entries(l)]);
+	for (k = 0; l->set->desc_name && k < l->npacks; k++)
+		r |= fill_symbol(data, sym_pack_desc(l, k), l->packs[k].name,
+				 STB_GLOBAL, STT_OBJECT, l->phys[SEC_DESC],
+				 l->packs[k].desc_off, TGT_DESC_SIZE);
+	return r;
+}
+
 static int fill_symtab(const struct layout *l, Elf_Data *data)
 {
 	const struct wrap_machine *m = l->mach;
+	const size_t *p = l->phys;
 	size_t n = l->set->nimages, i;
 	uint32_t g = sym_first_global(l);
 	int r;
 
 	r = fill_symbol(data, 0, 0, STB_LOCAL, STT_NOTYPE, SHN_UNDEF, 0, 0);
-	r |= fill_symbol(data, SYM_TEXT, 0, STB_LOCAL, STT_SECTION, SEC_TEXT,
-			 0, 0);
-	r |= fill_symbol(data, SYM_INDEX, 0, STB_LOCAL, STT_SECTION, SEC_INDEX,
-			 0, 0);
-	r |= fill_symbol(data, SYM_DESC, 0, STB_LOCAL, STT_SECTION, SEC_DESC,
-			 0, 0);
+	r |= fill_symbol(data, SYM_INDEX, 0, STB_LOCAL, STT_SECTION,
+			 p[SEC_INDEX], 0, 0);
+	r |= fill_symbol(data, SYM_DESC, 0, STB_LOCAL, STT_SECTION,
+			 p[SEC_DESC], 0, 0);
 	for (i = 0; i < n; i++)
 		r |= fill_symbol(data, sym_image(i), 0, STB_LOCAL, STT_SECTION,
-				 SEC_IMAGE0 + i, 0, 0);
+				 p[SEC_IMAGE0 + i], 0, 0);
+	if (l->nctors)
+		r |= fill_symbol(data, sym_text(l), 0, STB_LOCAL, STT_SECTION,
+				 p[SEC_TEXT], 0, 0);
 	r |= fill_symbol(data, sym_named(l, NAMED_INDEX),
 			 l->sym_name[NAMED_INDEX], STB_LOCAL, STT_OBJECT,
-			 SEC_INDEX, 0, l->index.len);
+			 p[SEC_INDEX], 0, l->index.len);
 	r |= fill_symbol(data, sym_named(l, NAMED_DESC),
 			 l->sym_name[NAMED_DESC], STB_LOCAL, STT_OBJECT,
-			 SEC_DESC, 0, l->desc.len);
+			 p[SEC_DESC], 0, l->sycl_desc_len);
 	if (l->reg) {
 		r |= fill_symbol(data, sym_named(l, NAMED_REGISTER),
 				 l->sym_name[NAMED_REGISTER], STB_LOCAL,
-				 STT_FUNC, SEC_TEXT, 0, m->stub_size);
+				 STT_FUNC, p[SEC_TEXT], l->sycl_reg_off,
+				 m->stub_size);
 		r |= fill_symbol(data, sym_named(l, NAMED_UNREGISTER),
 				 l->sym_name[NAMED_UNREGISTER], STB_LOCAL,
-				 STT_FUNC, SEC_TEXT, m->stub_align,
+				 STT_FUNC, p[SEC_TEXT],
+				 l->sycl_reg_off + m->stub_align,
 				 m->stub_size);
 	}
 	for (i = 0; i < n; i++)
 		r |= fill_symbol(data, sym_named(l, NAMED_IMAGE0 + i),
 				 l->sym_name[NAMED_IMAGE0 + i], STB_LOCAL,
-				 STT_OBJECT, SEC_IMAGE0 + i, 0,
+				 STT_OBJECT, p[SEC_IMAGE0 + i], 0,
 				 l->set->images[i].size);
 	if (l->reg) {
 		r |= fill_symbol(data, g, l->sym_name[NAMED_IMAGE0 + n],
@@ -1022,7 +1321,9 @@ static int fill_symtab(const struct layout *l, Elf_Data *data)
 	if (l->set->desc_name)
 		r |= fill_symbol(data, sym_desc_global(l),
 				 l->sym_name[NAMED_IMAGE0 + n + 2], STB_GLOBAL,
-				 STT_OBJECT, SEC_DESC, 0, l->desc.len);
+				 STT_OBJECT, p[SEC_DESC], 0, l->sycl_desc_len);
+	if (l->npacks)
+		r |= fill_tgt_symbols(l, data);
 	return r ? -1 : 0;
 }
 
@@ -1087,9 +1388,10 @@ static int emit_section(const struct layout *l, Elf *elf, size_t idx,
 
 	if (!scn || !gelf_getshdr(scn, &shdr))
 		return elf_fail(err, out_name, "cannot add a section");
-	if (elf_ndxscn(scn) != idx)
+	if (elf_ndxscn(scn) != l->phys[idx])
 		return set_err(err, "%s: section %s got index %zu, not %zu",
-			       out_name, s->name, elf_ndxscn(scn), idx);
+			       out_name, s->name, elf_ndxscn(scn),
+			       l->phys[idx]);
 	shdr.sh_name = s->name_off;
 	shdr.sh_type = s->type;
 	shdr.sh_flags = s->flags;
@@ -1132,7 +1434,7 @@ static int emit_header(const struct layout *l, Elf *elf,
 	ehdr.e_shoff = l->shoff;
 	ehdr.e_ehsize = sizeof(Elf64_Ehdr);
 	ehdr.e_shentsize = sizeof(Elf64_Shdr);
-	ehdr.e_shstrndx = SEC_SHSTRTAB;
+	ehdr.e_shstrndx = l->phys[SEC_SHSTRTAB];
 	if (!gelf_update_ehdr(elf, &ehdr))
 		return elf_fail(err, out_name, "cannot set the ELF header");
 	return 0;
@@ -1183,7 +1485,7 @@ static int emit_elf(struct layout *l, int fd, struct wrap_error *err,
 			goto out;
 		}
 		tables[i] = t;
-		if (emit_section(l, elf, i, t, err, out_name))
+		if (l->phys[i] && emit_section(l, elf, i, t, err, out_name))
 			goto out;
 	}
 	written = elf_update(elf, ELF_C_WRITE);
@@ -1396,6 +1698,27 @@ static void layout_fini(struct layout *l)
 	free(l->fini_rels.r);
 	free(l->sym_name);
 	free(l->secs);
+	free(l->phys);
+}
+
+static void count_packs(struct layout *l)
+{
+	static const uint8_t kinds[TGT_MAX_PACKS] = { DEVIMG_KIND_OPENMP,
+						      DEVIMG_KIND_HIP };
+	size_t k, i;
+
+	for (k = 0; k < TGT_MAX_PACKS; k++) {
+		struct tgt_pack *p = &l->packs[l->npacks];
+
+		p->kind = kinds[k];
+		for (i = 0; i < l->set->nimages; i++)
+			if (l->set->images[i].kind == kinds[k])
+				p->n++;
+		if (p->n)
+			l->npacks++;
+		else
+			memset(p, 0, sizeof(*p));
+	}
 }
 
 static int build_layout(struct layout *l, struct wrap_error *err,
@@ -1416,10 +1739,14 @@ static int build_layout(struct layout *l, struct wrap_error *err,
 	/* As DPC++: only SYCL images are registered, none when none. */
 	l->reg = !l->set->no_reg_funcs && l->ndesc;
 	l->tgtimg = !l->set->no_reg_funcs && n;
+	count_packs(l);
+	l->tgt_reg = !l->set->no_reg_funcs && l->npacks;
+	/* The constructor count decides symbol numbers: count them now. */
+	l->nctors = (l->reg ? 1 : 0) + (l->tgt_reg ? l->npacks : 0);
 	if (build_data(l, err, out_name))
 		return -1;
 	l->nsyms = sym_first_global(l) + nglobals(l);
-	l->nsecs = SEC_IMAGE0 + n + (l->tgtimg ? 2 : 0);
+	l->nsecs = SEC_IMAGE0 + n + (l->tgtimg ? 2 : 0) + (l->npacks ? 1 : 0);
 	l->secs = calloc(l->nsecs, sizeof(*l->secs));
 	r = l->secs ? build_text(l) : -ENOMEM;
 	if (!r)
@@ -1428,6 +1755,8 @@ static int build_layout(struct layout *l, struct wrap_error *err,
 		describe_sections(l);
 		r = name_sections(l);
 	}
+	if (!r)
+		r = number_sections(l);
 	if (r)
 		return set_err(err, "%s: %s", out_name, strerror(-r));
 	/* In offset order, as assemblers write them; easier to read. */

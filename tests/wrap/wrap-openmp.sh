@@ -1,0 +1,140 @@
+#!/bin/sh
+# -kind=openmp and -kind=hip images go into libomptarget descriptors
+# (__tgt_bin_desc) registered by __tgt_register_lib from priority-1
+# constructors, beside the SYCL descriptor in the same object, as DPC++'s
+# clang-offload-wrapper writes them: its usage example (SYCL images, then
+# -kind=openmp c.bin) linked with a program that stands in for
+# libomptarget gets each image byte for byte and the host entries range
+# __start_/__stop_omp_offloading_entries.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/wrap/lib-wrap.sh"
+
+cd "$scratch"
+spirv_file a.spv 300
+rand_file b.bin 77
+rand_file c.bin 10
+rand_file d.bin 40
+rand_file h.bin 33
+sym_file a.sym k1 k2
+printf 'manifest\n' >a.mnf
+printf 'b manifest\n' >b.mnf
+
+# The command line of DPC++'s clang-offload-wrapper usage text.
+"$WRAP" -o w.o -host x86_64-pc-linux-gnu -kind=sycl -target=spir64 \
+	-format=spirv -compile-opts=-g -link-opts=-cl-denorms-are-zero \
+	-entries=a.sym a.spv a.mnf -target=xxx -format=native -compile-opts= \
+	-link-opts= -entries= b.bin b.mnf -kind=openmp c.bin ||
+	fail "devimg-wrap (usage example)"
+elflint w.o
+readelf -SW w.o >s.txt
+readelf -sW w.o >sym.txt
+readelf -rW w.o >r.txt
+
+# section NAME TYPE FLAGS ALIGN SIZE
+section() {
+	line=$(grep -F " $1 " s.txt) || fail "no section $1: $(cat s.txt)"
+	echo "$line" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk -v want="$*" '{ f = (NF == 10) ? $7 : "-";
+			got = $1 " " $2 " " f " " $NF " " $5;
+			if (got != want) { print got; exit 1 } }' ||
+		fail "section $1: $line"
+}
+# Images over 16 bytes are 16-aligned, smaller ones not, as LLVM lays out
+# a global byte array.
+section __CLANG_OFFLOAD_BUNDLE__openmp-xxx PROGBITS A 1 00000a
+section __CLANG_OFFLOAD_BUNDLE__sycl-xxx PROGBITS A 16 00004d
+section omp_offloading_entries PROGBITS A 8 000000
+section .data.rel.ro.devimg PROGBITS WA 16 000160
+
+symbol() {
+	grep -Eq " $1 +$2 +$3 +$4 +$5 $6\$" sym.txt ||
+		fail "symbol $6: $(grep " $6\$" sym.txt)"
+}
+symbol 0 NOTYPE GLOBAL DEFAULT UND __tgt_register_lib
+symbol 0 NOTYPE GLOBAL DEFAULT UND __tgt_unregister_lib
+symbol 0 NOTYPE GLOBAL HIDDEN UND __start_omp_offloading_entries
+symbol 0 NOTYPE GLOBAL HIDDEN UND __stop_omp_offloading_entries
+symbol 0 OBJECT GLOBAL HIDDEN '[0-9]+' __dummy.omp_offloading.entry
+symbol 0 NOTYPE GLOBAL DEFAULT UND __sycl_register_lib
+
+# The descriptor at 0x140 (after the SYCL one and the image array at 0x120):
+# its count, images, entries; the image's begin, end and entries.
+desc=$(readelf -x .data.rel.ro.devimg w.o | sed -n 's/^  0x00000140 \([0-9a-f]*\) .*/\1/p')
+[ "$desc" = 01000000 ] || fail "NumDeviceImages: $desc"
+for want in '0*120 .*R_X86_64_64 .* __CLANG_OFFLOAD_BUNDLE__openmp-xxx \+ 0$' \
+	'0*128 .*R_X86_64_64 .* __CLANG_OFFLOAD_BUNDLE__openmp-xxx \+ a$' \
+	'0*130 .*R_X86_64_64 .* __start_omp_offloading_entries \+ 0$' \
+	'0*138 .*R_X86_64_64 .* __stop_omp_offloading_entries \+ 0$' \
+	'0*148 .*R_X86_64_64 .* \.data\.rel\.ro\.devimg \+ 120$' \
+	'0*150 .*R_X86_64_64 .* __start_omp_offloading_entries \+ 0$' \
+	'0*158 .*R_X86_64_64 .* __stop_omp_offloading_entries \+ 0$' \
+	'0*23 .*R_X86_64_PC32 .* \.data\.rel\.ro\.devimg \+ 13c$' \
+	'0*28 .*R_X86_64_PLT32 .* __tgt_register_lib - 4$' \
+	'0*38 .*R_X86_64_PLT32 .* __tgt_unregister_lib - 4$'; do
+	grep -Eq "^$want" r.txt || fail "no relocation $want: $(cat r.txt)"
+done
+# Constructors: openmp's first, then SYCL's, as DPC++'s wrapper lists them.
+grep -A3 "'.rela.init_array.1'" r.txt | tail -n 2 | awk '{ print $NF }' |
+	tr '\n' ' ' >init.txt
+[ "$(cat init.txt)" = "20 0 " ] || fail "init_array: $(cat r.txt)"
+
+# Linked: libomptarget's stand-in gets the image and the entries table.
+$CC -std=c11 -o prog "$wsrc/tgtreg.c" w.o || fail "link failed"
+mkdir out
+REG_OUT=out ./prog >out.txt || fail "program failed"
+sed 's/0x[0-9a-f]*/P/' out.txt >got.txt
+cat >want.txt <<'EOT'
+register P images 1 entries 2
+image 0 size 10 entries same
+entry 0 entry_a size 4 flags 0
+entry 1 entry_b size 4 flags 1
+sycl-register P
+main
+sycl-unregister P
+unregister P
+EOT
+diff want.txt got.txt || fail "registration differs"
+cmp out/omp.0 c.bin || fail "image bytes differ"
+reg=$(sed -n 's/^register \(0x[0-9a-f]*\).*/\1/p' out.txt)
+grep -qx "unregister $reg" out.txt || fail "unregistered another pointer"
+
+# No entries anywhere: the linker still defines an empty range.
+$CC -std=c11 -DNO_ENTRIES -o prog2 "$wsrc/tgtreg.c" w.o ||
+	fail "link without entries failed"
+./prog2 | grep -qx 'register 0x[0-9a-f]* images 1 entries 0' ||
+	fail "without entries: $(./prog2)"
+
+# OpenMP and HIP images only: two descriptors, both registered (openmp's
+# first, hip's last); -desc-name makes them global under their kind's name.
+"$WRAP" -o o.o -kind=openmp -target=nvptx64 c.bin -format=native d.bin -kind=hip \
+	-target=amdgcn-amd-amdhsa h.bin -desc-name=dev ||
+	fail "devimg-wrap openmp+hip"
+elflint o.o
+readelf -sW o.o >osym.txt
+grep -Eq ' 32 OBJECT +GLOBAL DEFAULT +[0-9]+ \.openmp_offloading\.dev$' osym.txt ||
+	fail "openmp descriptor symbol: $(cat osym.txt)"
+grep -Eq ' 32 OBJECT +GLOBAL DEFAULT +[0-9]+ \.hip_offloading\.dev$' osym.txt ||
+	fail "hip descriptor symbol: $(cat osym.txt)"
+! grep -q __sycl_register_lib osym.txt || fail "SYCL registered without SYCL images"
+readelf -SW o.o | grep -q ' __CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa ' ||
+	fail "no hip image section"
+$CC -std=c11 -o prog3 "$wsrc/tgtreg.c" o.o || fail "link openmp+hip failed"
+rm -rf out && mkdir out
+REG_OUT=out ./prog3 | sed 's/0x[0-9a-f]*/P/' >got3.txt || fail "program failed"
+cat >want3.txt <<'EOT'
+register P images 2 entries 2
+image 0 size 10 entries same
+image 1 size 40 entries same
+entry 0 entry_a size 4 flags 0
+entry 1 entry_b size 4 flags 1
+register P images 1 entries 2
+image 2 size 33 entries same
+entry 0 entry_a size 4 flags 0
+entry 1 entry_b size 4 flags 1
+main
+unregister P
+unregister P
+EOT
+diff want3.txt got3.txt || fail "openmp+hip registration differs"
+cmp out/omp.0 c.bin && cmp out/omp.1 d.bin && cmp out/omp.2 h.bin ||
+	fail "openmp+hip image bytes differ"
