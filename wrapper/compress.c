@@ -24,7 +24,9 @@ static int set_err(struct wrap_error *err, const char *path, const char *what)
 static int qualifies(const struct wrap_image *img,
 		     const struct wrap_compress *c)
 {
-	if (img->format != DEVIMG_FORMAT_NONE || img->data)
+	/* Only the SYCL runtime reads compressed images. */
+	if (img->format != DEVIMG_FORMAT_NONE || img->data ||
+	    img->kind != DEVIMG_KIND_SYCL)
 		return 0;
 	return c->threshold <= 0 || img->size >= (uint64_t)c->threshold;
 }
