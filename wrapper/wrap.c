@@ -22,6 +22,7 @@
 
 #include "devimg/descriptor.h"
 #include "compress.h"
+#include "ompnotes.h"
 #include "devimg_limits.h"
 #include "outfile.h"
 #include "props.h"
@@ -136,6 +137,7 @@ struct cli {
 	size_t ngroup;
 	struct wrap_set set;
 	struct wrap_compress compress;
+	int omp_notes;		/* -add-omp-offload-notes */
 };
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -653,8 +655,11 @@ static int wrap_option(struct cli *c, const struct event *ev)
 		return set_image_version(c, ev, ev->value[0] - '0');
 	case OPT_PREVIEW:
 		return set_image_version(c, ev, 3);
+	case OPT_OMP_NOTES:
+		c->omp_notes = 1;
+		return 0;
 	default:
-		return 0;	/* -add-omp-offload-notes: OpenMP images only */
+		return 0;
 	}
 }
 
@@ -979,6 +984,45 @@ static void print_plan(const struct cli *c)
 	}
 }
 
+/*
+ * As DPC++'s wrapper: an OpenMP image that cannot take the notes is
+ * wrapped as it is, after a warning.
+ */
+static int add_omp_notes(struct cli *c)
+{
+	struct props_error perr = { "" };
+	size_t i, len, out_len;
+	unsigned char *out;
+	char why[128];
+	char *in;
+	int r;
+
+	for (i = 0; i < c->set.nimages; i++) {
+		struct wrap_image *img = &c->set.images[i];
+
+		if (img->kind != DEVIMG_KIND_OPENMP || img->data)
+			continue;
+		r = props_input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &in,
+				     &len, &perr);
+		if (r < 0)
+			return fail_input(img->path, r, &perr, "");
+		r = omp_notes_add((unsigned char *)in, len, "devimg",
+				  PACKAGE_VERSION, &out, &out_len, why,
+				  sizeof(why));
+		free(in);
+		if (r < 0)
+			return fail("%s: %s", img->path, strerror(ENOMEM));
+		if (r > 0) {
+			fprintf(stderr, PROG ": warning: %s %s, so notes cannot be added to it\n",
+				img->path, why);
+			continue;
+		}
+		img->data = out;
+		img->size = out_len;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .syclbin = -1 };
@@ -997,6 +1041,8 @@ int main(int argc, char **argv)
 		r = sequence_images(&c);
 	if (!r && c.symprop)
 		r = take_symprop(&c);
+	if (!r && c.omp_notes)
+		r = add_omp_notes(&c);
 	if (!r)
 		r = check_version(&c);
 	if (!r && c.verbose)

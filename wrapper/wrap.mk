@@ -4,6 +4,7 @@ devimg_wrap_SOURCES = \
 	wrapper/wrap.c \
 	wrapper/compress.c wrapper/compress.h \
 	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h \
+	wrapper/ompnotes.c wrapper/ompnotes.h \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/writer.c wrapper/writer.h \
 	wrapper/machine.c wrapper/machine.h \

@@ -138,3 +138,65 @@ EOT
 diff want3.txt got3.txt || fail "openmp+hip registration differs"
 cmp out/omp.0 c.bin && cmp out/omp.1 d.bin && cmp out/omp.2 h.bin ||
 	fail "openmp+hip image bytes differ"
+
+# -add-omp-offload-notes: each OpenMP ELF image gets a .note.openmp section
+# (SHT_NOTE) with the three LLVMOMPOFFLOAD notes, its own bytes otherwise
+# kept (the ELF header but for e_shoff and e_shnum; every other section as
+# it was); a non-ELF OpenMP image is wrapped unchanged after a warning, and
+# SYCL images are never touched.
+printf 'int f(int x) { return x + 1; }\n' >k.c
+$CC -c -o k64.o k.c || fail "cc -c"
+set -- k64.o
+if [ "${CLANG:-no}" != no ]; then
+	# An amdgcn code object and a 32-bit big-endian object.
+	"$CLANG" --target=amdgcn-amd-amdhsa -mcpu=gfx906 -nogpulib -c \
+		-o kgpu.o k.c && set -- "$@" kgpu.o
+	"$CLANG" --target=powerpc-linux-gnu -c -o kbe.o k.c &&
+		set -- "$@" kbe.o
+fi
+imgs=$*
+args=
+for f in $imgs; do
+	args="$args -format=native $f"
+done
+# shellcheck disable=SC2086
+"$WRAP" -o n.o -add-omp-offload-notes -kind=sycl -target=spir64 a.spv \
+	-kind=openmp -target=x86_64 $args -format=none c.bin 2>warn.txt ||
+	fail "devimg-wrap -add-omp-offload-notes: $(cat warn.txt)"
+[ "$(cat warn.txt)" = "devimg-wrap: warning: c.bin is not an ELF image, so notes cannot be added to it" ] ||
+	fail "warning: $(cat warn.txt)"
+elflint n.o
+$CC -std=c11 -o prog4 "$wsrc/tgtreg.c" n.o || fail "link with notes failed"
+rm -rf out && mkdir out
+REG_OUT=out ./prog4 >out4.txt || fail "program with notes failed"
+i=0
+for f in $imgs; do
+	got=out/omp.$i
+	readelf -nW "$got" >notes.$i || fail "$f: readelf -n: $(cat notes.$i)"
+	[ "$(grep -c '^ *LLVMOMPOFFLOAD ' notes.$i)" -eq 3 ] ||
+		fail "$f: notes: $(cat notes.$i)"
+	grep -q "^Displaying notes found in: \.note\.openmp" notes.$i ||
+		fail "$f: no .note.openmp: $(cat notes.$i)"
+	grep -Eq 'LLVMOMPOFFLOAD +0x00000003.*data: 31 2e 30 $' notes.$i ||
+		fail "$f: version note: $(cat notes.$i)"
+	grep -Eq 'LLVMOMPOFFLOAD +0x00000006.*data: 64 65 76 69 6d 67 $' notes.$i ||
+		fail "$f: producer note: $(cat notes.$i)"
+	readelf -SW "$got" | grep -Eq ' \.note\.openmp +NOTE +0+ [0-9a-f]+ 000068 00 +0 +0 +4$' ||
+		fail "$f: section: $(readelf -SW "$got")"
+	# Every section of the input is still there, at the same place.
+	# (but the section name table, grown and moved to the end).
+	names=$(readelf -hW "$f" | sed -n 's/^ *Section header string table index: *//p')
+	readelf -SW "$f" | grep '^ *\[' | grep -v "^ *\[ *$names\]" >in.s
+	readelf -SW "$got" | grep '^ *\[' | grep -v "^ *\[ *$names\]" |
+		grep -v '\.note\.openmp' >got.s
+	diff in.s got.s || fail "$f: sections moved"
+	size=$(wc -c <"$f")
+	cmp -n $((size - 64)) -i 64 "$f" "$got" || fail "$f: bytes changed"
+	i=$((i + 1))
+done
+cmp out/omp.$i c.bin || fail "non-ELF image changed"
+"$WRAP" -o n2.o -add-omp-offload-notes -kind=sycl -target=spir64 k64.o ||
+	fail "devimg-wrap sycl with notes"
+size=$(printf '%06x' "$(wc -c <k64.o)")
+readelf -SW n2.o | grep -q " __CLANG_OFFLOAD_BUNDLE__sycl-spir64 .* $size " ||
+	fail "SYCL image changed: $(readelf -SW n2.o)"
