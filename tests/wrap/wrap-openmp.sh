@@ -200,3 +200,20 @@ cmp out/omp.$i c.bin || fail "non-ELF image changed"
 size=$(printf '%06x' "$(wc -c <k64.o)")
 readelf -SW n2.o | grep -q " __CLANG_OFFLOAD_BUNDLE__sycl-spir64 .* $size " ||
 	fail "SYCL image changed: $(readelf -SW n2.o)"
+
+# A damaged ELF image is wrapped unchanged after a warning too.
+head -c 200 k64.o >cut.o
+"$WRAP" -o cut.w.o -add-omp-offload-notes -kind=openmp cut.o 2>warn2.txt ||
+	fail "devimg-wrap with a cut ELF image"
+grep -qx "devimg-wrap: warning: cut.o is not an ELF image (section headers past its end), so notes cannot be added to it" warn2.txt ||
+	fail "cut image warning: $(cat warn2.txt)"
+
+# -offload-compress leaves OpenMP images alone: only the SYCL runtime
+# reads compressed images.
+rand_file big.bin 5000
+"$WRAP" -o z.o -offload-compress -offload-compression-threshold=0 \
+	-kind=openmp -format=none big.bin || fail "devimg-wrap -offload-compress"
+$CC -std=c11 -o prog5 "$wsrc/tgtreg.c" z.o || fail "link compressed failed"
+rm -rf out && mkdir out
+REG_OUT=out ./prog5 >/dev/null || fail "program (compress) failed"
+cmp out/omp.0 big.bin || fail "OpenMP image compressed"
