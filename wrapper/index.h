@@ -8,23 +8,31 @@
  * Layout of a wrapped object (ELF64 relocatable):
  *
  *   __CLANG_OFFLOAD_BUNDLE__<kind>-<target>  one per image, as DPC++'s
- *                    clang-offload-wrapper names them (kind "sycl" or
- *                    "host"; ".rodata.devimg" for an image without a
- *                    target): SHF_ALLOC progbits, align 16, image N's bytes,
- *                    exactly. Local symbol __devimg_image_N (STT_OBJECT,
- *                    its size).
+ *                    clang-offload-wrapper names them (kind "sycl",
+ *                    "openmp", "hip" or "host"; ".rodata.devimg" for an
+ *                    image without a target): SHF_ALLOC progbits, align 16
+ *                    (1 for at most 16 bytes), image N's bytes, exactly.
+ *                    Local symbol __devimg_image_N (STT_OBJECT, its size).
  *   .devimg          SHF_ALLOC progbits, align 8: one index blob (below).
  *                    Local symbol __devimg_index.
  *   .data.rel.ro.devimg  the descriptor (include/devimg/descriptor.h):
  *                    device_binaries, device_image[], property_set[],
  *                    property[], offload_entry[]; its pointers are absolute
  *                    relocations into .devimg and the image sections.
- *                    Local symbol __devimg_descriptor.
+ *                    Local symbol __devimg_descriptor. Then, 16-aligned,
+ *                    one libomptarget __tgt_bin_desc per other kind
+ *                    (openmp, hip) with its __tgt_device_image array.
  *   .text.devimg     constructor and destructor (tail calls to
  *                    __sycl_register_lib / __sycl_unregister_lib with the
  *                    descriptor's address). Local __devimg_register /
- *                    __devimg_unregister.
+ *                    __devimg_unregister. Then a pair calling
+ *                    __tgt_register_lib / __tgt_unregister_lib per
+ *                    libomptarget descriptor.
  *   .init_array.1, .fini_array.1   pointers to them, priority 1 as in DPC++.
+ *                    Without anything to register, these three sections
+ *                    are left out, as is any empty relocation section.
+ *   omp_offloading_entries  empty, with OpenMP or HIP images: it makes the
+ *                    linker define __start_/__stop_omp_offloading_entries.
  *   .note.GNU-stack  empty: no executable stack.
  *   .tgtimg          SHF_ALLOC|SHF_WRITE, align 16: {address, size} of each
  *                    image (64-bit words; the address an absolute
