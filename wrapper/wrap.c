@@ -1015,7 +1015,7 @@ static int add_omp_notes(struct cli *c)
 		if (r < 0)
 			return fail("%s: %s", img->path, strerror(ENOMEM));
 		if (r > 0) {
-			fprintf(stderr, PROG ": warning: %s %s, so notes cannot be added to it\n",
+			fprintf(stderr, PROG ": warning: %s %s, so notes cannot be added to it.\n",
 				img->path, why);
 			continue;
 		}

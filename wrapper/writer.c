@@ -785,6 +785,24 @@ static int add_pack(struct layout *l, struct tgt_pack *p)
 	return r;
 }
 
+/*
+ * DPC++'s wrapper handles its images kind by kind, in the order of its
+ * hash map of kinds: openmp, sycl, host, hip; the .tgtimg pairs follow it.
+ */
+static int add_tgtimgs(struct layout *l)
+{
+	static const uint8_t order[] = { DEVIMG_KIND_OPENMP, DEVIMG_KIND_SYCL,
+					 DEVIMG_KIND_HOST, DEVIMG_KIND_HIP };
+	size_t k, i;
+	int r = 0;
+
+	for (k = 0; k < sizeof(order); k++)
+		for (i = 0; !r && i < l->set->nimages; i++)
+			if (l->set->images[i].kind == order[k])
+				r = add_tgtimg(l, i);
+	return r;
+}
+
 static int build_data(struct layout *l, struct wrap_error *err,
 		      const char *out_name)
 {
@@ -801,12 +819,11 @@ static int build_data(struct layout *l, struct wrap_error *err,
 	put_u16(&l->desc, BINS_COUNT, n);
 	if (n)
 		r = desc_ptr(l, BINS_IMAGES, SYM_DESC, BINS_SIZE);
-	for (i = 0, j = 0; !r && i < l->set->nimages; i++) {
-		if (l->tgtimg)
-			r = add_tgtimg(l, i);
-		if (!r && l->set->images[i].kind == DEVIMG_KIND_SYCL)
+	for (i = 0, j = 0; !r && i < l->set->nimages; i++)
+		if (l->set->images[i].kind == DEVIMG_KIND_SYCL)
 			r = add_image(l, i, j++);
-	}
+	if (!r && l->tgtimg)
+		r = add_tgtimgs(l);
 	l->sycl_desc_len = l->desc.len;
 	for (i = 0; !r && i < l->npacks; i++)
 		r = add_pack(l, &l->packs[i]);

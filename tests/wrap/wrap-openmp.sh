@@ -163,7 +163,7 @@ done
 "$WRAP" -o n.o -add-omp-offload-notes -kind=sycl -target=spir64 a.spv \
 	-kind=openmp -target=x86_64 $args -format=none c.bin 2>warn.txt ||
 	fail "devimg-wrap -add-omp-offload-notes: $(cat warn.txt)"
-[ "$(cat warn.txt)" = "devimg-wrap: warning: c.bin is not an ELF image, so notes cannot be added to it" ] ||
+[ "$(cat warn.txt)" = "devimg-wrap: warning: c.bin is not an ELF image, so notes cannot be added to it." ] ||
 	fail "warning: $(cat warn.txt)"
 elflint n.o
 $CC -std=c11 -o prog4 "$wsrc/tgtreg.c" n.o || fail "link with notes failed"
@@ -205,7 +205,7 @@ readelf -SW n2.o | grep -q " __CLANG_OFFLOAD_BUNDLE__sycl-spir64 .* $size " ||
 head -c 200 k64.o >cut.o
 "$WRAP" -o cut.w.o -add-omp-offload-notes -kind=openmp cut.o 2>warn2.txt ||
 	fail "devimg-wrap with a cut ELF image"
-grep -qx "devimg-wrap: warning: cut.o is not an ELF image (section headers past its end), so notes cannot be added to it" warn2.txt ||
+grep -qx "devimg-wrap: warning: cut.o is not an ELF image (section headers past its end), so notes cannot be added to it." warn2.txt ||
 	fail "cut image warning: $(cat warn2.txt)"
 
 # -offload-compress leaves OpenMP images alone: only the SYCL runtime
@@ -217,3 +217,67 @@ $CC -std=c11 -o prog5 "$wsrc/tgtreg.c" z.o || fail "link compressed failed"
 rm -rf out && mkdir out
 REG_OUT=out ./prog5 >/dev/null || fail "program (compress) failed"
 cmp out/omp.0 big.bin || fail "OpenMP image compressed"
+
+# DPC++'s first driver test (clang-offload-wrapper.c), its command line as
+# it is: an OpenMP image (not ELF, with a manifest) before two SYCL ones.
+echo 'Content of device file1' >t1.tgt
+echo 'Content of device file2' >t2.tgt
+echo 'Content of device file3' >t3.tgt
+echo 'Content of manifest file1' >t1_mf.txt
+"$WRAP" -add-omp-offload-notes -host=x86_64-pc-linux-gnu \
+	-kind=openmp -target=tg2 -format=native t3.tgt t1_mf.txt \
+	-kind=sycl -target=tg1 -compile-opts=-g -link-opts=-cl-denorms-are-zero \
+	-format spirv t1.tgt -target=tg2 -compile-opts= -link-opts= \
+	-format native t2.tgt -o d.o 2>warn3.txt || fail "driver test command"
+grep -q 'is not an ELF image, so notes cannot be added to it\.$' warn3.txt ||
+	fail "driver test warning: $(cat warn3.txt)"
+elflint d.o
+# .tgtimg: the OpenMP image first, as DPC++ handles the openmp kind first.
+readelf -rW d.o | sed -n "/'.rela.tgtimg'/,/^$/p" |
+	awk '/R_X86_64_64/ { print $1, $5 }' >tgt.txt
+cat >want-tgt.txt <<'EOT'
+0000000000000000 __CLANG_OFFLOAD_BUNDLE__openmp-tg2
+0000000000000010 __CLANG_OFFLOAD_BUNDLE__sycl-tg1
+0000000000000020 __CLANG_OFFLOAD_BUNDLE__sycl-tg2
+EOT
+diff want-tgt.txt tgt.txt || fail ".tgtimg order"
+$CC -std=c11 -o prog6 "$wsrc/tgtreg.c" d.o || fail "link driver test"
+rm -rf out && mkdir out
+REG_OUT=out ./prog6 | sed 's/0x[0-9a-f]*/P/' >got6.txt ||
+	fail "driver test program failed"
+head -n 2 got6.txt | tr '\n' ' ' >got6.head
+[ "$(cat got6.head)" = "register P images 1 entries 2 image 0 size 24 entries same " ] ||
+	fail "driver test registration: $(cat got6.txt)"
+cmp out/omp.0 t3.tgt || fail "driver test OpenMP image"
+
+# Its notes inputs: yaml2obj's empty ELF object of each class and byte
+# order gets the three notes, which readelf reads back.
+yaml2obj=
+for y in yaml2obj yaml2obj-19 yaml2obj-18 yaml2obj-17 yaml2obj-16 yaml2obj-15 yaml2obj-14; do
+	if command -v "$y" >/dev/null 2>&1; then
+		yaml2obj=$y
+		break
+	fi
+done
+if [ -n "$yaml2obj" ]; then
+	printf -- '--- !ELF\nFileHeader:\n  Class: ELFCLASS[[BITS]]\n  Data:  ELFDATA2[[ENCODING]]\n  Type:  ET_REL\n' >empty.yaml
+	for v in 64:LSB 64:MSB 32:LSB 32:MSB; do
+		b=${v%:*} e=${v#*:}
+		"$yaml2obj" empty.yaml -o "e$b$e" -DBITS="$b" -DENCODING="$e" ||
+			fail "$yaml2obj $v"
+		"$WRAP" -add-omp-offload-notes -kind=openmp \
+			-target=x86_64-pc-linux-gnu -o "e$b$e.o" "e$b$e" 2>warn4.txt ||
+			fail "devimg-wrap $v"
+		[ ! -s warn4.txt ] || fail "$v: $(cat warn4.txt)"
+		$CC -std=c11 -o prog7 "$wsrc/tgtreg.c" "e$b$e.o" || fail "link $v"
+		rm -rf out && mkdir out
+		REG_OUT=out ./prog7 >/dev/null || fail "program $v"
+		readelf -nW out/omp.0 >n7.txt 2>&1 || fail "$v: $(cat n7.txt)"
+		[ "$(grep -c '^ *LLVMOMPOFFLOAD ' n7.txt)" -eq 3 ] ||
+			fail "$v: notes: $(cat n7.txt)"
+		grep -Eq 'LLVMOMPOFFLOAD +0x00000003.*data: 31 2e 30 $' n7.txt ||
+			fail "$v: version note: $(cat n7.txt)"
+	done
+else
+	echo "note: no yaml2obj; DPC++'s empty ELF inputs not checked"
+fi
