@@ -281,3 +281,20 @@ if [ -n "$yaml2obj" ]; then
 else
 	echo "note: no yaml2obj; DPC++'s empty ELF inputs not checked"
 fi
+
+# The same for an aarch64 host, run under qemu where it is installed.
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
+	command -v qemu-aarch64 >/dev/null 2>&1; then
+	"$WRAP" -o a64.o -host=aarch64-linux-gnu -kind=sycl -target=spir64 \
+		a.spv -kind=openmp -target=nvptx64 c.bin || fail "aarch64 wrap"
+	elflint a64.o
+	aarch64-linux-gnu-gcc -std=c11 -static -o prog8 "$wsrc/tgtreg.c" \
+		a64.o || fail "aarch64 link"
+	rm -rf out && mkdir out
+	REG_OUT=out qemu-aarch64 ./prog8 | sed 's/0x[0-9a-f]*/P/' >got8.txt ||
+		fail "aarch64 program failed"
+	diff want.txt got8.txt || fail "aarch64 registration differs"
+	cmp out/omp.0 c.bin || fail "aarch64 image bytes differ"
+else
+	echo "note: no aarch64-linux-gnu-gcc or qemu-aarch64; aarch64 not run"
+fi
