@@ -86,17 +86,19 @@ static int read_header(const unsigned char *in, size_t len,
 	e->msb = h[EI_DATA] == ELFDATA2MSB;
 	if (len < (e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		return why_not(why, why_size, "is not an ELF image (truncated header)");
+#define EHDR(cls, f) (h + offsetof(cls, f))
 	if (e->is64) {
-		e->shoff = get(h + offsetof(Elf64_Ehdr, e_shoff), 8, e->msb);
-		e->shentsize = get(h + offsetof(Elf64_Ehdr, e_shentsize), 2, e->msb);
-		e->shnum = get(h + offsetof(Elf64_Ehdr, e_shnum), 2, e->msb);
-		e->shstrndx = get(h + offsetof(Elf64_Ehdr, e_shstrndx), 2, e->msb);
+		e->shoff = get(EHDR(Elf64_Ehdr, e_shoff), 8, e->msb);
+		e->shentsize = get(EHDR(Elf64_Ehdr, e_shentsize), 2, e->msb);
+		e->shnum = get(EHDR(Elf64_Ehdr, e_shnum), 2, e->msb);
+		e->shstrndx = get(EHDR(Elf64_Ehdr, e_shstrndx), 2, e->msb);
 	} else {
-		e->shoff = get(h + offsetof(Elf32_Ehdr, e_shoff), 4, e->msb);
-		e->shentsize = get(h + offsetof(Elf32_Ehdr, e_shentsize), 2, e->msb);
-		e->shnum = get(h + offsetof(Elf32_Ehdr, e_shnum), 2, e->msb);
-		e->shstrndx = get(h + offsetof(Elf32_Ehdr, e_shstrndx), 2, e->msb);
+		e->shoff = get(EHDR(Elf32_Ehdr, e_shoff), 4, e->msb);
+		e->shentsize = get(EHDR(Elf32_Ehdr, e_shentsize), 2, e->msb);
+		e->shnum = get(EHDR(Elf32_Ehdr, e_shnum), 2, e->msb);
+		e->shstrndx = get(EHDR(Elf32_Ehdr, e_shstrndx), 2, e->msb);
 	}
+#undef EHDR
 	if (e->shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
 		return why_not(why, why_size, "has no section headers of the usual size");
 	if (!e->shoff || !e->shnum || e->shnum >= SHN_LORESERVE - 1 ||

@@ -194,8 +194,8 @@ struct layout {
 		uint8_t kind;
 		size_t n;
 		size_t desc_off;	/* its __tgt_bin_desc */
-		size_t reg_off;		/* its constructor in .text.devimg */
-		uint32_t name;		/* strtab: .<kind>_offloading.<name> */
+		size_t reg_off;		/* its constructor's offset */
+		uint32_t name;		/* strtab: .<kind>_offloading.NAME */
 	} packs[TGT_MAX_PACKS];
 	size_t npacks;
 	int tgt_reg;		/* constructors for the packs */
@@ -216,8 +216,9 @@ struct layout {
 	struct rels init_rels;
 	struct rels fini_rels;
 	struct rels tgt_rels;
-	uint64_t init_words[1 + TGT_MAX_PACKS];	/* .init_array and */
-	uint64_t fini_words[1 + TGT_MAX_PACKS];	/* .fini_array contents */
+	/* .init_array.1 and .fini_array.1: zeros, relocated */
+	uint64_t init_words[1 + TGT_MAX_PACKS];
+	uint64_t fini_words[1 + TGT_MAX_PACKS];
 	size_t nctors;
 	uint32_t *sym_name;	/* strtab offsets of the named symbols */
 	size_t nsyms;
