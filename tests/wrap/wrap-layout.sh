@@ -186,4 +186,19 @@ if command -v ld.lld >/dev/null 2>&1 && command -v llvm-objdump >/dev/null 2>&1;
 else
 	echo "note: no ld.lld/llvm-objdump; aarch64 link not checked"
 fi
+
+# Image alignment as LLVM gives DPC++'s image globals: 16 only over 16
+# bytes (target names tell the sections apart).
+rand_file s16.bin 16
+rand_file s17.bin 17
+rand_file s0.bin 0
+"$WRAP" -o al.o -kind=sycl -target=t16 s16.bin -target=t17 s17.bin \
+	-target=t0 s0.bin || fail "devimg-wrap (alignment)"
+elflint al.o
+readelf -SW al.o >al.txt
+for want in t16:1 t17:16 t0:1; do
+	t=${want%:*} a=${want#*:}
+	grep -Eq " __CLANG_OFFLOAD_BUNDLE__sycl-$t +PROGBITS .* $a\$" al.txt ||
+		fail "image $t: not aligned $a: $(grep "sycl-$t " al.txt)"
+done
 echo PASS
