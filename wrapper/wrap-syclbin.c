@@ -119,6 +119,9 @@ static int prepare(struct wrap_image *img, struct wrap_error *err)
 	struct props_set *s;
 	size_t i;
 
+	if (img->kind != DEVIMG_KIND_SYCL)
+		return errf(err, "%s: --syclbin takes SYCL images only (-kind=sycl)",
+			    img->path);
 	if (img->format != DEVIMG_FORMAT_SPIRV &&
 	    img->format != DEVIMG_FORMAT_NATIVE)
 		return errf(err, "%s: --syclbin takes -format=spirv (IR module) or -format=native images only",

@@ -135,6 +135,8 @@ expect_fail "k.spv: --syclbin: a SYCLBIN has no place" \
 	-compile-opts=-O3 k.spv
 expect_fail "k.bin: --syclbin: a native image needs its -target" \
 	"$wrap" -kind=sycl -syclbin=input -o z.syclbin -format=native k.bin
+expect_fail "k.bin: --syclbin takes SYCL images only" \
+	"$wrap" -kind=openmp -syclbin=input -o z.syclbin -target=x86_64 k.bin
 [ ! -e z.syclbin ] || fail "a refused command wrote z.syclbin"
 
 # No -target: an IR module for spir64.
