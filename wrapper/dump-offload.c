@@ -15,6 +15,7 @@
 #include "dump-offload.h"
 #include "escape.h"
 #include "offload-binary.h"
+#include "reader.h"
 #include "syclbin.h"
 
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu
@@ -64,33 +65,6 @@ void dump_container_close(struct dump_container *c)
 	if (c->map)
 		munmap(c->map, c->size);
 	free(c);
-}
-
-static int map_path(const char *path, struct dump_container *c, char *err,
-		    size_t errlen)
-{
-	struct props_error perr = { "" };
-	uint64_t n;
-	int fd, ret = 0;
-
-	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
-	if (fd < 0) {
-		props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
-		return fd;
-	}
-	if (n > 0 && n <= SIZE_MAX) {
-		c->map = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (c->map == MAP_FAILED) {
-			c->map = NULL;
-			ret = -errno;
-			props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s",
-					   path, strerror(-ret));
-		} else {
-			c->size = (size_t)n;
-		}
-	}
-	close(fd);
-	return ret;
 }
 
 static int nomem(const char *path, char *err, size_t errlen)
@@ -270,7 +244,7 @@ int dump_container_open(const char *path, struct dump_container **out,
 	if (!c)
 		return nomem(path, err, errlen);
 	c->fname = path;
-	ret = map_path(path, c, err, errlen);
+	ret = devimg_reader_map(path, &c->map, &c->size, err, errlen);
 	if (ret < 0)
 		goto fail;
 	if (syclbin_is(c->map, c->size)) {
@@ -338,7 +312,7 @@ int dump_offloading_open(const char *path, struct dump_container **out,
 	if (!c)
 		return nomem(path, err, errlen);
 	c->fname = path;
-	ret = map_path(path, c, err, errlen);
+	ret = devimg_reader_map(path, &c->map, &c->size, err, errlen);
 	if (ret < 0 || !c->map)
 		goto out;
 	elf_version(EV_CURRENT);

@@ -1097,36 +1097,33 @@ err_free:
 	return ret;
 }
 
-/*
- * Map an input as props_input_open() accepts it (a regular file, at most
- * DEVIMG_LIMIT_OBJECT_FILE bytes, never blocking on a FIFO or device).
- */
-static int map_file(const char *path, void **map, size_t *size, char *err,
-		    size_t errlen)
+int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
+		      size_t errlen)
 {
 	struct props_error perr = { "" };
 	uint64_t n;
 	int fd, ret = 0;
 
+	*map = NULL;
+	*size = 0;
 	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
 	if (fd < 0) {
 		props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
 		return fd;
 	}
-	if (n == 0) {
-		ret = -EINVAL;
-		props_snprintf_esc(err, errlen, NULL, "%s: empty file", path);
-	} else if (n > SIZE_MAX) {
+	if (n > SIZE_MAX) {
 		ret = -EFBIG;
 		props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s", path,
 				   strerror(EFBIG));
-	} else {
-		*size = (size_t)n;
-		*map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+	} else if (n > 0) {
+		*map = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*map == MAP_FAILED) {
+			*map = NULL;
 			ret = -errno;
 			props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s",
 					   path, strerror(-ret));
+		} else {
+			*size = (size_t)n;
 		}
 	}
 	close(fd);
@@ -1140,9 +1137,13 @@ int devimg_reader_open(const char *path, struct devimg_file **out, char *err,
 	void *map = NULL;
 	int ret;
 
-	ret = map_file(path, &map, &size, err, errlen);
+	ret = devimg_reader_map(path, &map, &size, err, errlen);
 	if (ret < 0)
 		return ret;
+	if (!size) {
+		props_snprintf_esc(err, errlen, NULL, "%s: empty file", path);
+		return -EINVAL;
+	}
 	ret = devimg_reader_open_mem(map, size, path, out, err, errlen);
 	if (ret < 0) {
 		munmap(map, size);

@@ -78,7 +78,14 @@ struct devimg_file {
  */
 int devimg_reader_open_mem(const void *buf, size_t size, const char *fname,
 			   struct devimg_file **out, char *err, size_t errlen);
-/* Map path read-only and read it as above; path is borrowed. */
+/*
+ * Map an input as props_input_open() accepts it (a regular file, at most
+ * DEVIMG_LIMIT_OBJECT_FILE bytes, never blocking on a FIFO or device):
+ * *map NULL and *size 0 for an empty file. 0 or -errno with err set.
+ */
+int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
+		      size_t errlen);
+/* Map path (devimg_reader_map()) and read it (devimg_reader_open_mem()). */
 int devimg_reader_open(const char *path, struct devimg_file **out, char *err,
 		       size_t errlen);
 void devimg_reader_close(struct devimg_file *f);
