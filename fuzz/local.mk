@@ -69,7 +69,7 @@ FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
 	-DPLUGINDIR=\"$(plugindir)\" -I$(top_srcdir)/props \
-	-I$(top_srcdir)/include -I$(top_srcdir)/loader \
+	-I$(top_srcdir)/include $(loader_includes) \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS) \
 	$(ZSTD_CFLAGS)
 

@@ -27,8 +27,12 @@ libdevimg_sources = \
 	loader/layout.c loader/blob.c \
 	loader/specconst.c
 
+# The loader's folders: the core (loader/) and its wings.
+loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
+	-I$(top_srcdir)/loader/build -I$(top_srcdir)/loader/dispatch
+
 libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	-I$(top_srcdir)/loader
+	$(loader_includes)
 libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS) \
 	$(ZSTD_CFLAGS)
 libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl $(ZSTD_LIBS)
@@ -169,7 +173,7 @@ check-tsan: devimg-wrap$(EXEEXT)
 	$(AM_V_GEN)$(CLANG) $(loader_tsan_cflags) -fPIC -shared \
 		-fvisibility=hidden -include $(top_builddir)/config.h \
 		-I$(top_srcdir)/include -I$(top_srcdir)/props \
-		-I$(top_srcdir)/loader \
+		$(loader_includes) \
 		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
 		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \
 		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl \

@@ -7,8 +7,8 @@
 noinst_LTLIBRARIES += loader/libdevimg-plugins.la
 loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
-	loader/plugins.c loader/plugins.h \
-	loader/selector.c loader/selector.h
+	loader/dispatch/plugins.c loader/dispatch/plugins.h \
+	loader/dispatch/selector.c loader/dispatch/selector.h
 loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 
@@ -51,7 +51,7 @@ endif
 # --- tests ---
 
 PLUGIN_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
-	-I$(top_srcdir)/loader
+	$(loader_includes)
 
 # Selector grammar: Check unit tests.
 check_PROGRAMS += tests/plugins/selector-test

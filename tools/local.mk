@@ -4,7 +4,7 @@
 bin_PROGRAMS += devimg-ls
 devimg_ls_SOURCES = tools/devimg-ls.c
 devimg_ls_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	-I$(top_srcdir)/loader -I$(top_srcdir)/plugins
+	$(loader_includes) -I$(top_srcdir)/plugins
 devimg_ls_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 devimg_ls_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS) -ldl
 
