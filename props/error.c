@@ -5,6 +5,11 @@
 
 #include "internal.h"
 
+const char *props_fname(const char *fname)
+{
+	return fname ? fname : "<input>";
+}
+
 static void props_verrf(struct props_error *err, size_t at, const char *fmt,
 			va_list ap) PROPS_PRINTF(3, 0);
 

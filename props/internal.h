@@ -30,6 +30,9 @@ struct props_quote {
 };
 const char *props_quote(struct props_quote *q, const char *s, size_t n);
 
+/* The file name of messages: fname, or "<input>" when NULL. */
+const char *props_fname(const char *fname);
+
 /* ---- lines (lines.c) ---- */
 
 struct props_lines {
@@ -62,7 +65,6 @@ void props_lines_init_nul_ends(struct props_lines *it, const char *text,
  */
 int props_lines_next(struct props_lines *it, struct props_line *line,
 		     struct props_error *err);
-const char *props_fname(const char *fname);
 
 /* ---- files (file.c) ---- */
 

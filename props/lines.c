@@ -5,11 +5,6 @@
 
 #include "internal.h"
 
-const char *props_fname(const char *fname)
-{
-	return fname ? fname : "<input>";
-}
-
 void props_lines_init(struct props_lines *it, const char *text, size_t len,
 		      const char *fname)
 {
