@@ -82,8 +82,9 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/props/props.h \
 	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/reader.h \
 	$(top_srcdir)/wrapper/index.h $(top_srcdir)/include/devimg/devimg.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
-	$(top_srcdir)/loader/libdevimg-internal.h $(top_srcdir)/loader/hash.h \
-	$(top_srcdir)/loader/select.h
+	$(top_srcdir)/loader/libdevimg-internal.h \
+	$(top_srcdir)/loader/registry/hash.h \
+	$(top_srcdir)/loader/registry/select.h
 fuzz_bins = $(addprefix fuzz/bin/,$(FUZZ_HARNESSES))
 
 # Library code gets coverage instrumentation; the harness links libFuzzer.

@@ -1,10 +1,15 @@
 # The dispatch API of libdevimg (DESIGN.md "public API"): contexts,
 # devices, queues, buffers, kernels with their program cache, launches.
+# Program building (loader/build/: the program cache, linking, bundles)
+# and dispatch (loader/dispatch/: contexts, devices, queues, buffers,
+# kernels; the plugins and the device selector, plugins/local.mk).
 dispatch_sources = \
-	loader/dispatch.h \
-	loader/context.c loader/device.c loader/queue.c loader/buffer.c \
-	loader/kernel.c loader/progcache.c loader/link.c loader/link.h \
-	loader/bundle.c loader/bundle-syclbin.c
+	loader/dispatch/dispatch.h \
+	loader/dispatch/context.c loader/dispatch/device.c \
+	loader/dispatch/queue.c loader/dispatch/buffer.c \
+	loader/dispatch/kernel.c loader/dispatch/plugin-error.c \
+	loader/build/progcache.c loader/build/link.c loader/build/link.h \
+	loader/build/bundle.c loader/build/bundle-syclbin.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)
 loader_libdevimg_la_CPPFLAGS += -I$(top_srcdir)/plugins

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Names of the error codes the library returns; thread-safe, no locale. */
+/*
+ * The library's error channel: names of the error codes it returns
+ * (thread-safe, no locale) and the calling thread's last detailed
+ * message, devimg_last_error().
+ */
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
 
+#include "escape.h"
 #include "libdevimg-internal.h"
 
 static const struct {
@@ -37,4 +44,54 @@ DEVIMG_EXPORT const char *devimg_strerror(int err)
 			return errors[i].text;
 	}
 	return "unknown error";
+}
+
+/*
+ * Every argument escaped (escape.h): names, targets, options and device
+ * names come from outside. A plugin's message, which may end in a build
+ * log, keeps its lines; nothing else does.
+ */
+static _Thread_local char last_error[4096];
+
+int error_vset(int err, const char *lines, const char *format, va_list ap)
+{
+	props_vsnprintf_esc(last_error, sizeof(last_error), lines, format, ap);
+	log_dbg_text(last_error);
+	return err;
+}
+
+static int error_setf(int err, const char *lines, const char *format, ...)
+	DEVIMG_PRINTF(3, 4);
+
+static int error_setf(int err, const char *lines, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	err = error_vset(err, lines, format, ap);
+	va_end(ap);
+	return err;
+}
+
+int error_vprefix(int err, const char *lines, const char *format, va_list ap)
+{
+	char prefix[512];
+	size_t pl, keep;
+
+	props_vsnprintf_esc(prefix, sizeof(prefix), lines, format, ap);
+	pl = strlen(prefix) + 2;
+	if (pl >= sizeof(last_error))
+		return error_setf(err, lines, "%s", prefix);
+	keep = props_escaped_cut(last_error, sizeof(last_error) - 1 - pl);
+	memmove(last_error + pl, last_error, keep);
+	last_error[pl + keep] = '\0';
+	memcpy(last_error, prefix, pl - 2);
+	memcpy(last_error + pl - 2, ": ", 2);
+	log_dbg_text(last_error);
+	return err;
+}
+
+DEVIMG_EXPORT const char *devimg_last_error(void)
+{
+	return last_error;
 }

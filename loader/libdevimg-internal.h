@@ -5,6 +5,7 @@
 #ifndef DEVIMG_LIBDEVIMG_INTERNAL_H
 #define DEVIMG_LIBDEVIMG_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,6 +18,19 @@
 #define DEVIMG_EXPORT __attribute__((visibility("default")))
 
 #define DEVIMG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+/* ---- error.c ---- */
+
+/*
+ * Record the calling thread's detailed message (devimg_last_error()):
+ * format's arguments escaped, lines (a plugin's message, or NULL) keeping
+ * its lines. Returns err.
+ */
+int error_vset(int err, const char *lines, const char *format, va_list ap)
+	DEVIMG_PRINTF(3, 0);
+/* Put "<format>: " before the calling thread's message; returns err. */
+int error_vprefix(int err, const char *lines, const char *format, va_list ap)
+	DEVIMG_PRINTF(3, 0);
 
 /* ---- log.c ---- */
 
@@ -106,6 +120,12 @@ struct devimg_image {
 	_Atomic(struct image_unz *) unz;
 };
 
+/* devimg_image_is_registered(), for the files below introspect.c. */
+static inline bool image_is_registered(const struct devimg_image *img)
+{
+	return atomic_load(&((struct devimg_image *)img)->registered);
+}
+
 /*
  * A new record (refcount 1, not registered) for image index of desc, which
  * must have passed validation. NULL on ENOMEM.
@@ -153,7 +173,7 @@ void image_unz_release(struct devimg_image *img);
 /* Expansions attempted since the library was loaded (for the tests). */
 extern atomic_ulong image_unz_count;
 
-/* ---- register.c: descriptor validation ---- */
+/* ---- descriptor.c: descriptor validation, its images ---- */
 
 /*
  * 0 when desc can be registered; otherwise -EINVAL and the reason in msg.
@@ -190,10 +210,10 @@ struct shadow {
 };
 
 /*
- * The shadow of the descriptor or OffloadBinary blob at arg in *out, or
- * NULL there when arg needs none (a version 1 or 2 descriptor with 32-byte
- * entries, or one that descriptor_validate() rejects). -EINVAL and the
- * reason in msg; -ENOMEM.
+ * The shadow of the descriptor at arg in *out, or NULL there when arg
+ * needs none (a version 1 or 2 descriptor with 32-byte entries, or one
+ * that descriptor_validate() rejects). -EINVAL and the reason in msg;
+ * -ENOMEM.
  */
 int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg);
 void shadow_free(struct shadow *sh);
@@ -203,8 +223,8 @@ struct shadow *shadow_new(unsigned count);
 unsigned shadow_format_of_llvm(unsigned image_kind);
 /* blob.c: arg starts with the OffloadBinary magic. */
 bool shadow_is_blob(const void *arg);
+/* The shadow of the OffloadBinary blob at arg, as shadow_build(). */
 int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg);
-void shadow_blob_free(struct shadow *sh);
 
 /* ---- registry.c ---- */
 
@@ -227,12 +247,25 @@ int registry_remove(const void *key);
 void registry_add_problem(const struct devimg_msg *msg);
 
 /*
- * Shared access to descriptor memory: while held, no image changes its
- * registered state, so a registered image's descriptor stays mapped.
+ * lock.c: shared access to descriptor memory: while held, no image
+ * changes its registered state, so a registered image's descriptor stays
+ * mapped.
  * Not recursive; call nothing that takes it again.
  */
 void registry_read_lock(void);
 void registry_read_unlock(void);
+/* lock.c: the same lock, taken to change what is registered. */
+void registry_write_lock(void);
+/* Drop the lock, read or write. */
+void registry_unlock(void);
+
+/*
+ * A snapshot of the registered images (references) that define name, or
+ * of all when name is NULL; free it with images_drop(). -ENOENT (name
+ * given, none defines it), -ENOMEM.
+ */
+int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
+void images_drop(struct devimg_image **imgs, size_t n);
 
 /* ---- introspect.c: lazily copied property sets ---- */
 
@@ -245,15 +278,26 @@ struct image_props {
 int image_get_props(struct devimg_image *img, const struct image_props **out);
 void image_props_free(struct image_props *p);
 
-/* ---- specconst.c ---- */
+/* ---- specconst.c: the spec-constant model of an image ---- */
+
+struct image_spec {
+	struct devimg_spec_const_info *consts;	/* in SpecId order */
+	size_t n;
+	unsigned char *defaults;
+	uint32_t total;
+};
+
+/* The cached model, decoded on first call. -ESTALE, -EINVAL, -ENOMEM. */
+int image_get_spec(struct devimg_image *img, const struct image_spec **out);
+void image_spec_free(struct image_spec *s);
+
+/* ---- specvalues.c: values of an image's spec constants ---- */
 
 /* dst's values become src's; both of one image (-EINVAL otherwise). */
 int spec_values_copy(struct devimg_spec_values *dst,
 		     const struct devimg_spec_values *src);
 
-void image_spec_free(struct image_spec *s);
-
-/* ---- select.c ---- */
+/* ---- content.c ---- */
 
 /* What the bytes of an image look like. */
 enum image_content {
@@ -270,6 +314,9 @@ enum image_content {
  */
 enum image_content image_content_of(const void *bytes, size_t size,
 				    unsigned *ptx_sm);
+
+/* ---- select.c ---- */
+
 /* img's content, looked at once and cached. -ESTALE. */
 int image_content(struct devimg_image *img, enum image_content *c,
 		  unsigned *sm);

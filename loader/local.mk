@@ -16,16 +16,24 @@ lib_LTLIBRARIES += loader/libdevimg.la
 pkginclude_HEADERS = include/devimg/devimg.h include/devimg/descriptor.h
 pkgconfig_DATA = libdevimg.pc
 
+# The core (loader/: log, error messages, the internal header) and the
+# registry wing (loader/registry/: descriptors in, images out, image
+# selection, spec constants, introspection). They build as their own
+# convenience library, without -I$(top_srcdir)/plugins: the registry
+# compiles without the plugin headers, or not at all.
 libdevimg_sources = \
 	loader/libdevimg-internal.h \
-	loader/hash.c loader/hash.h \
-	loader/log.c loader/strerror.c \
-	loader/image.c loader/register.c loader/registry.c \
-	loader/decompress.c \
-	loader/introspect.c \
-	loader/select.c loader/select.h \
-	loader/layout.c loader/blob.c \
-	loader/specconst.c
+	loader/log.c loader/error.c \
+	loader/registry/hash.c loader/registry/hash.h \
+	loader/registry/image.c loader/registry/descriptor.c \
+	loader/registry/register.c loader/registry/registry.c \
+	loader/registry/lock.c \
+	loader/registry/decompress.c \
+	loader/registry/introspect.c \
+	loader/registry/select.c loader/registry/select.h \
+	loader/registry/content.c \
+	loader/registry/layout.c loader/registry/blob.c \
+	loader/registry/specconst.c loader/registry/specvalues.c
 
 # The loader's folders: the core (loader/) and its wings.
 loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
@@ -37,22 +45,29 @@ libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS) \
 	$(ZSTD_CFLAGS)
 libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl $(ZSTD_LIBS)
 
-loader_libdevimg_la_SOURCES = $(libdevimg_sources)
+noinst_LTLIBRARIES += loader/libdevimg-registry.la
+loader_libdevimg_registry_la_SOURCES = $(libdevimg_sources)
+loader_libdevimg_registry_la_CPPFLAGS = $(libdevimg_cppflags)
+loader_libdevimg_registry_la_CFLAGS = $(libdevimg_cflags)
+
+# The build and dispatch wings (loader/dispatch.mk) add their sources.
+loader_libdevimg_la_SOURCES = loader/libdevimg-internal.h
 loader_libdevimg_la_CPPFLAGS = $(libdevimg_cppflags)
 loader_libdevimg_la_CFLAGS = $(libdevimg_cflags)
 loader_libdevimg_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
 	-version-info $(LIBDEVIMG_CURRENT):$(LIBDEVIMG_REVISION):$(LIBDEVIMG_AGE) \
 	-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym
-loader_libdevimg_la_LIBADD = $(libdevimg_libadd)
+loader_libdevimg_la_LIBADD = loader/libdevimg-registry.la $(libdevimg_libadd)
 EXTRA_loader_libdevimg_la_DEPENDENCIES = loader/libdevimg.sym
 
 # The same sources as a convenience library: tests link it statically and
 # reach internal functions (select_pick, hash_*, descriptor_validate).
 noinst_LTLIBRARIES += loader/libdevimg-internal.la
-loader_libdevimg_internal_la_SOURCES = $(libdevimg_sources)
+loader_libdevimg_internal_la_SOURCES = loader/libdevimg-internal.h
 loader_libdevimg_internal_la_CPPFLAGS = $(libdevimg_cppflags)
 loader_libdevimg_internal_la_CFLAGS = $(libdevimg_cflags)
-loader_libdevimg_internal_la_LIBADD = $(libdevimg_libadd)
+loader_libdevimg_internal_la_LIBADD = loader/libdevimg-registry.la \
+	$(libdevimg_libadd)
 
 EXTRA_DIST += loader/libdevimg.sym
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Contexts: the process-wide plugin set, device enumeration through the
- * device selector, one plugin context per platform; the calling thread's
- * last detailed error message.
+ * device selector, one plugin context per platform.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,52 +12,6 @@
 #include "dispatch.h"
 #include "escape.h"
 #include "selector.h"
-
-/*
- * Every argument escaped (escape.h): names, targets, options and device
- * names come from outside. A plugin's message, which may end in a build
- * log, keeps its lines; nothing else does.
- */
-static _Thread_local char last_error[4096];
-
-int dispatch_error(int err, const char *format, ...)
-{
-	va_list ap;
-
-	va_start(ap, format);
-	props_vsnprintf_esc(last_error, sizeof(last_error),
-			    devimg_plugin_last_text(), format, ap);
-	va_end(ap);
-	log_dbg_text(last_error);
-	return err;
-}
-
-int dispatch_error_prefix(int err, const char *format, ...)
-{
-	char prefix[512];
-	size_t pl, keep;
-	va_list ap;
-
-	va_start(ap, format);
-	props_vsnprintf_esc(prefix, sizeof(prefix), devimg_plugin_last_text(),
-			    format, ap);
-	va_end(ap);
-	pl = strlen(prefix) + 2;
-	if (pl >= sizeof(last_error))
-		return dispatch_error(err, "%s", prefix);
-	keep = props_escaped_cut(last_error, sizeof(last_error) - 1 - pl);
-	memmove(last_error + pl, last_error, keep);
-	last_error[pl + keep] = '\0';
-	memcpy(last_error, prefix, pl - 2);
-	memcpy(last_error + pl - 2, ": ", 2);
-	log_dbg_text(last_error);
-	return err;
-}
-
-DEVIMG_EXPORT const char *devimg_last_error(void)
-{
-	return last_error;
-}
 
 static pthread_once_t plugins_once = PTHREAD_ONCE_INIT;
 static struct devimg_plugins *plugins;

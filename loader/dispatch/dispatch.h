@@ -73,7 +73,7 @@ struct syclbin_owned;
 /* Unregister and free the SYCLBIN files of ctx (when it is freed). */
 void bundle_syclbin_release(struct devimg_ctx *ctx);
 
-/* ---- context.c ---- */
+/* ---- plugin-error.c ---- */
 
 /*
  * Record the calling thread's detailed message (devimg_last_error()) and
@@ -83,6 +83,9 @@ int dispatch_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
 /* Put "<format>: " before the calling thread's message; returns err. */
 int dispatch_error_prefix(int err, const char *format, ...)
 	DEVIMG_PRINTF(2, 3);
+
+/* ---- context.c ---- */
+
 /* The process-wide plugin set, bound on first use; NULL when -ENOMEM. */
 struct devimg_plugins *dispatch_plugins(void);
 
@@ -94,19 +97,11 @@ void device_init_caps(struct devimg_device *dev);
 /* ---- kernel.c ---- */
 
 /*
- * A snapshot of the registered images (references) that define name, or
- * of all when name is NULL; free it with images_drop(). -ENOENT (name
- * given, none defines it), -ENOMEM.
- */
-int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
-
-/*
  * The ND-range of a launch as devimg_launch() checks it before a backend
  * sees it: 0, or -EINVAL (devimg_last_error() names the dimension).
  */
 int launch_range_check(unsigned dims, const size_t *global_offset,
 		       const size_t *global_size, const size_t *local_size);
-void images_drop(struct devimg_image **imgs, size_t n);
 
 /* Where a kernel comes from when not from the registry: a bundle. */
 struct kernel_source {

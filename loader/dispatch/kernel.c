@@ -74,41 +74,6 @@ struct devimg_kernel {
 
 #define ELIMINATED UINT_MAX
 
-int images_collect(const char *name, struct devimg_image ***imgs, size_t *n)
-{
-	struct devimg_image **v = NULL;
-	size_t got = 0, want;
-	int err;
-
-	for (;;) {
-		err = name ? devimg_registry_find_kernel(name, v, got, &want) :
-			     devimg_registry_images(v, got, &want);
-		if (err < 0) {
-			free(v);
-			return err;
-		}
-		if (want <= got)
-			break;
-		while (got--)
-			devimg_image_unref(v[got]);
-		free(v);
-		v = calloc(want, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		got = want;
-	}
-	*imgs = v;
-	*n = want;
-	return 0;
-}
-
-void images_drop(struct devimg_image **imgs, size_t n)
-{
-	while (n)
-		devimg_image_unref(imgs[--n]);
-	free(imgs);
-}
-
 static int pick_image(struct devimg_device *dev, const char *name,
 		      struct devimg_image **out)
 {

@@ -176,8 +176,3 @@ int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
 	*out = sh;
 	return 0;
 }
-
-void shadow_blob_free(struct shadow *sh)
-{
-	offload_binary_free(sh->blob);
-}

@@ -116,7 +116,7 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	 * under the write lock, so nothing of it is read once it may be gone.
 	 */
 	registry_read_lock();
-	if (!devimg_image_is_registered(img)) {
+	if (!image_is_registered(img)) {
 		registry_read_unlock();
 		return -ESTALE;
 	}
@@ -146,10 +146,10 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	registry_read_unlock();
 	if (fresh && r < 0)
 		log_err("image %" PRIu64 " (index %u, target '%s'): compressed bytes: %s",
-			devimg_image_id(img), img->index, img->target, msg);
+			img->id, img->index, img->target, msg);
 	else if (fresh)
 		log_dbg("image %" PRIu64 ": expanded %zu compressed bytes to %zu",
-			devimg_image_id(img), img->bin_size, out->size);
+			img->id, img->bin_size, out->size);
 	return r;
 }
 

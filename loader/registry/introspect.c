@@ -19,7 +19,7 @@
 
 DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)
 {
-	return atomic_load(&((struct devimg_image *)img)->registered);
+	return image_is_registered(img);
 }
 
 DEVIMG_EXPORT uint64_t devimg_image_id(const struct devimg_image *img)

@@ -29,6 +29,7 @@
 #include "checked.h"
 #include "devimg_limits.h"
 #include "libdevimg-internal.h"
+#include "offload-binary.h"
 
 #define V2_SIZE sizeof(struct devimg_device_image)
 #define V3_SIZE sizeof(struct devimg_device_image_v3)
@@ -45,7 +46,7 @@ void shadow_free(struct shadow *sh)
 		free(sh->owned[i]);
 	free(sh->owned);
 	free(sh->images);
-	shadow_blob_free(sh);
+	offload_binary_free(sh->blob);
 	free(sh);
 }
 
@@ -253,8 +254,6 @@ int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg)
 	*out = NULL;
 	if (!arg)
 		return 0;
-	if (shadow_is_blob(arg))
-		return shadow_blob(arg, out, msg);
 	/* What descriptor_validate() rejects is left to it. */
 	if (desc->version != DEVIMG_BINARIES_VERSION || !desc->count ||
 	    !desc->images)

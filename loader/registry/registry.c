@@ -59,7 +59,6 @@ static struct name_ref *ref_of(const struct hash_node *node)
 #define SETTLE_LOG_MAX 4
 
 struct registry {
-	pthread_rwlock_t lock;
 	struct hash kernels;
 	struct reg_desc *descs;
 	size_t ndescs;
@@ -71,30 +70,9 @@ struct registry {
 	unsigned nproblems;
 };
 
-/*
- * Prefer writers where glibc allows it: eight threads looking kernels up
- * must not starve a dlclose(). No reader ever takes the lock twice.
- */
-#ifdef PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP
-#define REGISTRY_LOCK_INIT PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP
-#else
-#define REGISTRY_LOCK_INIT PTHREAD_RWLOCK_INITIALIZER
-#endif
-
 static struct registry registry = {
-	.lock = REGISTRY_LOCK_INIT,
 	.kernels = HASH_INIT,
 };
-
-void registry_read_lock(void)
-{
-	pthread_rwlock_rdlock(&registry.lock);
-}
-
-void registry_read_unlock(void)
-{
-	pthread_rwlock_unlock(&registry.lock);
-}
 
 /* Newest first: libraries are mostly unloaded in reverse order. */
 static struct reg_desc *find_desc(const void *key)
@@ -173,7 +151,7 @@ int registry_add(const void *key, const struct devimg_device_binaries *desc,
 {
 	int r = 0;
 
-	pthread_rwlock_wrlock(&registry.lock);
+	registry_write_lock();
 	if (find_desc(key)) {
 		r = -EEXIST;
 		goto out;
@@ -197,7 +175,7 @@ int registry_add(const void *key, const struct devimg_device_binaries *desc,
 	};
 	atomic_fetch_add_explicit(&registry.queued, 1, memory_order_release);
 out:
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	return r;
 }
 
@@ -303,7 +281,7 @@ void registry_settle(void)
 
 	if (!atomic_load_explicit(&registry.queued, memory_order_acquire))
 		return;
-	pthread_rwlock_wrlock(&registry.lock);
+	registry_write_lock();
 	if (!atomic_load_explicit(&registry.queued, memory_order_relaxed))
 		goto out;
 	/* One growth of the map for all of them; settle_one() checks. */
@@ -321,7 +299,7 @@ void registry_settle(void)
 	atomic_store_explicit(&registry.queued, 0, memory_order_release);
 	release_if_empty();
 out:
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	for (i = 0; i < nlog; i++)
 		log_err("rejected: %s", log[i].text);
 }
@@ -333,10 +311,10 @@ int registry_remove(const void *key)
 	struct reg_desc *rd;
 	size_t i;
 
-	pthread_rwlock_wrlock(&registry.lock);
+	registry_write_lock();
 	rd = find_desc(key);
 	if (!rd) {
-		pthread_rwlock_unlock(&registry.lock);
+		registry_unlock();
 		return -ENOENT;
 	}
 	removed = *rd;
@@ -351,7 +329,7 @@ int registry_remove(const void *key)
 	}
 	drop_desc(rd);
 	release_if_empty();
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 
 	for (i = 0; i < removed.n; i++)
 		devimg_image_unref(removed.imgs[i]);
@@ -363,9 +341,9 @@ int registry_remove(const void *key)
 
 void registry_add_problem(const struct devimg_msg *msg)
 {
-	pthread_rwlock_wrlock(&registry.lock);
+	registry_write_lock();
 	add_problem_locked(msg);
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 }
 
 DEVIMG_EXPORT int devimg_registry_status(void)
@@ -373,10 +351,10 @@ DEVIMG_EXPORT int devimg_registry_status(void)
 	int r = 0;
 
 	registry_settle();
-	pthread_rwlock_rdlock(&registry.lock);
+	registry_read_lock();
 	if (registry.nproblems)
 		r = registry.problems[0].err;
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	return r;
 }
 
@@ -385,9 +363,9 @@ DEVIMG_EXPORT unsigned devimg_registry_problem_count(void)
 	unsigned n;
 
 	registry_settle();
-	pthread_rwlock_rdlock(&registry.lock);
+	registry_read_lock();
 	n = registry.nproblems;
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	return n;
 }
 
@@ -397,7 +375,7 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 	int r = -ENOENT;
 
 	registry_settle();
-	pthread_rwlock_rdlock(&registry.lock);
+	registry_read_lock();
 	if (i < registry.nproblems && i < MAX_PROBLEMS) {
 		const struct devimg_msg *m = &registry.problems[i];
 
@@ -412,7 +390,7 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 		}
 		r = 0;
 	}
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	return r;
 }
 
@@ -424,7 +402,7 @@ DEVIMG_EXPORT int devimg_registry_images(struct devimg_image **imgs,
 	if (!n || (max && !imgs))
 		return -EINVAL;
 	registry_settle();
-	pthread_rwlock_rdlock(&registry.lock);
+	registry_read_lock();
 	for (d = 0; d < registry.ndescs; d++) {
 		const struct reg_desc *rd = &registry.descs[d];
 
@@ -433,7 +411,7 @@ DEVIMG_EXPORT int devimg_registry_images(struct devimg_image **imgs,
 				imgs[k] = devimg_image_ref(rd->imgs[i]);
 		}
 	}
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	*n = k;
 	return 0;
 }
@@ -454,13 +432,48 @@ DEVIMG_EXPORT int devimg_registry_find_kernel(const char *name,
 		return -EINVAL;
 	hash = hash_string(name);
 	registry_settle();
-	pthread_rwlock_rdlock(&registry.lock);
+	registry_read_lock();
 	for (node = hash_find(&registry.kernels, name, hash); node;
 	     node = node->next, k++) {
 		if (k < max)
 			imgs[k] = devimg_image_ref(ref_of(node)->img);
 	}
-	pthread_rwlock_unlock(&registry.lock);
+	registry_unlock();
 	*n = k;
 	return k ? 0 : -ENOENT;
+}
+
+int images_collect(const char *name, struct devimg_image ***imgs, size_t *n)
+{
+	struct devimg_image **v = NULL;
+	size_t got = 0, want;
+	int err;
+
+	for (;;) {
+		err = name ? devimg_registry_find_kernel(name, v, got, &want) :
+			     devimg_registry_images(v, got, &want);
+		if (err < 0) {
+			free(v);
+			return err;
+		}
+		if (want <= got)
+			break;
+		while (got--)
+			devimg_image_unref(v[got]);
+		free(v);
+		v = calloc(want, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		got = want;
+	}
+	*imgs = v;
+	*n = want;
+	return 0;
+}
+
+void images_drop(struct devimg_image **imgs, size_t n)
+{
+	while (n)
+		devimg_image_unref(imgs[--n]);
+	free(imgs);
 }

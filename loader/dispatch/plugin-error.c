@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dispatch_error(): the error channel (error.c) for the build and
+ * dispatch wings, whose messages quote the plugin's last one.
+ */
+#include <stdarg.h>
+
+#include "dispatch.h"
+
+int dispatch_error(int err, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	err = error_vset(err, devimg_plugin_last_text(), format, ap);
+	va_end(ap);
+	return err;
+}
+
+int dispatch_error_prefix(int err, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	err = error_vprefix(err, devimg_plugin_last_text(), format, ap);
+	va_end(ap);
+	return err;
+}
