@@ -60,13 +60,18 @@ while read -r f; do
 	}' "$f" >"$tmp/clean"
 	# Definitions: the last line in column 0 naming "ident(" before a
 	# "{" alone in column 0, unless it is static.
-	awk -v file="$f" '
+	# A static one goes to statics: the file's own calls of that name
+	# are its own.
+	awk -v file="$f" -v statics="$tmp/statics" '
 	/^[A-Za-z_]/ && /\(/ { head = $0 }
 	/^\{/ {
-		if (head != "" && head !~ /^static[ \t]/ && head !~ /^(struct|union|enum)[^(]*$/) {
+		if (head != "" && head !~ /^(struct|union|enum)[^(]*$/) {
 			s = head; sub(/\(.*/, "", s); n = split(s, w, /[^A-Za-z0-9_]+/)
 			name = w[n]
-			if (name != "") print name "\t" file
+			if (name != "" && head ~ /^static[ \t]/)
+				print name "\t" file >>statics
+			else if (name != "")
+				print name "\t" file
 		}
 		head = ""
 	}
@@ -77,7 +82,9 @@ while read -r f; do
 done <"$tmp/files"
 
 LC_ALL=C sort -u "$tmp/defs" >"$tmp/defs.s"
-LC_ALL=C sort -u "$tmp/uses" >"$tmp/uses.s"
+: >>"$tmp/statics"
+LC_ALL=C sort -u "$tmp/statics" >"$tmp/statics.s"
+LC_ALL=C sort -u "$tmp/uses" | LC_ALL=C comm -23 - "$tmp/statics.s" >"$tmp/uses.s"
 
 # Edges: caller TAB callee-file TAB function, callers other than the file
 # that defines the function.
