@@ -69,7 +69,7 @@ loader_libdevimg_internal_la_CFLAGS = $(libdevimg_cflags)
 loader_libdevimg_internal_la_LIBADD = loader/libdevimg-registry.la \
 	$(libdevimg_libadd)
 
-EXTRA_DIST += loader/libdevimg.sym
+EXTRA_DIST += loader/libdevimg.sym tools/call-loops.sh
 
 # ---- tests ----
 
@@ -158,7 +158,8 @@ loader_shell_tests = \
 	tests/loader/dlopen.sh \
 	tests/loader/threads.sh \
 	tests/loader/offload.sh \
-	tests/loader/offload-pocl.sh
+	tests/loader/offload-pocl.sh \
+	tests/loader/wings.sh
 TESTS += $(loader_shell_tests)
 dist_check_SCRIPTS += $(loader_shell_tests)
 EXTRA_DIST += tests/loader/lib-loader.sh tests/loader/prog-ctor.c \
