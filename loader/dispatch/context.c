@@ -4,13 +4,11 @@
  * device selector, one plugin context per platform.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
-#include "escape.h"
 #include "selector.h"
 
 static pthread_once_t plugins_once = PTHREAD_ONCE_INIT;

@@ -23,7 +23,6 @@
  * unlinking an entry costs O(1) however many images share its name.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
