@@ -60,8 +60,7 @@ while read -r f; do
 	}' "$f" >"$tmp/clean"
 	# Definitions: the last line in column 0 naming "ident(" before a
 	# "{" alone in column 0, unless it is static.
-	# A static one goes to statics: the file's own calls of that name
-	# are its own.
+	# A static one goes to statics.
 	awk -v file="$f" -v statics="$tmp/statics" '
 	/^[A-Za-z_]/ && /\(/ { head = $0 }
 	/^\{/ {
@@ -82,9 +81,12 @@ while read -r f; do
 done <"$tmp/files"
 
 LC_ALL=C sort -u "$tmp/defs" >"$tmp/defs.s"
+# A file that defines a name (several programs or modules each have their
+# main() or entry point) calls its own.
 : >>"$tmp/statics"
-LC_ALL=C sort -u "$tmp/statics" >"$tmp/statics.s"
-LC_ALL=C sort -u "$tmp/uses" | LC_ALL=C comm -23 - "$tmp/statics.s" >"$tmp/uses.s"
+: >>"$tmp/defs"
+LC_ALL=C sort -u "$tmp/statics" "$tmp/defs" >"$tmp/own.s"
+LC_ALL=C sort -u "$tmp/uses" | LC_ALL=C comm -23 - "$tmp/own.s" >"$tmp/uses.s"
 
 # Edges: caller TAB callee-file TAB function, callers other than the file
 # that defines the function.
