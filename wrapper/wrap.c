@@ -293,7 +293,7 @@ static const char *quote_name(char *out, size_t outlen, const char *s)
 }
 
 /*
- * What libdevimg checks at load time (loader/register.c), checked here so
+ * What libdevimg checks at load time (loader/registry/descriptor.c), checked here so
  * that no object is written that it would refuse: counts of entries, of
  * property sets and of properties in a set, and byte-array sizes.
  */

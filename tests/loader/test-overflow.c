@@ -167,7 +167,7 @@ START_TEST(props_share_sets)
 }
 END_TEST
 
-/* ---- launch ranges (loader/kernel.c) ---- */
+/* ---- launch ranges (loader/dispatch/kernel.c) ---- */
 
 static void expect_range(int want, const char *msg, unsigned dims,
 			 const size_t *off, const size_t *glob,
