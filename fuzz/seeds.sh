@@ -42,7 +42,8 @@ for f in "$out"/props/*; do
 done
 printf '\001\001\002\003\377' >"$out/bytes/encode"
 printf '\002\010\000\000\000\000\000\000\000\001' >"$out/bytes/header"
-# {0, 0, 8}: 96 bits, then the tuple (FORMATS.md's StructSpecId).
+# {0, 0, 8}: 96 bits, then the tuple (StructSpecId, docs/formats.md
+# section 5).
 spec='\140\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\010\000\000\000'
 printf "\\003$spec" >"$out/bytes/spec"
 # Two constants and their 9-byte defaults blob.

@@ -1,8 +1,8 @@
-# The dispatch API of libdevimg (DESIGN.md "public API"): contexts,
-# devices, queues, buffers, kernels with their program cache, launches.
-# Program building (loader/build/: the program cache, linking, bundles)
-# and dispatch (loader/dispatch/: contexts, devices, queues, buffers,
-# kernels; the plugins and the device selector, plugins/local.mk).
+# The dispatch API of libdevimg (docs/design.md, "The public API"):
+# contexts, devices, queues, buffers, kernels with their program cache,
+# launches. Program building (loader/build/: the program cache, linking,
+# bundles) and dispatch (loader/dispatch/: contexts, devices, queues,
+# buffers, kernels; the plugins and the device selector, plugins/local.mk).
 dispatch_sources = \
 	loader/dispatch/dispatch.h \
 	loader/dispatch/context.c loader/dispatch/device.c \

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The base64 of byte arrays in .props text: standard alphabet, no padding,
- * and bits packed least-significant first (FORMATS.md, "Byte arrays"), so a
- * standard codec gives wrong bytes.
+ * and bits packed least-significant first (docs/formats.md, "Byte
+ * arrays"), so a standard codec gives wrong bytes.
  */
 #include <errno.h>
 

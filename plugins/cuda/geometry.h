@@ -2,8 +2,9 @@
 /*
  * Launch geometry of the CUDA plugin, free of driver calls so that unit
  * tests check it on machines without a GPU: where local-memory arguments
- * land in the dynamic shared memory (FORMATS.md, section 4) and which
- * block a launch gets when the caller leaves the choice to the backend.
+ * land in the dynamic shared memory (docs/formats.md, section 11) and
+ * which block a launch gets when the caller leaves the choice to the
+ * backend.
  */
 #ifndef DEVIMG_CUDA_GEOMETRY_H
 #define DEVIMG_CUDA_GEOMETRY_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Kernels and launches, with the conventions of the device compiler's CUDA
- * lowering (FORMATS.md, section 4):
+ * lowering (docs/formats.md, section 11):
  *  - local-memory arguments are 32-bit byte offsets into the kernel's one
  *    dynamic shared-memory array, laid out at launch (geometry.c);
  *  - a kernel that reads the global offset has a twin, <name>_with_offset,

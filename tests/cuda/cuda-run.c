@@ -4,7 +4,8 @@
  * plugin. Modes:
  *   info                  list the CUDA devices, "cc NN" of the first;
  *                         exits 77 when there is none
- *   main LIBRARY          local memory laid out per FORMATS.md (an int,
+ *   main LIBRARY          local memory laid out per docs/formats.md
+ *                         section 11 (an int,
  *                         a double4 on its 32-byte boundary, 200 bytes on
  *                         128), more than 48 KiB of it, the twin or the
  *                         plain kernel by the global offset, a twin with
@@ -61,7 +62,8 @@ static unsigned cuda_count(struct devimg_ctx *ctx)
 	return n;
 }
 
-/* Where FORMATS.md puts local arguments: min(size, 128) alignment. */
+/* Where docs/formats.md section 11 puts local arguments: min(size, 128)
+ * alignment. */
 static int test_local_layout(struct env *e)
 {
 	static const size_t sizes[3] = { sizeof(int), 4 * sizeof(double), 200 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The CUDA plugin's launch geometry, without a GPU: local-memory offsets
- * as FORMATS.md section 4 gives them, and the block the plugin picks when
- * the caller leaves the choice to it.
+ * as docs/formats.md section 11 gives them, and the block the plugin picks
+ * when the caller leaves the choice to it.
  */
 #include <check.h>
 #include <stdint.h>

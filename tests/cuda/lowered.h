@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CUDA C in the form the device compiler gives SYCL kernels for CUDA
- * (FORMATS.md, section 4), for clang -x cuda -nocudainc: no CUDA headers,
+ * (docs/formats.md, section 11), for clang -x cuda -nocudainc: no CUDA headers,
  * only clang's builtins.
  *  - Kernels are extern "C" __global__ functions.
  *  - A local-memory argument is an unsigned byte offset into the one

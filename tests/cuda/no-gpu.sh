@@ -3,12 +3,12 @@
 # the path DEVIMG_CUDA_DRIVER names, a driver whose cuInit finds no device,
 # one that lacks an entry point) the plugin binds with no platform and
 # says why, and OpenCL still works. On the recording driver
-# (fake-driver.c), the plugin's launches carry what FORMATS.md section 4
-# asks for: local offsets and shared bytes, twins with their offsets, the
-# opt-in above 48 KiB, the block it picks, contexts made current on new
-# threads, managed memory over two GPUs; and separate compilation and
-# linking (program_compile, program_link) of two PTX objects, on the
-# recording driver and on one without the cuLink* calls.
+# (fake-driver.c), the plugin's launches carry what docs/formats.md
+# section 11 asks for: local offsets and shared bytes, twins with their
+# offsets, the opt-in above 48 KiB, the block it picks, contexts made
+# current on new threads, managed memory over two GPUs; and separate
+# compilation and linking (program_compile, program_link) of two PTX
+# objects, on the recording driver and on one without the cuLink* calls.
 . "$top_srcdir/tests/cuda/common.sh"
 
 # ---- no usable driver: the plugin binds, shows nothing, says why ----
@@ -92,7 +92,7 @@ record 2
 expect "alloc managed 12 on 0"
 ! grep -q "^alloc device" record.log ||
 	fail "device memory in a context over two GPUs: $(cat record.log)"
-echo "ok the recording driver saw the launches FORMATS.md asks for"
+echo "ok the recording driver saw the launches docs/formats.md asks for"
 
 
 # ---- separate compilation and linking: cuda-run link on the plugin ----

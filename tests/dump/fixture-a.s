@@ -1,6 +1,6 @@
 # A wrapped object as wrapper/index.h lays it out, written by hand so that
 # devimg-dump is tested independently of devimg-wrap: two images, entries,
-# spec constants (FORMATS.md section 3, a composite with padding), their
+# spec constants (docs/formats.md section 5, a composite with padding), their
 # defaults, uint32 and string properties, an empty set, a manifest.
 # GNU as, x86-64 or aarch64 (".8byte x - ." is R_X86_64_PC64 or
 # R_AARCH64_PREL64). The descriptor and constructors are left out: the

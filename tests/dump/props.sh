@@ -1,8 +1,8 @@
 #!/bin/sh
-# devimg-dump --props decodes a .props file alone: FORMATS.md's example
-# gives the tuples {0,0,8} and {1,0,1} and the defaults 14000000 63000000 01;
-# launch metadata reads as argument lists, tuples and aspect names; broken
-# files are one-line errors.
+# devimg-dump --props decodes a .props file alone: the example of
+# docs/formats.md section 5 gives the tuples {0,0,8} and {1,0,1} and the
+# defaults 14000000 63000000 01; launch metadata reads as argument lists,
+# tuples and aspect names; broken files are one-line errors.
 . "$top_srcdir/tests/lib.sh"
 dump=$top_builddir/devimg-dump
 [ -x "$dump" ] || skip "devimg-dump is not built"

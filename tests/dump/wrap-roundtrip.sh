@@ -14,7 +14,7 @@ wrap=$top_builddir/devimg-wrap
 [ -x "$wrap" ] || skip "devimg-wrap is not built"
 cd "$scratch"
 
-# Inputs. Byte arrays are LSB-first base64 (FORMATS.md section 2).
+# Inputs. Byte arrays are LSB-first base64 (docs/formats.md section 2).
 printf '\003\002\043\007\000\005\001\000spirv-ish body' >i0.spv
 printf '//\n// test\n.version 7.0\n.target sm_80\n' >i1.ptx
 printf 'manifest "text"\n' >i1.manifest

@@ -18,7 +18,7 @@
 static struct fixture f;
 static unsigned char bin[16] = { 0x03, 0x02, 0x23, 0x07 };
 
-/* A property value given in the .props text encoding (FORMATS.md). */
+/* A property value in the .props text encoding (docs/formats.md section 2). */
 static void b64_prop(unsigned set, const char *name, const char *text)
 {
 	struct devimg_property_set *s = &f.sets[0][set];
@@ -46,7 +46,7 @@ static struct devimg_image *register_image(void)
 	return img;
 }
 
-/* FORMATS.md section 3: the decoded example from DPC++'s tests. */
+/* docs/formats.md section 5: the decoded example from DPC++'s tests. */
 static struct devimg_image *formats_example(void)
 {
 	unsigned s;

@@ -73,7 +73,7 @@ EXTRA_DIST += tests/meta/meta.cl tests/meta/which.cl tests/meta/meta.sym \
 # ---- end to end on a GPU through the CUDA plugin ----
 
 # The kernels of meta.cl, elim-spec.cl and which.cl in CUDA C, in the
-# lowered form (tests/cuda/lowered.h, FORMATS.md section 4), to PTX. The
+# lowered form (tests/cuda/lowered.h, docs/formats.md section 11), to PTX. The
 # script runs on any machine and skips (77) without a CUDA device.
 meta_ptx = tests/meta/meta.ptx tests/meta/elim-spec.ptx \
 	tests/meta/which-1.ptx tests/meta/which-2.ptx

@@ -33,7 +33,7 @@ run() {
 }
 
 # aspects ID...: an "aspects" property holding uint32 ids (LSB-first
-# base64 of FORMATS.md section 2, precomputed: the shell has no encoder).
+# base64 of docs/formats.md section 2, precomputed: the shell has no encoder).
 # Those probe can name on a GPU: lacking one of 5 28 6 9 1, having the
 # device type (2) and one of 6 28 9 10 12 2.
 aspects() {

@@ -30,7 +30,7 @@ run() {
 }
 
 # aspects ID...: an "aspects" property holding uint32 ids (LSB-first
-# base64 of FORMATS.md section 2, precomputed: the shell has no encoder).
+# base64 of docs/formats.md section 2, precomputed: the shell has no encoder).
 aspects() {
 	case "$*" in
 	2) echo 'aspects=2|gAAAAAAAAAgAAAAA' ;;

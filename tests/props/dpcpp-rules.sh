@@ -114,10 +114,10 @@ check tomb.props \
 	"tomb.props:1: set name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging" \
 	"tomb.props:2: property name '_': DPC++'s tools keep names in a map that reserves '_', where a second '_' may stay apart instead of merging"
 
-# Spec constants as DPC++'s runtime lays them. The FORMATS.md example is
-# clean; a defaults blob one byte short is read past by the runtime; a
-# constant whose last leaf is not its furthest makes the next constant
-# start inside it; a uint32 where a byte array belongs.
+# Spec constants as DPC++'s runtime lays them. The example of docs/formats.md
+# section 5 is clean; a defaults blob one byte short is read past by the
+# runtime; a constant whose last leaf is not its furthest makes the next
+# constant start inside it; a uint32 where a byte array belongs.
 spec='9d329ad59055e972____ZL12StructSpecId=2|gBAAAAAAAAAAAAAAAAAAAgAAAAA
 9d329ad59055e972____ZL10BoolSpecId=2|gBAAAAAAAAQAAAAAAAAAAEAAAAA'
 printf '[SYCL/specialization constants]\n%s\n[SYCL/specialization constants default values]\nall=2|IBAAAAAAAAAFAAAAjBAAAEA\n' "$spec" >spec.props

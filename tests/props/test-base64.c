@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The LSB-first base64 of byte arrays. Expected strings were worked out by
- * hand from FORMATS.md ("for bytes b0 b1 b2 the characters are b0 & 63, ...")
- * and are checked against a bit-by-bit reference written independently here.
+ * hand from docs/formats.md, "Byte arrays" ("encode b0 b1 b2 -> c0 = b0 &
+ * 63, ...") and are checked against a bit-by-bit reference written
+ * independently here.
  */
 #include <errno.h>
 

@@ -4,7 +4,7 @@
 
 #include "testutil.h"
 
-/* FORMATS.md section 3, decoded example (from DPC++'s own tests). */
+/* docs/formats.md section 5, decoded example (from DPC++'s own tests). */
 static const char example[] =
 	"[SYCL/specialization constants]\n"
 	"9d329ad59055e972____ZL12StructSpecId=2|gBAAAAAAAAAAAAAAAAAAAgAAAAA\n"

@@ -2,7 +2,7 @@
 /*
  * Test input generator: pseudo-random property sets from a seed, written
  * twice: as .props text (byte arrays in the LSB-first base64 of
- * FORMATS.md, encoded here independently of props/) and as the
+ * docs/formats.md section 2, encoded here independently of props/) and as the
  * "property_sets" JSON array that docs/dump-json.md expects for them.
  *
  * usage: mkprops SEED OUT.props OUT.json

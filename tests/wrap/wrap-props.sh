@@ -1,9 +1,10 @@
 #!/bin/sh
-# Property sets reach the runtime as DPC++ lays them out: the FORMATS.md
-# specialization-constant example decoded by hand (a composite with a
-# padding leaf too), uint32 values inline, byte arrays with their 8-byte
-# bit count, empty sets as NULL ranges, and sets and properties in file
-# order. An empty .props file is refused, as DPC++'s wrapper refuses it.
+# Property sets reach the runtime as DPC++ lays them out: the
+# specialization-constant example of docs/formats.md section 5 decoded by
+# hand (a composite with a padding leaf too), uint32 values inline, byte
+# arrays with their 8-byte bit count, empty sets as NULL ranges, and sets
+# and properties in file order. An empty .props file is refused, as DPC++'s
+# wrapper refuses it.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 
