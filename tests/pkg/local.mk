@@ -3,6 +3,8 @@
 #              debian/libdevimg0.symbols) and of the plugins
 #  cli.sh      --help and --version of every tool against its man page
 #  man.sh      every page renders cleanly; every public function has one
+#  doc-refs.sh every reference to docs/, to a section of docs/formats.md
+#              or to a manual page resolves (tools/check-doc-refs.sh)
 #  aarch64.sh  objects for an aarch64 host, cross-linked and run under
 #              qemu-aarch64 with a registrar built for aarch64 (skips
 #              without gcc-aarch64-linux-gnu or qemu-user)
@@ -12,6 +14,7 @@ pkg_shell_tests = \
 	tests/pkg/exports.sh \
 	tests/pkg/cli.sh \
 	tests/pkg/man.sh \
+	tests/pkg/doc-refs.sh \
 	tests/pkg/aarch64.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
@@ -34,5 +37,9 @@ EXTRA_DIST += \
 	debian/devimg-plugin-cuda.install \
 	debian/not-installed
 
-# Documentation of the formats and of the plugin interface.
-EXTRA_DIST += docs/formats.md docs/writing-a-plugin.md
+# Documentation of the design, the formats and the plugin interface (the
+# other pages travel with the tests that cite them), the contributors'
+# guide, and what checks that references to them resolve.
+EXTRA_DIST += docs/design.md docs/formats.md docs/writing-a-plugin.md \
+	docs/dump-json.md CONTRIBUTING.md .editorconfig .clang-format \
+	tools/check-doc-refs.sh
