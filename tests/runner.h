@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the end-to-end runners (tests/dispatch, tests/cuda, tests/meta,
- * tests/level_zero) share: CHECK(), which reports a failed condition with
+ * What the end-to-end runners (tests/dispatch, tests/cuda,
+ * tests/launch-metadata, tests/level_zero) share: CHECK(), which reports a failed condition with
  * its place, a message and devimg_last_error(), marks the run failed and
  * returns -1 from the test function; and the context, device and queue a
  * test runs on. Include once, from the runner's main file.

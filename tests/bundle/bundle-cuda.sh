@@ -5,8 +5,8 @@
 ext=ptx
 ldir=$top_builddir/tests/cuda
 kdir=$top_builddir/tests/cuda
-which1=$top_builddir/tests/meta/which-1.ptx
-which2=$top_builddir/tests/meta/which-2.ptx
+which1=$top_builddir/tests/launch-metadata/which-1.ptx
+which2=$top_builddir/tests/launch-metadata/which-2.ptx
 fmt=native
 base_target=nvptx64
 targets="nvptx64 nvptx64"

@@ -17,8 +17,8 @@ selector=opencl:cpu
 . "$top_srcdir/tests/lib.sh"
 DEVIMG_DEVICE_SELECTOR=$selector
 device_format "$ldir" link-caller
-which1=$top_builddir/tests/meta/which-1.$ext
-which2=$top_builddir/tests/meta/which-2.$ext
+which1=$top_builddir/tests/launch-metadata/which-1.$ext
+which2=$top_builddir/tests/launch-metadata/which-2.$ext
 spec_mode=emulated
 if [ "$fmt" = spirv ]; then
 	link=${DEVIMG_TEST_LINK:-run}

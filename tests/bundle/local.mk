@@ -2,8 +2,9 @@
 # on PoCL with SPIR-V or SPIR bitcode built at build time (SPIR_COMPILE
 # and the .bc to .spv rule come from Makefile.am), on a GPU through the
 # CUDA plugin with PTX built by plugins/cuda/local.mk; the "which" images
-# come from tests/meta. spec-native.spv: spec_k with native spec constants,
-# what the SPIR-V path wraps instead of tests/dispatch/spec.spv.
+# come from tests/launch-metadata. spec-native.spv: spec_k with native
+# spec constants, what the SPIR-V path wraps instead of
+# tests/dispatch/spec.spv.
 
 bundle_bitcode = tests/bundle/link-caller.bc tests/bundle/link-helper.bc
 if HAVE_CLANG

@@ -230,7 +230,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("launch-meta");
+	Suite *s = suite_create("launch-metadata");
 	TCase *tc = tcase_create("images");
 
 	tcase_add_test(tc, test_arg_mask);

@@ -1,32 +1,32 @@
 #!/bin/sh
 # Launch metadata end to end on PoCL (docs/launch-metadata.md): kernels in
-# OpenCL C compiled at build time (tests/meta/local.mk) to SPIR 1.2 bitcode
-# and SPIR-V; SPIR-V is wrapped where the device takes IL, else the bitcode
+# OpenCL C compiled at build time (tests/launch-metadata/local.mk) to
+# SPIR 1.2 bitcode and SPIR-V; SPIR-V is wrapped where the device takes IL, else the bitcode
 # (device_format in tests/lib.sh), with .sym/.props written by hand in the
-# sycl-post-link text format, into shared libraries that meta-run opens.
+# sycl-post-link text format, into shared libraries that launch-run opens.
 # Checks argument tables (arrays by value, arrays of buffers, buffers in a
-# struct), eliminated arguments (meta.props: elim's argument 1 of 4;
+# struct), eliminated arguments (launch.props: elim's argument 1 of 4;
 # elim-spec.props with spec constants: emulated in SPIR bitcode, native in
 # SPIR-V, from the twin elim-spec-native.spvasm), a required work-group
 # size (5x2) and image selection by device requirements.
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-run=$top_builddir/tests/meta/meta-run
+run=$top_builddir/tests/launch-metadata/launch-run
 WRAP=$top_builddir/devimg-wrap
-src=$top_srcdir/tests/meta
-img=$top_builddir/tests/meta
+src=$top_srcdir/tests/launch-metadata
+img=$top_builddir/tests/launch-metadata
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
 : "${CC:=cc}"
 
-# run MODE LIB [ARG]: meta-run, its output shown; 77 skips the test.
+# run MODE LIB [ARG]: launch-run, its output shown; 77 skips the test.
 run() {
 	rc=0
 	"$run" "$@" >"$scratch/out.$1" 2>"$scratch/err.$1" || rc=$?
 	cat "$scratch/out.$1" "$scratch/err.$1"
 	[ "$rc" -ne 77 ] || skip "PoCL shows no OpenCL CPU device ($1)"
-	[ "$rc" -eq 0 ] || fail "meta-run $1 exited $rc"
+	[ "$rc" -eq 0 ] || fail "launch-run $1 exited $rc"
 }
 
 # aspects ID...: an "aspects" property holding uint32 ids (LSB-first
@@ -60,7 +60,7 @@ export LSAN_OPTIONS
 # SPIR-V where the device takes IL, with elim-spec's native twin and its
 # spec constant set natively; else SPIR bitcode, the spec constant in the
 # buffer the loader passes as elim-spec.cl's last argument.
-device_format "$img" meta
+device_format "$img" launch
 if [ "$fmt" = spirv ]; then
 	elimspec=elim-spec-native spec=native
 	[ -f "$img/$elimspec.spv" ] ||
@@ -68,14 +68,14 @@ if [ "$fmt" = spirv ]; then
 else
 	elimspec=elim-spec spec=emulated
 fi
-for f in meta "$elimspec" which-1 which-2; do
+for f in launch "$elimspec" which-1 which-2; do
 	cp "$img/$f.$ext" . || fail "$img/$f.$ext is missing"
 done
 
-lib meta -target=spir64 -format=$fmt -entries="$src/meta.sym" \
-	-properties="$src/meta.props" meta.$ext
+lib launch -target=spir64 -format=$fmt -entries="$src/launch.sym" \
+	-properties="$src/launch.props" launch.$ext
 for mode in args elim wg; do
-	run $mode "$scratch/libmeta.so"
+	run $mode "$scratch/liblaunch.so"
 done
 if [ "$spec" = native ]; then
 	# elim_spec's mask counts the emulated buffer as its last argument
@@ -97,7 +97,7 @@ lib elimspec -target=spir64 -format=$fmt -entries="$src/elim-spec.sym" \
 run elimspec "$scratch/libelimspec.so" "$spec"
 
 # Device requirements: which aspect the device lacks, which it has.
-run probe "$scratch/libmeta.so"
+run probe "$scratch/liblaunch.so"
 set -- $(grep '^LACK ' out.probe)
 [ $# -eq 3 ] || fail "probe: no LACK line"
 lack=$2 lack_name=$3

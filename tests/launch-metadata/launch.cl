@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernels of the launch-metadata tests (tests/meta/meta.sh), compiled to
- * SPIR 1.2 bitcode at build time. Each is the device side of what a SYCL
- * kernel's closure lowers to; meta-run.c sets their arguments from
+ * Kernels of the launch-metadata tests
+ * (tests/launch-metadata/launch-metadata.sh), compiled to SPIR 1.2 bitcode at build time. Each is the device side of what a SYCL
+ * kernel's closure lowers to; launch-run.c sets their arguments from
  * parameter tables and captured objects, the way DPC++'s integration
  * header describes them.
  */
@@ -80,7 +80,7 @@ kernel void elim(global int *out, int a, int b)
 	out[get_global_id(0)] = a * 100 + b;
 }
 
-/* Its mask in meta.props claims 3 arguments of which 2 were kept. */
+/* Its mask in launch.props claims 3 arguments of which 2 were kept. */
 kernel void bad_mask(global int *out)
 {
 	*out = 1;

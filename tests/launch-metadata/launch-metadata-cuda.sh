@@ -1,7 +1,8 @@
 #!/bin/sh
-# Launch metadata end to end on a GPU through the CUDA plugin: meta.sh's
-# cases on PTX made at build time from the same kernels in lowered CUDA C
-# (tests/meta/*.cu: same names, same arguments; local memory as byte
+# Launch metadata end to end on a GPU through the CUDA plugin:
+# launch-metadata.sh's cases on PTX made at build time from the same
+# kernels in lowered CUDA C (tests/launch-metadata/*.cu: same names, same
+# arguments; local memory as byte
 # offsets into the dynamic shared memory, the emulated spec-constant
 # buffer last), wrapped as nvptx64 with the same .sym/.props. Checks
 # argument tables (arrays by value, arrays of buffers, buffers in a
@@ -14,22 +15,22 @@
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-run=$top_builddir/tests/meta/meta-run
+run=$top_builddir/tests/launch-metadata/launch-run
 WRAP=$top_builddir/devimg-wrap
-src=$top_srcdir/tests/meta
-ptx=$top_builddir/tests/meta
+src=$top_srcdir/tests/launch-metadata
+ptx=$top_builddir/tests/launch-metadata
 [ -f "$plugins/devimg-cuda.so" ] || skip "CUDA plugin not built"
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$ptx/meta.ptx" ] ||
-	skip "no PTX built for the meta tests (configure found no clang)"
+[ -f "$ptx/launch.ptx" ] ||
+	skip "no PTX built for tests/launch-metadata (configure found no clang)"
 : "${CC:=cc}"
 
-# run MODE LIB [ARG...]: meta-run, its output shown; must pass.
+# run MODE LIB [ARG...]: launch-run, its output shown; must pass.
 run() {
 	rc=0
 	"$run" "$@" >"$scratch/out.$1" 2>"$scratch/err.$1" || rc=$?
 	cat "$scratch/out.$1" "$scratch/err.$1"
-	[ "$rc" -eq 0 ] || fail "meta-run $1 exited $rc"
+	[ "$rc" -eq 0 ] || fail "launch-run $1 exited $rc"
 }
 
 # aspects ID...: an "aspects" property holding uint32 ids (LSB-first
@@ -54,7 +55,7 @@ aspects() {
 }
 
 cd "$scratch"
-for f in meta elim-spec which-1 which-2; do
+for f in launch elim-spec which-1 which-2; do
 	cp "$ptx/$f.ptx" . || fail "$ptx/$f.ptx is missing"
 done
 DEVIMG_PLUGIN_PATH=$plugins
@@ -63,26 +64,26 @@ export DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cuda/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
-lib meta -target=nvptx64 -format=native -entries="$src/meta.sym" \
-	-properties="$src/meta.props" meta.ptx
+lib launch -target=nvptx64 -format=native -entries="$src/launch.sym" \
+	-properties="$src/launch.props" launch.ptx
 
 # Is there a CUDA device? probe exits 77 when the context has none; then
 # the plugin's trace says why (no driver, no GPU, ...). Otherwise probe
 # checks that the device is a GPU whose plugin reports aspects.
 rc=0
-"$run" probe "$scratch/libmeta.so" gpu >out.probe 2>err.probe || rc=$?
+"$run" probe "$scratch/liblaunch.so" gpu >out.probe 2>err.probe || rc=$?
 if [ "$rc" -eq 77 ]; then
-	DEVIMG_TRACE=1 "$run" probe "$scratch/libmeta.so" gpu >/dev/null \
+	DEVIMG_TRACE=1 "$run" probe "$scratch/liblaunch.so" gpu >/dev/null \
 		2>trace.gpu || true
 	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu |
 		head -n 1)
 	skip "no CUDA device: ${why:-the driver shows none}"
 fi
 cat out.probe err.probe
-[ "$rc" -eq 0 ] || fail "meta-run probe exited $rc"
+[ "$rc" -eq 0 ] || fail "launch-run probe exited $rc"
 
 for mode in args elim wg; do
-	run $mode "$scratch/libmeta.so"
+	run $mode "$scratch/liblaunch.so"
 done
 lib elimspec -target=nvptx64 -format=native \
 	-entries="$src/elim-spec.sym" -properties="$src/elim-spec.props" \

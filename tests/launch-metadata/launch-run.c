@@ -2,10 +2,10 @@
 /*
  * Launch metadata end to end: opens a library of wrapped images, makes a
  * context, runs kernels on its first device and checks the results on the
- * host. The same on PoCL (meta.sh, SPIR-V or SPIR bitcode from the .cl
- * kernels, elim-spec's in SPIR-V from elim-spec-native.spvasm) and
- * on a GPU through the CUDA plugin (meta-cuda.sh, PTX from the .cu kernels
- * of the same names and arguments). Modes:
+ * host. The same on PoCL (launch-metadata.sh, SPIR-V or SPIR bitcode from
+ * the .cl kernels, elim-spec's in SPIR-V from elim-spec-native.spvasm) and
+ * on a GPU through the CUDA plugin (launch-metadata-cuda.sh, PTX from the
+ * .cu kernels of the same names and arguments). Modes:
  *  "args"     argument tables: an array of 100 ints by value (wrapped
  *             and flattened), an array of two buffers, a struct holding
  *             an int and two buffers, a pointer with local memory, and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/meta/elim-spec.cl in CUDA C (tests/cuda/lowered.h): eliminated arguments in
- * an image with emulated spec constants; each kernel's last argument is
+ * tests/launch-metadata/elim-spec.cl in CUDA C (tests/cuda/lowered.h):
+ * eliminated arguments in an image with emulated spec constants; each kernel's last argument is
  * the buffer of all values (Off, an int at 0). Both lost their original
  * argument 1 (int unused); elim_spec's mask also counts the buffer, as
  * DPC++'s does, elim_spec_short's does not.

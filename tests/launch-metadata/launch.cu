@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernels of tests/meta/meta.cl in CUDA C, lowered as the device
- * compiler lowers SYCL kernels for CUDA (tests/cuda/lowered.h), compiled to PTX at
- * build time for tests/meta/meta-cuda.sh. Same names, same arguments in
- * the same order, same results: meta-run checks both with one table each.
+ * The kernels of tests/launch-metadata/launch.cl in CUDA C, lowered as the
+ * device compiler lowers SYCL kernels for CUDA (tests/cuda/lowered.h),
+ * compiled to PTX at build time for
+ * tests/launch-metadata/launch-metadata-cuda.sh. Same names, same
+ * arguments in the same order, same results: launch-run checks both with one table each.
  */
 #include "../cuda/lowered.h"
 
@@ -84,7 +85,7 @@ KERNEL elim(int *out, int a, int b)
 	out[global_x()] = a * 100 + b;
 }
 
-/* Its mask in meta.props claims 3 arguments of which 2 were kept. */
+/* Its mask in launch.props claims 3 arguments of which 2 were kept. */
 KERNEL bad_mask(int *out)
 {
 	*out = 1;
