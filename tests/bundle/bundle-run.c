@@ -266,21 +266,6 @@ struct spec_struct {
 	int i;
 };
 
-/* A kernel of an executable bundle has fixed spec constants. */
-static int check_fixed(struct devimg_bundle *exe)
-{
-	struct devimg_kernel *k;
-	int err, one = 1;
-
-	err = devimg_bundle_kernel_new(exe, env.dev, "spec_k", NULL, NULL, &k);
-	CHECK(err == 0, "spec_k from the bundle: %d", err);
-	err = devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(one), &one);
-	devimg_kernel_unref(k);
-	CHECK(err == -EINVAL && strstr(devimg_last_error(), "fixed"),
-	      "spec constant on a bundle's kernel: %d", err);
-	return 0;
-}
-
 /* spec_k(out, add, spec): out = { ScalarSpec + add, c, i }. */
 static int full_spec(struct devimg_bundle *exe, int add, const int *want)
 {
@@ -366,7 +351,7 @@ static int test_spec(const char *expect)
 	      "unknown constant: %d", err);
 	err = devimg_bundle_build(in, NULL, &exe);
 	CHECK(err == 0, "build: %d", err);
-	if (full_spec(exe, 1, want) < 0 || check_fixed(exe) < 0)
+	if (full_spec(exe, 1, want) < 0 || runner_check_fixed(&env, exe) < 0)
 		return -1;
 	n = made_since(&mark);
 	CHECK(!count || n == per_value,

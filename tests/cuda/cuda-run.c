@@ -939,17 +939,8 @@ int main(int argc, char **argv)
 	if (argc != 3 || (strcmp(argv[1], "main") && strcmp(argv[1], "multigpu") &&
 			  strcmp(argv[1], "record")))
 		return usage(argv[0]);
-	lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
+	if (runner_ctx(&e, argv[2], &lib))
 		return 1;
-	}
-	err = devimg_ctx_new(&e.ctx);
-	if (err) {
-		fprintf(stderr, "FAIL: ctx_new: %s: %s\n", devimg_strerror(err),
-			devimg_last_error());
-		return 1;
-	}
 	if (!strcmp(argv[1], "multigpu")) {
 		if (cuda_count(e.ctx) < 2) {
 			printf("SKIP: one GPU (%u CUDA device)\n",
@@ -977,11 +968,7 @@ int main(int argc, char **argv)
 		else if (!test_local_layout(&e) && !test_big_shared(&e) &&
 			 !test_twin(&e) && !test_spec_twin(&e))
 			test_refusals(&e);
-		devimg_queue_unref(e.q);
 	}
-	if (devimg_ctx_unref(e.ctx) != NULL) {
-		fprintf(stderr, "FAIL: the context outlived its last reference\n");
-		failed = 1;
-	}
+	runner_close(&e);
 	return failed;
 }

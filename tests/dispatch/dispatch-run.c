@@ -13,8 +13,6 @@
  * "native" (SPIR-V with SpecIds on a device that takes SPIR-V).
  * Exits 77 when there is no device.
  */
-#include <dlfcn.h>
-#include <pthread.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -368,81 +366,10 @@ static int test_pick(struct env *e)
 	return 0;
 }
 
-struct worker {
-	struct env *e;
-	int id;
-	int ok;
-};
-
-/* Each thread: its own queue, kernel and buffers; many launches. */
-static void *worker_run(void *arg)
-{
-	enum { N = 512, ROUNDS = 25 };
-	struct worker *w = arg;
-	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
-	struct devimg_kernel *k = NULL;
-	struct devimg_queue *q = NULL;
-	float a[N], b[N], c[N];
-	size_t g = N;
-	int r, i;
-
-	w->ok = 0;
-	if (devimg_queue_new(w->e->dev, &q) ||
-	    devimg_kernel_new(w->e->dev, "vadd", &k) ||
-	    devimg_buf_new(w->e->dev, sizeof(a), &ba) ||
-	    devimg_buf_new(w->e->dev, sizeof(b), &bb) ||
-	    devimg_buf_new(w->e->dev, sizeof(c), &bc) ||
-	    devimg_kernel_set_arg_buf(k, 0, ba) ||
-	    devimg_kernel_set_arg_buf(k, 1, bb) ||
-	    devimg_kernel_set_arg_buf(k, 2, bc))
-		goto out;
-	for (r = 0; r < ROUNDS; r++) {
-		for (i = 0; i < N; i++) {
-			a[i] = (float)(w->id * 100000 + r * 1000 + i);
-			b[i] = (float)w->id;
-		}
-		if (devimg_buf_write(q, ba, 0, sizeof(a), a) ||
-		    devimg_buf_write(q, bb, 0, sizeof(b), b) ||
-		    devimg_launch(q, k, 1, NULL, &g, NULL) ||
-		    devimg_buf_read(q, bc, 0, sizeof(c), c))
-			goto out;
-		for (i = 0; i < N; i++)
-			if (c[i] != a[i] + b[i])
-				goto out;
-	}
-	w->ok = 1;
-out:
-	devimg_kernel_unref(k);
-	devimg_buf_unref(ba);
-	devimg_buf_unref(bb);
-	devimg_buf_unref(bc);
-	devimg_queue_unref(q);
-	return NULL;
-}
-
+/* Six threads on their own queues, 25 launches each, sums read back. */
 static int test_threads(struct env *e)
 {
-	enum { T = 6 };
-	struct worker w[T];
-	pthread_t t[T];
-	unsigned builds = devimg_ctx_stat_builds(e->ctx);
-	int i;
-
-	for (i = 0; i < T; i++) {
-		w[i].e = e;
-		w[i].id = i;
-		CHECK(!pthread_create(&t[i], NULL, worker_run, &w[i]),
-		      "pthread_create");
-	}
-	for (i = 0; i < T; i++)
-		pthread_join(t[i], NULL);
-	for (i = 0; i < T; i++)
-		CHECK(w[i].ok, "thread %d failed", i);
-	CHECK(devimg_ctx_stat_builds(e->ctx) == builds + 1,
-	      "%u builds for %d threads, want 1",
-	      devimg_ctx_stat_builds(e->ctx) - builds, T);
-	printf("ok %d threads on their own queues, one build\n", T);
-	return 0;
+	return runner_threads(e, 6, 25, 512, RUNNER_SUMS);
 }
 
 int main(int argc, char **argv)
@@ -460,17 +387,8 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
+	if (runner_ctx(&e, argv[2], &lib))
 		return 1;
-	}
-	err = devimg_ctx_new(&e.ctx);
-	if (err) {
-		fprintf(stderr, "FAIL: ctx_new: %s: %s\n", devimg_strerror(err),
-			devimg_last_error());
-		return 1;
-	}
 	if (devimg_device_count(e.ctx) == 0) {
 		printf("SKIP: no device in the context\n");
 		return 77;
@@ -507,10 +425,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown mode %s\n", argv[1]);
 		return 2;
 	}
-	devimg_queue_unref(e.q);
-	if (devimg_ctx_unref(e.ctx) != NULL) {
-		fprintf(stderr, "FAIL: the context outlived its last reference\n");
-		failed = 1;
-	}
+	runner_close(&e);
 	return failed;
 }

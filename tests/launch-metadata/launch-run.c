@@ -38,30 +38,11 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fprintf(stderr, " [last error: %s]\n",		\
-				devimg_last_error());			\
-			failed = 1;					\
-			return -1;					\
-		}							\
-	} while (0)
+#include "../runner.h"
 
 #define CHECK_MSG(sub)							\
 	CHECK(strstr(devimg_last_error(), (sub)),			\
 	      "the message lacks \"%s\"", (sub))
-
-struct env {
-	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
-	struct devimg_queue *q;
-};
 
 #define ACC_GLOBAL (DEVIMG_ACCESS_GLOBAL_BUFFER | 1 << DEVIMG_PARAM_DIMS_SHIFT)
 #define ACC_LOCAL (DEVIMG_ACCESS_LOCAL | 1 << DEVIMG_PARAM_DIMS_SHIFT)
@@ -705,7 +686,7 @@ int main(int argc, char **argv)
 	struct env e = { 0 };
 	const char *mode;
 	void *lib;
-	int err, r = 0;
+	int r = 0;
 
 	if (!usage_ok(argc, argv)) {
 		fprintf(stderr, "usage: %s args|elim|wg|pick LIBRARY | elimspec LIBRARY [emulated|native] | probe LIBRARY [cpu|gpu] | nopick LIBRARY ASPECT [TARGET]\n",
@@ -713,17 +694,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1];
-	lib = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
+	if (runner_ctx(&e, argv[2], &lib))
 		return 1;
-	}
-	err = devimg_ctx_new(&e.ctx);
-	if (err) {
-		fprintf(stderr, "FAIL: ctx_new: %s: %s\n", devimg_strerror(err),
-			devimg_last_error());
-		return 1;
-	}
 	if (devimg_device_count(e.ctx) == 0) {
 		printf("SKIP: no device in the context\n");
 		devimg_ctx_unref(e.ctx);
@@ -739,11 +711,7 @@ int main(int argc, char **argv)
 	}
 	r = run_mode(&e, mode, argc > 3 ? argv[3] : NULL,
 		     argc > 4 ? argv[4] : NULL);
-	devimg_queue_unref(e.q);
-	if (devimg_ctx_unref(e.ctx) != NULL) {
-		fprintf(stderr, "FAIL: the context outlived its last reference\n");
-		failed = 1;
-	}
+	runner_close(&e);
 	dlclose(lib);
 	return failed || r ? 1 : 0;
 }

@@ -96,23 +96,6 @@ static int bundle_launch(struct devimg_bundle *exe, const char *name,
 
 /* ---- spec ---- */
 
-/* A kernel of an executable bundle has fixed spec constants. */
-static int check_fixed(struct devimg_bundle *exe)
-{
-	struct devimg_kernel *k;
-	int err, one = 1;
-
-	err = devimg_bundle_kernel_new(exe, env.dev, "spec_k", NULL, NULL, &k);
-	CHECK(err == 0, "spec_k from the bundle: %d", err);
-	err = devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(one), &one);
-	devimg_kernel_unref(k);
-	CHECK(err == -EINVAL && strstr(devimg_last_error(), "fixed") &&
-	      strstr(devimg_last_error(), "ScalarSpec"),
-	      "spec constant on a bundle's kernel: %d", err);
-	printf("ok fixed: %s\n", devimg_last_error());
-	return 0;
-}
-
 static int run_spec(void)
 {
 	struct { char c; int i; } sv = { 'x', 7 };
@@ -157,7 +140,7 @@ static int run_spec(void)
 	      devimg_bundle_image_count(exe),
 	      devimg_bundle_image_linked(exe, 0));
 	if (bundle_launch(exe, "spec_k", 1, 1, 0) < 0 ||
-	    check_fixed(exe) < 0)
+	    runner_check_fixed(&env, exe) < 0)
 		return -1;
 	err = devimg_bundle_set_spec_const(exe, "ScalarSpec", sizeof(v), &v);
 	CHECK(err == -EINVAL, "spec constant on an executable bundle: %d",
@@ -183,7 +166,7 @@ static int run_spec(void)
 	      "compile and link made %u programs, want 2",
 	      devimg_ctx_stat_builds(env.ctx) - builds);
 	if (bundle_launch(exe2, "spec_k", 2, 1, 0) < 0 ||
-	    check_fixed(exe2) < 0)
+	    runner_check_fixed(&env, exe2) < 0)
 		return -1;
 	printf("ok compiled and linked: ScalarSpec 5, a launch that builds nothing\n");
 

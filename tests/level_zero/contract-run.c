@@ -26,7 +26,6 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,41 +64,6 @@ static int env_open(struct env *e, const char *backend)
 	return 0;
 }
 
-static int env_close(struct env *e)
-{
-	devimg_queue_unref(e->q);
-	CHECK(devimg_ctx_unref(e->ctx) == NULL,
-	      "the context outlived its last reference");
-	return 0;
-}
-
-static int buf_with(struct env *e, const void *data, size_t size,
-		    struct devimg_buf **b)
-{
-	CHECK(!devimg_buf_new(e->dev, size, b), "buf_new(%zu)", size);
-	CHECK(!devimg_buf_write(e->q, *b, 0, size, data), "buf_write(%zu)",
-	      size);
-	return 0;
-}
-
-/* The buffer holds size bytes equal to data (a copy round trip). */
-static int buf_holds(struct env *e, struct devimg_buf *b, const void *data,
-		     size_t size)
-{
-	void *back = malloc(size);
-	int same;
-
-	CHECK(back, "malloc");
-	if (devimg_buf_read(e->q, b, 0, size, back)) {
-		free(back);
-		CHECK(0, "buf_read(%zu)", size);
-	}
-	same = !memcmp(back, data, size);
-	free(back);
-	CHECK(same, "the buffer does not hold what was written");
-	return 0;
-}
-
 static int test_vadd(struct env *e)
 {
 	enum { N = 1000 };
@@ -119,8 +83,9 @@ static int test_vadd(struct env *e)
 	CHECK(devimg_kernel_arg_count(k) == 3,
 	      "vadd has %u arguments, numKernelArgs says 3",
 	      devimg_kernel_arg_count(k));
-	if (buf_with(e, a, sizeof(a), &ba) || buf_with(e, b, sizeof(b), &bb) ||
-	    buf_with(e, c, sizeof(c), &bc))
+	if (runner_buf_with(e, a, sizeof(a), &ba) ||
+	    runner_buf_with(e, b, sizeof(b), &bb) ||
+	    runner_buf_with(e, c, sizeof(c), &bc))
 		return -1;
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
 	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
@@ -128,7 +93,8 @@ static int test_vadd(struct env *e)
 	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
 	CHECK(err == 0, "launch vadd: %d", err);
 	CHECK(!devimg_queue_finish(e->q), "finish");
-	if (buf_holds(e, ba, a, sizeof(a)) || buf_holds(e, bc, c, sizeof(c)))
+	if (runner_buf_holds(e, ba, a, sizeof(a)) ||
+	    runner_buf_holds(e, bc, c, sizeof(c)))
 		return -1;
 	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
 	CHECK(err == -EINVAL, "global 1000 in groups of 64: %d", err);
@@ -159,7 +125,7 @@ static int test_offset(struct env *e, unsigned dims)
 	CHECK(err == 0, "kernel_new(%s): %d", name, err);
 	CHECK(devimg_kernel_arg_count(k) == dims, "%s has %u arguments", name,
 	      devimg_kernel_arg_count(k));
-	if (buf_with(e, zero, sizeof(zero), &b))
+	if (runner_buf_with(e, zero, sizeof(zero), &b))
 		return -1;
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, b), "arg 0");
 	if (dims > 1)
@@ -203,8 +169,8 @@ static int test_reduce(struct env *e)
 	CHECK(err == 0, "kernel_new(reduce): %d", err);
 	CHECK(devimg_kernel_arg_count(k) == 4, "reduce has %u arguments",
 	      devimg_kernel_arg_count(k));
-	if (buf_with(e, in, sizeof(in), &bi) ||
-	    buf_with(e, out, sizeof(out), &bo))
+	if (runner_buf_with(e, in, sizeof(in), &bi) ||
+	    runner_buf_with(e, out, sizeof(out), &bo))
 		return -1;
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, bi) &&
 	      !devimg_kernel_set_arg(k, 1, sizeof(scale), &scale) &&
@@ -360,8 +326,9 @@ static int run_native(struct env *e)
 	CHECK(err == 0, "kernel_new(vadd) from a native image: %d", err);
 	CHECK(devimg_kernel_arg_count(k) == 3, "vadd has %u arguments",
 	      devimg_kernel_arg_count(k));
-	if (buf_with(e, a, sizeof(a), &ba) || buf_with(e, b, sizeof(b), &bb) ||
-	    buf_with(e, c, sizeof(c), &bc))
+	if (runner_buf_with(e, a, sizeof(a), &ba) ||
+	    runner_buf_with(e, b, sizeof(b), &bb) ||
+	    runner_buf_with(e, c, sizeof(c), &bc))
 		return -1;
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
 	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
@@ -376,77 +343,13 @@ static int run_native(struct env *e)
 	return 0;
 }
 
-struct worker {
-	struct env *e;
-	int id;
-	int ok;
-};
-
-enum { THREADS = 4, ROUNDS = 10, TN = 256 };
-
-/* Its own queue, kernel and buffers; round trips checked each round. */
-static void *worker_run(void *arg)
-{
-	struct devimg_buf *ba = NULL, *bb = NULL, *bc = NULL;
-	struct worker *w = arg;
-	struct devimg_kernel *k = NULL;
-	struct devimg_queue *q = NULL;
-	float a[TN], back[TN];
-	size_t g = TN;
-	int r, i;
-
-	w->ok = 0;
-	if (devimg_queue_new(w->e->dev, &q) ||
-	    devimg_kernel_new(w->e->dev, "vadd", &k) ||
-	    devimg_buf_new(w->e->dev, sizeof(a), &ba) ||
-	    devimg_buf_new(w->e->dev, sizeof(a), &bb) ||
-	    devimg_buf_new(w->e->dev, sizeof(a), &bc) ||
-	    devimg_kernel_set_arg_buf(k, 0, ba) ||
-	    devimg_kernel_set_arg_buf(k, 1, bb) ||
-	    devimg_kernel_set_arg_buf(k, 2, bc))
-		goto out;
-	for (r = 0; r < ROUNDS; r++) {
-		for (i = 0; i < TN; i++)
-			a[i] = (float)(w->id * 100000 + r * 1000 + i);
-		if (devimg_buf_write(q, ba, 0, sizeof(a), a) ||
-		    devimg_launch(q, k, 1, NULL, &g, NULL) ||
-		    devimg_buf_read(q, ba, 0, sizeof(back), back) ||
-		    memcmp(a, back, sizeof(a)))
-			goto out;
-	}
-	w->ok = 1;
-out:
-	devimg_kernel_unref(k);
-	devimg_buf_unref(ba);
-	devimg_buf_unref(bb);
-	devimg_buf_unref(bc);
-	devimg_queue_unref(q);
-	return NULL;
-}
-
+/*
+ * Four threads on their own queues, 10 launches each: the recording
+ * driver runs no kernel, so each round checks a copy round trip.
+ */
 static int run_threads(struct env *e)
 {
-	unsigned builds = devimg_ctx_stat_builds(e->ctx);
-	struct worker w[THREADS];
-	pthread_t t[THREADS];
-	int i;
-
-	for (i = 0; i < THREADS; i++) {
-		w[i].e = e;
-		w[i].id = i;
-		CHECK(!pthread_create(&t[i], NULL, worker_run, &w[i]),
-		      "pthread_create");
-	}
-	for (i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
-	for (i = 0; i < THREADS; i++)
-		CHECK(w[i].ok, "thread %d failed", i);
-	CHECK(devimg_ctx_stat_builds(e->ctx) == builds + 1,
-	      "%u builds for %d threads, want 1",
-	      devimg_ctx_stat_builds(e->ctx) - builds, THREADS);
-	printf("ok %d threads x %d launches on their own queues, one build\n",
-	       THREADS, ROUNDS);
-	return 0;
+	return runner_threads(e, 4, 10, 256, RUNNER_COPIES);
 }
 
 /* The plugin bound as the loader binds it: no platform, and why. */
@@ -520,7 +423,8 @@ static int run_opencl(void)
 		b[i] = (float)(2 * i + 1);
 	}
 	CHECK(!devimg_kernel_new(e.dev, "vadd", &k), "kernel_new(vadd)");
-	if (buf_with(&e, a, sizeof(a), &ba) || buf_with(&e, b, sizeof(b), &bb))
+	if (runner_buf_with(&e, a, sizeof(a), &ba) ||
+	    runner_buf_with(&e, b, sizeof(b), &bb))
 		return -1;
 	CHECK(!devimg_buf_new(e.dev, sizeof(c), &bc), "buf_new");
 	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
@@ -536,7 +440,7 @@ static int run_opencl(void)
 	devimg_buf_unref(bb);
 	devimg_buf_unref(bc);
 	printf("ok the OpenCL device runs vadd beside a driverless Level Zero\n");
-	return env_close(&e);
+	return runner_close(&e);
 }
 
 static int run_level_zero(const char *mode)
@@ -560,7 +464,7 @@ static int run_level_zero(const char *mode)
 		rc = run_threads(&e);
 	else
 		fprintf(stderr, "unknown mode %s\n", mode);
-	if (env_close(&e))
+	if (runner_close(&e))
 		rc = -1;
 	return rc;
 }
