@@ -45,22 +45,18 @@ struct env {
 };
 
 /*
- * A context, its device 0 (of backend, unless NULL) and a queue on it,
- * the device named on stdout. 0; 77 when there is no device at all; 1,
- * with a message, on an error or a device of another backend.
+ * The context's device 0 (of backend, unless NULL) and a queue on it, the
+ * device named on stdout. 0; 77, the context released, when there is no
+ * device at all; 1, with a message, on an error or a device of another
+ * backend.
  */
-static inline int runner_open(struct env *e, const char *backend)
+static inline int runner_device(struct env *e, const char *backend)
 {
-	int err = devimg_ctx_new(&e->ctx);
+	int err;
 
-	if (err < 0) {
-		fprintf(stderr, "FAIL: devimg_ctx_new: %d %s\n", err,
-			devimg_last_error());
-		return 1;
-	}
 	e->dev = devimg_device_get(e->ctx, 0);
 	if (!e->dev) {
-		printf("no device\n");
+		printf("SKIP: no device in the context\n");
 		devimg_ctx_unref(e->ctx);
 		return 77;
 	}
@@ -79,6 +75,19 @@ static inline int runner_open(struct env *e, const char *backend)
 		return 1;
 	}
 	return 0;
+}
+
+/* A new context and runner_device() on it. */
+static inline int runner_open(struct env *e, const char *backend)
+{
+	int err = devimg_ctx_new(&e->ctx);
+
+	if (err < 0) {
+		fprintf(stderr, "FAIL: devimg_ctx_new: %d %s\n", err,
+			devimg_last_error());
+		return 1;
+	}
+	return runner_device(e, backend);
 }
 
 /*

@@ -389,20 +389,11 @@ int main(int argc, char **argv)
 	}
 	if (runner_ctx(&e, argv[2], &lib))
 		return 1;
-	if (devimg_device_count(e.ctx) == 0) {
-		printf("SKIP: no device in the context\n");
-		return 77;
-	}
-	e.dev = devimg_device_get(e.ctx, 0);
-	printf("device: %s (%s)\n", devimg_device_name(e.dev),
-	       devimg_device_backend(e.dev));
+	err = runner_device(&e, NULL);
+	if (err)
+		return err;
 	if (native && (devimg_device_caps(e.dev, &caps) || !caps.spirv)) {
 		fprintf(stderr, "FAIL: native spec constants expected, but the device does not take SPIR-V\n");
-		return 1;
-	}
-	err = devimg_queue_new(e.dev, &e.q);
-	if (err) {
-		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
 		return 1;
 	}
 	if (!strcmp(argv[1], "main")) {

@@ -696,18 +696,10 @@ int main(int argc, char **argv)
 	mode = argv[1];
 	if (runner_ctx(&e, argv[2], &lib))
 		return 1;
-	if (devimg_device_count(e.ctx) == 0) {
-		printf("SKIP: no device in the context\n");
-		devimg_ctx_unref(e.ctx);
+	r = runner_device(&e, NULL);
+	if (r) {
 		dlclose(lib);
-		return 77;
-	}
-	e.dev = devimg_device_get(e.ctx, 0);
-	fprintf(stderr, "device: %s (%s)\n", devimg_device_name(e.dev),
-		devimg_device_backend(e.dev));
-	if (devimg_queue_new(e.dev, &e.q)) {
-		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
-		return 1;
+		return r;
 	}
 	r = run_mode(&e, mode, argc > 3 ? argv[3] : NULL,
 		     argc > 4 ? argv[4] : NULL);
