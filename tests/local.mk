@@ -1,2 +1,2 @@
 # Shared test helpers.
-EXTRA_DIST += tests/lib.sh tests/runner.h
+EXTRA_DIST += tests/lib.sh tests/runner.h tests/dispatch/checks.h

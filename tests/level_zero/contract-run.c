@@ -34,6 +34,7 @@
 
 #include "devimg_plugin.h"
 #include "../runner.h"
+#include "../dispatch/checks.h"
 
 /* A context of the devices selector keeps (NULL: the environment's). */
 static int ctx_open(struct env *e, const char *selector)
@@ -155,60 +156,15 @@ static int test_offset(struct env *e, unsigned dims)
 	return 0;
 }
 
-static int test_reduce(struct env *e)
-{
-	enum { N = 256, L = 32, G = N / L };
-	int in[N], out[G] = { 0 }, scale = 3, i, err;
-	struct devimg_buf *bi, *bo;
-	struct devimg_kernel *k;
-	size_t g = N, l = L;
-
-	for (i = 0; i < N; i++)
-		in[i] = i * 7 - 300;
-	err = devimg_kernel_new(e->dev, "reduce", &k);
-	CHECK(err == 0, "kernel_new(reduce): %d", err);
-	CHECK(devimg_kernel_arg_count(k) == 4, "reduce has %u arguments",
-	      devimg_kernel_arg_count(k));
-	if (runner_buf_with(e, in, sizeof(in), &bi) ||
-	    runner_buf_with(e, out, sizeof(out), &bo))
-		return -1;
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, bi) &&
-	      !devimg_kernel_set_arg(k, 1, sizeof(scale), &scale) &&
-	      !devimg_kernel_set_arg_local(k, 2, L * sizeof(int)) &&
-	      !devimg_kernel_set_arg_buf(k, 3, bo), "args");
-	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
-	CHECK(err == 0, "launch reduce: %d", err);
-	CHECK(!devimg_queue_finish(e->q), "finish");
-	devimg_kernel_unref(k);
-	devimg_buf_unref(bi);
-	devimg_buf_unref(bo);
-	printf("ok reduce: local memory between ordinary arguments\n");
-	return 0;
-}
-
 static int run_kernels(struct env *e)
 {
 	unsigned dims;
 
-	if (test_vadd(e) || test_reduce(e))
+	if (test_vadd(e) || dispatch_reduce(e, RUNNER_COPIES))
 		return -1;
 	for (dims = 1; dims <= 3; dims++)
 		if (test_offset(e, dims))
 			return -1;
-	return 0;
-}
-
-static int spec_launch(struct env *e, struct devimg_kernel *k,
-		       unsigned builds)
-{
-	size_t g = 1;
-	int err;
-
-	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
-	CHECK(err == 0, "launch spec_k: %d", err);
-	CHECK(!devimg_queue_finish(e->q), "finish");
-	CHECK(devimg_ctx_stat_builds(e->ctx) == builds,
-	      "%u builds, want %u", devimg_ctx_stat_builds(e->ctx), builds);
 	return 0;
 }
 
@@ -218,48 +174,7 @@ static int spec_launch(struct env *e, struct devimg_kernel *k,
  */
 static int run_spec(struct env *e)
 {
-	struct { char c; int i; } sv = { 9, 4242 };
-	struct devimg_kernel *k;
-	struct devimg_buf *b;
-	int add = 10, v, err;
-	unsigned builds;
-
-	err = devimg_kernel_new(e->dev, "spec_k", &k);
-	CHECK(err == 0, "kernel_new(spec_k): %d", err);
-	CHECK(devimg_kernel_arg_count(k) == 2,
-	      "spec_k: %u arguments, want 2 (no implicit buffer natively)",
-	      devimg_kernel_arg_count(k));
-	CHECK(!devimg_buf_new(e->dev, 3 * sizeof(int), &b), "buf_new");
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, b) &&
-	      !devimg_kernel_set_arg(k, 1, sizeof(add), &add), "args");
-	builds = devimg_ctx_stat_builds(e->ctx);
-	if (spec_launch(e, k, builds))
-		return -1;
-	v = 55;
-	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
-	      "set ScalarSpec");
-	if (spec_launch(e, k, builds + 1))
-		return -1;
-	CHECK(!devimg_kernel_set_spec_const(k, "StructSpec", sizeof(sv), &sv),
-	      "set StructSpec");
-	if (spec_launch(e, k, builds + 2))
-		return -1;
-	v = -1;
-	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
-	      "set ScalarSpec again");
-	if (spec_launch(e, k, builds + 3))
-		return -1;
-	v = 55;
-	CHECK(!devimg_kernel_set_spec_const(k, "ScalarSpec", sizeof(v), &v),
-	      "set ScalarSpec back");
-	if (spec_launch(e, k, builds + 3))
-		return -1;
-	CHECK(devimg_kernel_set_spec_const(k, "ScalarSpec", 2, &v) == -EINVAL,
-	      "wrong size");
-	devimg_kernel_unref(k);
-	devimg_buf_unref(b);
-	printf("ok native spec constants: defaults, overrides, changes, cache\n");
-	return 0;
+	return dispatch_spec(e, 1, RUNNER_COPIES);
 }
 
 static int run_nooffset(struct env *e)

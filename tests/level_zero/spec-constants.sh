@@ -23,11 +23,16 @@ expect_count 1 "$m constants=0:55 kernels=spec_k$"
 # padding; ScalarSpec stays.
 expect_count 1 "$m constants=0:55,1:9,2:4242 kernels=spec_k$"
 expect_count 1 "$m constants=0:-1,1:9,2:4242 kernels=spec_k$"
-# Back to 55: the cached module, no fifth build.
+# Back to 55 (module 3's values), then 55 set again, then every value
+# back to its default (module 1's): cached modules, no fifth build.
+expect_count 3 ': zeKernelCreate kernel=spec_k#[0-9]+ module=3$'
+expect_count 2 ': zeKernelCreate kernel=spec_k#[0-9]+ module=1$'
 expect_count 0 ' -> ZE_RESULT'
-# Every module's kernel gets the recorded arguments again: 2, no buffer
-# for the constants.
-expect_count 5 ': zeKernelGetProperties kernel=spec_k#[0-9]+ numKernelArgs=2$'
-expect_count 5 ': zeCommandListAppendLaunchKernel list=1 kernel=spec_k#[0-9]+ groups=1,1,1 group_size=1,1,1 offset=0,0,0 args=mem1,bytes:0a000000$'
+# Every kernel made from a module gets the recorded arguments again: 2,
+# no buffer for the constants. Eight launches (dispatch_spec's, one a
+# relaunch with values unchanged), seven kernels: a launch after a set
+# makes its kernel again, from the cached module.
+expect_count 7 ': zeKernelGetProperties kernel=spec_k#[0-9]+ numKernelArgs=2$'
+expect_count 8 ': zeCommandListAppendLaunchKernel list=1 kernel=spec_k#[0-9]+ groups=1,1,1 group_size=1,1,1 offset=0,0,0 args=mem1,bytes:0a000000$'
 expect_all_destroyed
 echo "ok spec constants reach zeModuleCreate: defaults, overrides, changes"
