@@ -20,10 +20,11 @@ tests_containers_test_syclbin_LDADD = $(containers_test_ldadd)
 # Writers of test inputs: an OffloadBinary through the library, and a
 # SYCLBIN laid out independently as DPC++'s runtime writes it.
 check_PROGRAMS += tests/containers/mk-offload tests/containers/mk-syclbin
-tests_containers_mk_offload_SOURCES = tests/containers/mk-offload.c
+tests_containers_mk_offload_SOURCES = tests/containers/mk-offload.c \
+	tests/slurp.h
 tests_containers_mk_offload_LDADD = props/libdevimg-props.la
 tests_containers_mk_syclbin_SOURCES = tests/containers/mk-syclbin.c \
-	tests/containers/syclbin-fixture.h
+	tests/containers/syclbin-fixture.h tests/slurp.h
 
 containers_tests = \
 	tests/containers/offloading.sh \
@@ -35,6 +36,6 @@ dist_check_SCRIPTS += $(containers_tests)
 # devimg_bundle_new_from_syclbin() end to end, on PoCL.
 check_PROGRAMS += tests/containers/syclbin-run
 tests_containers_syclbin_run_SOURCES = tests/containers/syclbin-run.c \
-	tests/runner.h
+	tests/runner.h tests/slurp.h
 tests_containers_syclbin_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 tests_containers_syclbin_run_LDADD = loader/libdevimg.la

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "offload-binary.h"
+#include "../slurp.h"
 
 static unsigned kind(const char *s, unsigned (*from_name)(const char *))
 {
@@ -26,23 +27,6 @@ static unsigned kind(const char *s, unsigned (*from_name)(const char *))
 	unsigned long v = strtoul(s, &end, 0);
 
 	return *end ? from_name(s) : (unsigned)v;
-}
-
-static void *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = NULL;
-	long len;
-
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(b = malloc((size_t)len + 1)) ||
-	    fread(b, 1, (size_t)len, f) != (size_t)len) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return b;
 }
 
 typedef size_t (*zstd_bound_fn)(size_t);

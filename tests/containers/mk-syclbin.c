@@ -7,23 +7,7 @@
  *              [NATIVE TRIPLE ARCH]
  */
 #include "syclbin-fixture.h"
-
-static void *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *b = NULL;
-	long len;
-
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(b = malloc((size_t)len + 1)) ||
-	    fread(b, 1, (size_t)len, f) != (size_t)len) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
+#include "../slurp.h"
 
 int main(int argc, char **argv)
 {

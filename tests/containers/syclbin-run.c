@@ -19,25 +19,9 @@
 #include <string.h>
 
 #include "../runner.h"
+#include "../slurp.h"
 
 static struct env env;
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *b = NULL;
-	long len;
-
-	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(b = malloc((size_t)len + 1)) ||
-	    fread(b, 1, (size_t)len, f) != (size_t)len) {
-		perror(path);
-		exit(1);
-	}
-	fclose(f);
-	*n = (size_t)len;
-	return b;
-}
 
 static int check_refused(const unsigned char *data, size_t size)
 {

@@ -65,11 +65,34 @@ static int env_open(struct env *e, const char *backend)
 	return 0;
 }
 
+/*
+ * vadd's three buffers (bufs), made holding n floats each of a, b and c,
+ * set as its arguments; its argument count checked first.
+ */
+static int vadd_args(struct env *e, struct devimg_kernel *k, const float *a,
+		     const float *b, const float *c, size_t n,
+		     struct devimg_buf *bufs[3])
+{
+	size_t size = n * sizeof(*a);
+
+	CHECK(devimg_kernel_arg_count(k) == 3,
+	      "vadd has %u arguments, numKernelArgs says 3",
+	      devimg_kernel_arg_count(k));
+	if (runner_buf_with(e, a, size, &bufs[0]) ||
+	    runner_buf_with(e, b, size, &bufs[1]) ||
+	    runner_buf_with(e, c, size, &bufs[2]))
+		return -1;
+	CHECK(!devimg_kernel_set_arg_buf(k, 0, bufs[0]) &&
+	      !devimg_kernel_set_arg_buf(k, 1, bufs[1]) &&
+	      !devimg_kernel_set_arg_buf(k, 2, bufs[2]), "set_arg_buf");
+	return 0;
+}
+
 static int test_vadd(struct env *e)
 {
 	enum { N = 1000 };
 	float a[N], b[N], c[N];
-	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_buf *bufs[3];
 	struct devimg_kernel *k;
 	size_t g = N, l = 64;
 	int i, err;
@@ -81,21 +104,13 @@ static int test_vadd(struct env *e)
 	}
 	err = devimg_kernel_new(e->dev, "vadd", &k);
 	CHECK(err == 0, "kernel_new(vadd): %d", err);
-	CHECK(devimg_kernel_arg_count(k) == 3,
-	      "vadd has %u arguments, numKernelArgs says 3",
-	      devimg_kernel_arg_count(k));
-	if (runner_buf_with(e, a, sizeof(a), &ba) ||
-	    runner_buf_with(e, b, sizeof(b), &bb) ||
-	    runner_buf_with(e, c, sizeof(c), &bc))
+	if (vadd_args(e, k, a, b, c, N, bufs))
 		return -1;
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
-	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
-	      !devimg_kernel_set_arg_buf(k, 2, bc), "set_arg_buf");
 	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
 	CHECK(err == 0, "launch vadd: %d", err);
 	CHECK(!devimg_queue_finish(e->q), "finish");
-	if (runner_buf_holds(e, ba, a, sizeof(a)) ||
-	    runner_buf_holds(e, bc, c, sizeof(c)))
+	if (runner_buf_holds(e, bufs[0], a, sizeof(a)) ||
+	    runner_buf_holds(e, bufs[2], c, sizeof(c)))
 		return -1;
 	err = devimg_launch(e->q, k, 1, NULL, &g, &l);
 	CHECK(err == -EINVAL, "global 1000 in groups of 64: %d", err);
@@ -104,9 +119,9 @@ static int test_vadd(struct env *e)
 	      strstr(devimg_last_error(), "64"),
 	      "message: %s", devimg_last_error());
 	devimg_kernel_unref(k);
-	devimg_buf_unref(ba);
-	devimg_buf_unref(bb);
-	devimg_buf_unref(bc);
+	devimg_buf_unref(bufs[0]);
+	devimg_buf_unref(bufs[1]);
+	devimg_buf_unref(bufs[2]);
 	printf("ok vadd: 3 arguments, suggested group size, copies, bad group size\n");
 	return 0;
 }
@@ -232,28 +247,21 @@ static int run_broken(struct env *e)
 static int run_native(struct env *e)
 {
 	float a[16] = { 1 }, b[16] = { 2 }, c[16] = { 3 };
-	struct devimg_buf *ba, *bb, *bc;
+	struct devimg_buf *bufs[3];
 	struct devimg_kernel *k;
 	size_t g = 16;
 	int err;
 
 	err = devimg_kernel_new(e->dev, "vadd", &k);
 	CHECK(err == 0, "kernel_new(vadd) from a native image: %d", err);
-	CHECK(devimg_kernel_arg_count(k) == 3, "vadd has %u arguments",
-	      devimg_kernel_arg_count(k));
-	if (runner_buf_with(e, a, sizeof(a), &ba) ||
-	    runner_buf_with(e, b, sizeof(b), &bb) ||
-	    runner_buf_with(e, c, sizeof(c), &bc))
+	if (vadd_args(e, k, a, b, c, 16, bufs))
 		return -1;
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, ba) &&
-	      !devimg_kernel_set_arg_buf(k, 1, bb) &&
-	      !devimg_kernel_set_arg_buf(k, 2, bc), "args");
 	CHECK(!devimg_launch(e->q, k, 1, NULL, &g, NULL), "launch");
 	CHECK(!devimg_queue_finish(e->q), "finish");
 	devimg_kernel_unref(k);
-	devimg_buf_unref(ba);
-	devimg_buf_unref(bb);
-	devimg_buf_unref(bc);
+	devimg_buf_unref(bufs[0]);
+	devimg_buf_unref(bufs[1]);
+	devimg_buf_unref(bufs[2]);
 	printf("ok vadd from a native binary\n");
 	return 0;
 }
