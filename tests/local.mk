@@ -1,3 +1,3 @@
-# Shared test helpers.
-EXTRA_DIST += tests/lib.sh tests/runner.h tests/dispatch/checks.h \
-	tests/slurp.h
+# Shared test helpers and the suite's guide.
+EXTRA_DIST += tests/README.md tests/lib.sh tests/runner.h tests/slurp.h \
+	tests/dispatch/checks.h
