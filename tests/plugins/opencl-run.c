@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "plugins.h"
+#include "../slurp.h"
 
 #define SKIP 77
 
@@ -68,26 +69,6 @@ static void ok(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
-}
-
-static void *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*size = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
 }
 
 /* A device for format (SPIR bitcode, SPIR-V): a CPU of PoCL if any. */

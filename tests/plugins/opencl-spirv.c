@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "plugins.h"
+#include "../slurp.h"
 
 #define SKIP 77
 #define N 64u
@@ -129,26 +130,6 @@ static int run_all(struct run *r)
 		return fail(r, "set_spec_const without the capability");
 	printf("ok - no native spec constants below OpenCL 2.2: -ENOTSUP\n");
 	return 0;
-}
-
-static void *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
-	    fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		*size = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
 }
 
 int main(int argc, char **argv)
