@@ -11,32 +11,25 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
+#include "../runner.h"
 
 int main(int argc, char **argv)
 {
 	struct devimg_kernel *k = NULL;
-	struct devimg_ctx *ctx;
+	struct env e = { 0 };
 	int err, rc = 1;
+	void *lib;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: %s LIBRARY KERNEL PATTERN\n", argv[0]);
 		return 2;
 	}
-	if (!dlopen(argv[1], RTLD_NOW | RTLD_LOCAL)) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
+	if (runner_ctx(&e, argv[1], &lib))
 		return 1;
-	}
-	err = devimg_ctx_new(&ctx);
-	if (err) {
-		fprintf(stderr, "FAIL: ctx_new: %s\n", devimg_last_error());
-		return 1;
-	}
-	if (devimg_device_count(ctx) == 0) {
-		printf("SKIP: no device in the context\n");
-		devimg_ctx_unref(ctx);
-		return 77;
-	}
-	err = devimg_kernel_new(devimg_device_get(ctx, 0), argv[2], &k);
+	err = runner_device(&e, NULL);
+	if (err)
+		return err;
+	err = devimg_kernel_new(e.dev, argv[2], &k);
 	printf("kernel_new(%s): %s: %s\n", argv[2], devimg_strerror(err),
 	       devimg_last_error());
 	if (err != -ENOEXEC || k)
@@ -46,6 +39,7 @@ int main(int argc, char **argv)
 	else
 		rc = 0;
 	devimg_kernel_unref(k);
-	devimg_ctx_unref(ctx);
+	if (runner_close(&e))
+		rc = 1;
 	return rc;
 }

@@ -13,21 +13,10 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
+#include "../runner.h"
 
 #define N 64
 #define W 8
-
-static int failed;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "FAIL: " __VA_ARGS__);		\
-			fprintf(stderr, " (%s)\n", devimg_last_error());\
-			failed = 1;					\
-			return 1;					\
-		}							\
-	} while (0)
 
 /* The kernel name from an image of the given version. */
 static int kernel(struct devimg_device *dev, const char *name,
@@ -142,38 +131,20 @@ static int run_arg(struct devimg_device *dev, struct devimg_queue *q,
 
 int main(int argc, char **argv)
 {
-	struct devimg_device *dev;
-	struct devimg_queue *q;
-	struct devimg_ctx *ctx;
-	int err;
+	struct env e = { 0 };
+	int err = runner_open(&e, NULL);
 
-	err = devimg_ctx_new(&ctx);
-	if (err) {
-		fprintf(stderr, "FAIL: ctx_new: %s\n", devimg_last_error());
-		return 1;
-	}
-	if (devimg_device_count(ctx) == 0) {
-		printf("SKIP: no device in the context\n");
-		devimg_ctx_unref(ctx);
-		return 77;
-	}
-	dev = devimg_device_get(ctx, 0);
-	printf("device: %s (%s)\n", devimg_device_name(dev),
-	       devimg_device_backend(dev));
-	err = devimg_queue_new(dev, &q);
-	if (err) {
-		fprintf(stderr, "FAIL: queue_new: %s\n", devimg_last_error());
-		return 1;
-	}
+	if (err)
+		return err;
 	if (argc > 1) {
 		int i;
 
-		for (i = 1; i < argc && !run_arg(dev, q, argv[i]); i++)
+		for (i = 1; i < argc && !run_arg(e.dev, e.q, argv[i]); i++)
 			;
-	} else if (!run_vadd(dev, q, 2) && !run_off(dev, q, "off1", 3, 1)) {
-		run_off(dev, q, "off2", 3, 2);
+	} else if (!run_vadd(e.dev, e.q, 2) &&
+		   !run_off(e.dev, e.q, "off1", 3, 1)) {
+		run_off(e.dev, e.q, "off2", 3, 2);
 	}
-	devimg_queue_unref(q);
-	devimg_ctx_unref(ctx);
+	runner_close(&e);
 	return failed;
 }
