@@ -13,6 +13,59 @@
 
 #include "../runner.h"
 
+/* offN (N = dims) launched at offset off over glob, what it wrote in out. */
+struct dispatch_offset {
+	unsigned dims;
+	char name[8];
+	size_t ext[3], total;
+	int *out;
+	struct devimg_kernel *k;
+	struct devimg_buf *b;
+};
+
+/*
+ * Make offN for dims dimensions (its argument count checked where the
+ * driver reports it: RUNNER_COPIES), a zeroed buffer of the extent it
+ * covers (ext = off + glob in the dimensions used, else 1, so w = ext[0]
+ * and h = ext[1]: 8 and 6), its arguments set, and launch it at offset
+ * off over glob. The caller checks, finishes and releases.
+ */
+static inline int dispatch_offset_launch(struct env *e,
+					 struct dispatch_offset *o,
+					 unsigned dims, enum runner_check check)
+{
+	static const size_t off[3] = { 3, 2, 1 }, glob[3] = { 5, 4, 3 };
+	unsigned i, w, h;
+	int err;
+
+	o->dims = dims;
+	o->ext[0] = o->ext[1] = o->ext[2] = 1;
+	for (i = 0; i < dims; i++)
+		o->ext[i] = off[i] + glob[i];
+	o->total = o->ext[0] * o->ext[1] * o->ext[2];
+	o->out = calloc(o->total, sizeof(*o->out));
+	CHECK(o->out, "calloc");
+	snprintf(o->name, sizeof(o->name), "off%u", dims);
+	err = devimg_kernel_new(e->dev, o->name, &o->k);
+	CHECK(err == 0, "kernel_new(%s): %d", o->name, err);
+	if (check == RUNNER_COPIES)
+		CHECK(devimg_kernel_arg_count(o->k) == dims,
+		      "%s has %u arguments", o->name,
+		      devimg_kernel_arg_count(o->k));
+	if (runner_buf_with(e, o->out, o->total * sizeof(*o->out), &o->b))
+		return -1;
+	w = (unsigned)o->ext[0];
+	h = (unsigned)o->ext[1];
+	CHECK(!devimg_kernel_set_arg_buf(o->k, 0, o->b), "arg 0");
+	if (dims > 1)
+		CHECK(!devimg_kernel_set_arg(o->k, 1, sizeof(w), &w), "arg w");
+	if (dims > 2)
+		CHECK(!devimg_kernel_set_arg(o->k, 2, sizeof(h), &h), "arg h");
+	err = devimg_launch(e->q, o->k, dims, off, glob, NULL);
+	CHECK(err == 0, "launch %s with an offset: %d", o->name, err);
+	return 0;
+}
+
 /*
  * reduce(in, scale, local int[L], out): each group of L sums its inputs
  * times scale, with local memory between ordinary arguments, in a group

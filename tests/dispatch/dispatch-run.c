@@ -96,52 +96,32 @@ static int test_vadd(struct env *e)
 /* Launch offN with offset/global in dims dimensions, check every cell. */
 static int test_offset(struct env *e, unsigned dims)
 {
-	static const size_t off[3] = { 3, 2, 1 }, glob[3] = { 5, 4, 3 };
-	size_t ext[3] = { 1, 1, 1 }, total = 1, x, y, z;
-	struct devimg_kernel *k;
-	struct devimg_buf *b;
-	char name[8];
-	unsigned i, w, h;
-	int *out, err;
+	static const size_t off[3] = { 3, 2, 1 };
+	struct dispatch_offset o;
+	size_t x, y, z;
 
-	for (i = 0; i < dims; i++)
-		ext[i] = off[i] + glob[i];
-	total = ext[0] * ext[1] * ext[2];
-	out = calloc(total, sizeof(*out));
-	CHECK(out, "calloc");
-	snprintf(name, sizeof(name), "off%u", dims);
-	err = devimg_kernel_new(e->dev, name, &k);
-	CHECK(err == 0, "kernel_new(%s): %d", name, err);
-	CHECK(!devimg_buf_new(e->dev, total * sizeof(*out), &b), "buf_new");
-	CHECK(!devimg_buf_write(e->q, b, 0, total * sizeof(*out), out),
-	      "zero");
-	w = (unsigned)ext[0];
-	h = (unsigned)ext[1];
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, b), "arg 0");
-	if (dims > 1)
-		CHECK(!devimg_kernel_set_arg(k, 1, sizeof(w), &w), "arg w");
-	if (dims > 2)
-		CHECK(!devimg_kernel_set_arg(k, 2, sizeof(h), &h), "arg h");
-	err = devimg_launch(e->q, k, dims, off, glob, NULL);
-	CHECK(err == 0, "launch %s: %d", name, err);
+	if (dispatch_offset_launch(e, &o, dims, RUNNER_SUMS))
+		return -1;
 	CHECK(!devimg_queue_finish(e->q), "finish");
-	CHECK(!devimg_buf_read(e->q, b, 0, total * sizeof(*out), out), "read");
-	for (z = 0; z < ext[2]; z++)
-		for (y = 0; y < ext[1]; y++)
-			for (x = 0; x < ext[0]; x++) {
+	CHECK(!devimg_buf_read(e->q, o.b, 0, o.total * sizeof(*o.out), o.out),
+	      "read");
+	for (z = 0; z < o.ext[2]; z++)
+		for (y = 0; y < o.ext[1]; y++)
+			for (x = 0; x < o.ext[0]; x++) {
 				int in = x >= off[0] &&
 					(dims < 2 || y >= off[1]) &&
 					(dims < 3 || z >= off[2]);
 				int want = in ? (int)(z * 1000000 + y * 1000 +
 						      x) + 1 : 0;
-				int got = out[(z * ext[1] + y) * ext[0] + x];
+				int got = o.out[(z * o.ext[1] + y) * o.ext[0] +
+						x];
 
 				CHECK(got == want, "%s (%zu,%zu,%zu) = %d, want %d",
-				      name, x, y, z, got, want);
+				      o.name, x, y, z, got, want);
 			}
-	devimg_kernel_unref(k);
-	devimg_buf_unref(b);
-	free(out);
+	devimg_kernel_unref(o.k);
+	devimg_buf_unref(o.b);
+	free(o.out);
 	printf("ok global offset in %u dimension%s\n", dims,
 	       dims > 1 ? "s" : "");
 	return 0;

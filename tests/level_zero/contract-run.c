@@ -126,44 +126,33 @@ static int test_vadd(struct env *e)
 	return 0;
 }
 
-/* offN at offset {3, 2, 1}, global {5, 4, 3}, w = 8, h = 6. */
+/*
+ * offN at offset {3, 2, 1}, global {5, 4, 3}, w = 8, h = 6, then without
+ * offset; released with both launches pending.
+ */
 static int test_offset(struct env *e, unsigned dims)
 {
-	static const size_t off[3] = { 3, 2, 1 }, glob[3] = { 5, 4, 3 };
-	unsigned w = 8, h = 6;
-	struct devimg_kernel *k;
-	struct devimg_buf *b;
-	int zero[8 * 6 * 4] = { 0 }, err;
-	char name[8];
+	static const size_t glob[3] = { 5, 4, 3 };
+	struct dispatch_offset o;
+	int err;
 
-	snprintf(name, sizeof(name), "off%u", dims);
-	err = devimg_kernel_new(e->dev, name, &k);
-	CHECK(err == 0, "kernel_new(%s): %d", name, err);
-	CHECK(devimg_kernel_arg_count(k) == dims, "%s has %u arguments", name,
-	      devimg_kernel_arg_count(k));
-	if (runner_buf_with(e, zero, sizeof(zero), &b))
+	if (dispatch_offset_launch(e, &o, dims, RUNNER_COPIES))
 		return -1;
-	CHECK(!devimg_kernel_set_arg_buf(k, 0, b), "arg 0");
-	if (dims > 1)
-		CHECK(!devimg_kernel_set_arg(k, 1, sizeof(w), &w), "arg w");
-	if (dims > 2)
-		CHECK(!devimg_kernel_set_arg(k, 2, sizeof(h), &h), "arg h");
-	err = devimg_launch(e->q, k, dims, off, glob, NULL);
-	CHECK(err == 0, "launch %s with an offset: %d", name, err);
+	free(o.out);
 	/* The offset is the kernel's state: it must not stick. */
-	err = devimg_launch(e->q, k, dims, NULL, glob, NULL);
-	CHECK(err == 0, "launch %s without offset: %d", name, err);
+	err = devimg_launch(e->q, o.k, dims, NULL, glob, NULL);
+	CHECK(err == 0, "launch %s without offset: %d", o.name, err);
 	/*
 	 * Released while their launches are pending: those run first. The
 	 * kernel holds the buffer: unref the kernel first and it goes first;
 	 * the buffer first and the buffer goes first, with the kernel.
 	 */
 	if (dims == 1) {
-		devimg_kernel_unref(k);
-		devimg_buf_unref(b);
+		devimg_kernel_unref(o.k);
+		devimg_buf_unref(o.b);
 	} else {
-		devimg_buf_unref(b);
-		devimg_kernel_unref(k);
+		devimg_buf_unref(o.b);
+		devimg_kernel_unref(o.k);
 	}
 	CHECK(!devimg_queue_finish(e->q), "finish");
 	printf("ok global offset in %u dimension%s\n", dims,
