@@ -175,8 +175,19 @@ enum {
 #define DEVIMG_PLUGIN_ASPECT_BIT(n) ((uint64_t)1 << (n))
 
 /*
- * The operation table. Every pointer is set by a plugin of this ABI; an
- * operation a backend cannot do returns -ENOTSUP with a message.
+ * The operation table: a fixed minimum, from abi_version through launch,
+ * then optional operations appended after it. size says how far the
+ * plugin's table reaches:
+ *  - below DEVIMG_PLUGIN_OPS_MIN_SIZE the loader refuses the plugin at
+ *    bind time, naming the first operation the table stops before;
+ *  - every operation of the minimum must be set: one a backend cannot do
+ *    is still there and returns -ENOTSUP with a message;
+ *  - an optional operation is absent when size stops before it or when it
+ *    is NULL; the loader then answers -ENOTSUP for it itself, with a
+ *    message naming the operation and the plugin.
+ * A plugin built against a newer header (a larger table) binds to an
+ * older loader, which offers a smaller size; one built against an older
+ * header binds to a newer loader, its later optional operations absent.
  */
 struct devimg_plugin_ops {
 	/* DEVIMG_PLUGIN_ABI_VERSION of the plugin; sizeof the table it filled. */
@@ -348,10 +359,10 @@ struct devimg_plugin_ops {
 		      const size_t *local_size);
 
 	/*
-	 * --- appended: separate compilation and linking ---
-	 * A table whose size stops before these leaves them NULL; the loader
-	 * then reports -ENOTSUP for them itself. A plugin that fills them but
-	 * cannot link on some device returns -ENOTSUP with a message.
+	 * --- optional: separate compilation and linking ---
+	 * Absent (size stops before them, or NULL): the loader answers
+	 * -ENOTSUP for them itself. A plugin that fills them but cannot link
+	 * on some device returns -ENOTSUP with a message.
 	 */
 
 	/*
@@ -386,6 +397,10 @@ struct devimg_plugin_ops {
 			    struct devimg_plugin_program **out);
 };
 
+/* The smallest table the loader binds: through launch, the last required. */
+#define DEVIMG_PLUGIN_OPS_MIN_SIZE \
+	offsetof(struct devimg_plugin_ops, program_compile)
+
 /*
  * The entry point. The loader zeroes ops, sets ops->abi_version to
  * DEVIMG_PLUGIN_ABI_VERSION and ops->size to sizeof(*ops), and passes the
@@ -396,8 +411,8 @@ struct devimg_plugin_ops {
  *  - initialises its vendor library and enumerates platforms and devices.
  * It returns 0 or a negative errno value; after a failure following the
  * copy, ops->last_error() says why. The loader rejects a plugin whose
- * version differs or whose table stops before the appended operations
- * (program_compile): those it may leave out, and then they are -ENOTSUP.
+ * version differs or whose size is below DEVIMG_PLUGIN_OPS_MIN_SIZE (see
+ * struct devimg_plugin_ops for the optional operations past it).
  */
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops);

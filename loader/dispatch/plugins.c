@@ -43,11 +43,15 @@ struct devimg_plugins {
 	X(kernel_create) X(kernel_arg_count) X(kernel_set_arg_value)           \
 	X(kernel_set_arg_mem) X(kernel_set_arg_local) X(kernel_release)        \
 	X(launch)
-/* Appended operations a plugin may leave out (NULL: -ENOTSUP). */
+/*
+ * Optional operations, appended after the minimum table: absent when the
+ * plugin's size stops before them or when NULL; the loader then answers
+ * -ENOTSUP itself (absent_op()).
+ */
 #define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X) X(program_compile) X(program_link)
 
-/* A table must reach at least this far. */
-#define DEVIMG_PLUGIN_OPS_MIN offsetof(struct devimg_plugin_ops, program_compile)
+/* A table must reach at least this far: through launch, the last required. */
+#define DEVIMG_PLUGIN_OPS_MIN DEVIMG_PLUGIN_OPS_MIN_SIZE
 
 #define COUNT_OP(name) + 1
 _Static_assert(offsetof(struct devimg_plugin_ops, last_error) +
@@ -224,6 +228,29 @@ static void trace_devices(struct devimg_plugin *p)
 	}
 }
 
+/* The name of the first required operation a table of size bytes lacks. */
+static const char *first_op_beyond(size_t size)
+{
+#define OP_BEYOND(name)                                                   \
+	if (offsetof(struct devimg_plugin_ops, name) +                   \
+		    sizeof(((struct devimg_plugin_ops *)0)->name) > size)  \
+		return #name;
+	OP_BEYOND(abi_version) OP_BEYOND(size) OP_BEYOND(backend)
+	DEVIMG_PLUGIN_OP_NAMES(OP_BEYOND)
+#undef OP_BEYOND
+	return "program_compile";
+}
+
+/*
+ * Operations past the size the plugin gave are absent, whatever the bytes
+ * there hold: NULL from here on.
+ */
+static void clear_beyond(struct devimg_plugin_ops *ops)
+{
+	if (ops->size < sizeof(*ops))
+		memset((char *)ops + ops->size, 0, sizeof(*ops) - ops->size);
+}
+
 /* Whether a table that init filled but we reject still has a usable fini. */
 static bool can_fini(const struct devimg_plugin_ops *ops)
 {
@@ -247,8 +274,14 @@ static const char *check_ops(struct devimg_plugins *ps,
 		return why;
 	}
 	if (ops->size < DEVIMG_PLUGIN_OPS_MIN) {
-		snprintf(why, size, "operation table of %zu bytes, at least %zu expected",
-			 ops->size, (size_t)DEVIMG_PLUGIN_OPS_MIN);
+		snprintf(why, size, "operation table of %zu bytes stops before %s, at least %zu expected",
+			 ops->size, first_op_beyond(ops->size),
+			 (size_t)DEVIMG_PLUGIN_OPS_MIN);
+		return why;
+	}
+	if (ops->size > sizeof(*ops)) {
+		snprintf(why, size, "operation table of %zu bytes, more than the %zu offered",
+			 ops->size, sizeof(*ops));
 		return why;
 	}
 	missing = missing_op(ops);
@@ -332,6 +365,7 @@ static int bind_file(struct devimg_plugins *ps, const char *file)
 		plugin_free(p, rc == 0 && can_fini(&p->ops));
 		return 0;
 	}
+	clear_beyond(&p->ops);
 	if (add(ps, p) < 0) {
 		plugin_free(p, true);
 		return -ENOMEM;
@@ -489,9 +523,32 @@ const char *devimg_plugin_file(const struct devimg_plugin *p)
 
 static _Thread_local const char *last_text;
 
+/*
+ * The loader's own message when the calling thread's last call was to an
+ * optional operation the plugin lacks; it stands for the plugin's message
+ * until that thread next asks for one.
+ */
+static _Thread_local char absent_text[512];
+static _Thread_local const struct devimg_plugin *absent_from;
+
+static int absent_op(struct devimg_plugin *p, const char *op)
+{
+	props_snprintf_esc(absent_text, sizeof(absent_text), NULL,
+			   "the %s plugin (%s) has no %s operation",
+			   p->ops.backend, p->file, op);
+	absent_from = p;
+	return -ENOTSUP;
+}
+
+static const char *message_of(const struct devimg_plugin *p)
+{
+	return absent_from == p ? absent_text : p->ops.last_error();
+}
+
 const char *devimg_plugin_last_error(const struct devimg_plugin *p)
 {
-	last_text = p->ops.last_error();
+	last_text = message_of(p);
+	absent_from = NULL;
 	return last_text;
 }
 
@@ -524,7 +581,7 @@ static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 	va_end(ap);
 	if (rc < 0)
 		props_fprintf_esc(stderr, NULL, " = %d (%s): %s\n", rc,
-				  strerror(-rc), p->ops.last_error());
+				  strerror(-rc), message_of(p));
 	else
 		fprintf(stderr, " = %d\n", rc);
 }
@@ -781,7 +838,8 @@ int devimg_plugin_program_compile(struct devimg_plugin *p,
 				  const char *options)
 {
 	int rc = p->ops.program_compile ?
-		p->ops.program_compile(prog, options) : -ENOTSUP;
+		p->ops.program_compile(prog, options) :
+		absent_op(p, "program_compile");
 
 	if (TRACING(p))
 		trace_call(p, rc, "program_compile(prog=%p, options=\"%s\")",
@@ -798,7 +856,7 @@ int devimg_plugin_program_link(struct devimg_plugin *p,
 {
 	int rc = p->ops.program_link ?
 		p->ops.program_link(ctx, device, n, progs, options, out) :
-		-ENOTSUP;
+		absent_op(p, "program_link");
 
 	if (TRACING(p))
 		trace_call(p, rc,

@@ -61,6 +61,25 @@ run partial "$path"
 expect_trace "skipping .*/devimg-fake.so: no platform_list in its operation table"
 expect_not_bound fake
 
+# The table's rule: below the minimum size the plugin is refused, naming
+# the first operation it lacks; at the minimum it binds, and the optional
+# operations past it are -ENOTSUP from the loader, which names them.
+run tiny "$path"
+expect_trace "skipping .*/devimg-fake.so: operation table of [0-9]* bytes stops before launch, at least [0-9]* expected"
+expect_not_bound fake
+run short "$path" 1 --link
+expect_bound "^fake $top_builddir/tests/plugins/.libs/devimg-fake.so"
+fake_file=$top_builddir/tests/plugins/.libs/devimg-fake.so
+expect_bound "^fake: program_compile = -95: the fake plugin ($fake_file) has no program_compile operation$"
+expect_bound "^fake: program_link = -95: the fake plugin ($fake_file) has no program_link operation$"
+# Level 2 traces the loader's answer like a plugin's.
+run short "$path" 2 --link
+expect_trace "^devimg: fake: program_compile(prog=(nil), options=\"\") = -95 (Operation not supported): the fake plugin ($fake_file) has no program_compile operation$"
+# The whole table: the plugin's own answers.
+run device "$path" 1 --link
+expect_bound "^fake: program_compile = -95: fake: no compiler$"
+expect_bound "^fake: program_link = -95: fake: no linker$"
+
 # An earlier folder's file shadows the same name in a later folder.
 cp "$fake" "$scratch/shadow/devimg-fake.so"
 run fail "$scratch/shadow:$top_builddir/tests/plugins/.libs"

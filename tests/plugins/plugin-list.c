@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * plugin-list [--devices]: bind plugins as the environment says and print
- * one line per plugin ("backend file"); with --devices, also one line per
- * device that DEVIMG_DEVICE_SELECTOR keeps ("backend:index type name"),
- * numbered per backend across its platforms, through the traced calls.
+ * plugin-list [--devices|--link]: bind plugins as the environment says and
+ * print one line per plugin ("backend file"); with --devices, also one line
+ * per device that DEVIMG_DEVICE_SELECTOR keeps ("backend:index type name"),
+ * numbered per backend across its platforms, through the traced calls; with
+ * --link, the result and message of program_compile and program_link
+ * ("backend: op = rc: message"), called with no program.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,9 +56,24 @@ static int list_devices(struct devimg_plugin *p,
 	return 0;
 }
 
+/* The optional operations, called where a plugin refuses them. */
+static void try_link(struct devimg_plugin *p)
+{
+	struct devimg_plugin_program *out = NULL;
+	int rc;
+
+	rc = devimg_plugin_program_compile(p, NULL, "");
+	printf("%s: program_compile = %d: %s\n", devimg_plugin_backend(p), rc,
+	       devimg_plugin_last_error(p));
+	rc = devimg_plugin_program_link(p, NULL, NULL, 0, NULL, "", &out);
+	printf("%s: program_link = %d: %s\n", devimg_plugin_backend(p), rc,
+	       devimg_plugin_last_error(p));
+}
+
 int main(int argc, char **argv)
 {
 	bool devices = argc > 1 && !strcmp(argv[1], "--devices");
+	bool link = argc > 1 && !strcmp(argv[1], "--link");
 	struct devimg_plugins_config cfg;
 	struct devimg_selector_error err;
 	struct devimg_selector *sel;
@@ -82,6 +99,8 @@ int main(int argc, char **argv)
 		       devimg_plugin_file(p));
 		if (devices && list_devices(p, sel) < 0)
 			rc = EXIT_FAILURE;
+		if (link)
+			try_link(p);
 	}
 	devimg_plugins_free(ps);
 	devimg_selector_free(sel);
