@@ -12,6 +12,10 @@ loader_libdevimg_plugins_la_SOURCES = \
 loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 
+# The plugin interface, installed for plugins built out of the tree
+# (<devimg/devimg_plugin.h>, libdevimg-dev; libdevimg.pc's plugindir).
+pkginclude_HEADERS += plugins/devimg_plugin.h
+
 # --- backend plugins: loadable modules in $(plugindir) ---
 
 # Modules export their entry point and nothing else.

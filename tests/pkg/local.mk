@@ -8,6 +8,9 @@
 #  aarch64.sh  objects for an aarch64 host, cross-linked and run under
 #              qemu-aarch64 with a registrar built for aarch64 (skips
 #              without gcc-aarch64-linux-gnu or qemu-user)
+#  plugin-sdk.sh  make install into a scratch folder, a plugin built out
+#              of the tree against the installed devimg_plugin.h through
+#              pkg-config, listed by the installed devimg-ls
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -15,7 +18,8 @@ pkg_shell_tests = \
 	tests/pkg/cli.sh \
 	tests/pkg/man.sh \
 	tests/pkg/doc-refs.sh \
-	tests/pkg/aarch64.sh
+	tests/pkg/aarch64.sh \
+	tests/pkg/plugin-sdk.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
