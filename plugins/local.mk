@@ -30,6 +30,7 @@ plugin_LTLIBRARIES =
 noinst_LTLIBRARIES += plugins/libplugin-support.la
 plugins_libplugin_support_la_SOURCES = \
 	plugins/common/plugin-support.c plugins/common/plugin-support.h \
+	plugins/common/listing.h \
 	props/escape.c props/escape.h
 plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)

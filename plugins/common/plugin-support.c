@@ -113,3 +113,17 @@ void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,
 	else
 		info->aspects &= ~DEVIMG_PLUGIN_ASPECT_BIT(n);
 }
+
+int plugin_list(const char *op, void *items, unsigned n, unsigned capacity,
+		void *out, unsigned *count,
+		void (*put)(void *items, unsigned i, void *out))
+{
+	unsigned i;
+
+	if (!count || (capacity && !out))
+		return plugin_error(-EINVAL, "%s: NULL output", op);
+	for (i = 0; i < n && i < capacity; i++)
+		put(items, i, out);
+	*count = n;
+	return 0;
+}

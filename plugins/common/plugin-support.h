@@ -30,6 +30,16 @@ void plugin_error_appendf(const char *fmt, ...)
 /* The calling thread's message, "" when none. */
 const char *plugin_last_error(void);
 
+/*
+ * The listing behind platform_list and device_list (listing.h): -EINVAL
+ * with a message naming op when count is NULL or out is NULL with a
+ * capacity; otherwise put(items, i, out) for each i below both n and
+ * capacity, and n in *count. 0.
+ */
+int plugin_list(const char *op, void *items, unsigned n, unsigned capacity,
+		void *out, unsigned *count,
+		void (*put)(void *items, unsigned i, void *out));
+
 /* Record in info whether the device has DPC++ aspect n (< 64). */
 void plugin_set_aspect(struct devimg_plugin_device_info *info, unsigned n,
 		       bool has);

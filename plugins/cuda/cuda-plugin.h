@@ -125,13 +125,6 @@ void cu_platforms_fini(void);
 int cu_platform_list(unsigned capacity,
 		     struct devimg_plugin_platform **platforms,
 		     unsigned *count);
-const struct devimg_plugin_platform_info *cu_platform_info(
-	struct devimg_plugin_platform *platform);
-int cu_device_list(struct devimg_plugin_platform *platform,
-		   unsigned capacity, struct devimg_plugin_device **devices,
-		   unsigned *count);
-const struct devimg_plugin_device_info *cu_device_info(
-	struct devimg_plugin_device *device);
 
 /* driver.c: open libcuda once and resolve its entry points. */
 int cu_driver_open(void);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cuda-plugin.h"
+#include "listing.h"
 
 /* Several loaders in one process share this module; count them. */
 
@@ -297,9 +298,9 @@ static const struct devimg_plugin_ops cuda_ops = {
 	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = cu_platform_list,
-	.platform_info = cu_platform_info,
-	.device_list = cu_device_list,
-	.device_info = cu_device_info,
+	.platform_info = plugin_platform_info,
+	.device_list = plugin_device_list,
+	.device_info = plugin_device_info,
 	.context_create = context_create,
 	.context_release = context_release,
 	.queue_create = queue_create,

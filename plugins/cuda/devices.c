@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cuda-plugin.h"
+#include "listing.h"
 
 static struct devimg_plugin_platform platform;
 static unsigned nplatforms;
@@ -223,37 +224,10 @@ int cu_platforms_init(void)
 int cu_platform_list(unsigned capacity,
 		     struct devimg_plugin_platform **out, unsigned *count)
 {
-	if (!count || (capacity && !out))
-		return plugin_error(-EINVAL, "platform_list: NULL output");
-	if (nplatforms && capacity)
-		out[0] = &platform;
-	if (!nplatforms && none_reason[0])
+	int rc = plugin_platform_list(&platform, nplatforms, capacity, out,
+				      count);
+
+	if (rc == 0 && !nplatforms && none_reason[0])
 		plugin_error(0, "%s", none_reason);
-	*count = nplatforms;
-	return 0;
-}
-
-const struct devimg_plugin_platform_info *cu_platform_info(
-	struct devimg_plugin_platform *pl)
-{
-	return &pl->info;
-}
-
-int cu_device_list(struct devimg_plugin_platform *pl, unsigned capacity,
-		   struct devimg_plugin_device **out, unsigned *count)
-{
-	unsigned i;
-
-	if (!pl || !count || (capacity && !out))
-		return plugin_error(-EINVAL, "device_list: NULL platform or output");
-	for (i = 0; i < pl->ndevices && i < capacity; i++)
-		out[i] = &pl->devices[i];
-	*count = pl->ndevices;
-	return 0;
-}
-
-const struct devimg_plugin_device_info *cu_device_info(
-	struct devimg_plugin_device *device)
-{
-	return &device->info;
+	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "level_zero.h"
+#include "listing.h"
 
 /* Several loaders in one process share this module; count them. */
 
@@ -129,9 +130,9 @@ static const struct devimg_plugin_ops level_zero_ops = {
 	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = lz_platform_list,
-	.platform_info = lz_platform_info,
-	.device_list = lz_device_list,
-	.device_info = lz_device_info,
+	.platform_info = plugin_platform_info,
+	.device_list = plugin_device_list,
+	.device_info = plugin_device_info,
 	.context_create = context_create,
 	.context_release = context_release,
 	.queue_create = lz_queue_create,

@@ -143,13 +143,6 @@ const char *lz_platforms_none(void);
 int lz_platform_list(unsigned capacity,
 		     struct devimg_plugin_platform **platforms,
 		     unsigned *count);
-const struct devimg_plugin_platform_info *lz_platform_info(
-	struct devimg_plugin_platform *platform);
-int lz_device_list(struct devimg_plugin_platform *platform,
-		   unsigned capacity, struct devimg_plugin_device **devices,
-		   unsigned *count);
-const struct devimg_plugin_device_info *lz_device_info(
-	struct devimg_plugin_device *device);
 
 /* Queues and copies (queue.c). */
 int lz_queue_create(struct devimg_plugin_context *ctx,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opencl.h"
+#include "listing.h"
 
 static struct devimg_plugin_platform *platforms;
 static unsigned nplatforms;
@@ -554,38 +555,6 @@ out:
 int ocl_platform_list(unsigned capacity,
 		      struct devimg_plugin_platform **out, unsigned *count)
 {
-	unsigned i;
-
-	if (!count || (capacity && !out))
-		return plugin_error(-EINVAL, "platform_list: NULL output");
-	for (i = 0; i < nplatforms && i < capacity; i++)
-		out[i] = &platforms[i];
-	*count = nplatforms;
-	return 0;
-}
-
-const struct devimg_plugin_platform_info *ocl_platform_info(
-	struct devimg_plugin_platform *platform)
-{
-	return &platform->info;
-}
-
-int ocl_device_list(struct devimg_plugin_platform *platform,
-		    unsigned capacity, struct devimg_plugin_device **out,
-		    unsigned *count)
-{
-	unsigned i;
-
-	if (!platform || !count || (capacity && !out))
-		return plugin_error(-EINVAL, "device_list: NULL platform or output");
-	for (i = 0; i < platform->ndevices && i < capacity; i++)
-		out[i] = &platform->devices[i];
-	*count = platform->ndevices;
-	return 0;
-}
-
-const struct devimg_plugin_device_info *ocl_device_info(
-	struct devimg_plugin_device *device)
-{
-	return &device->info;
+	return plugin_platform_list(platforms, nplatforms, capacity, out,
+				    count);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "opencl.h"
+#include "listing.h"
 
 /* Several loaders in one process share this module; count them. */
 
@@ -287,9 +288,9 @@ static const struct devimg_plugin_ops opencl_ops = {
 	.last_error = plugin_last_error,
 	.fini = fini,
 	.platform_list = ocl_platform_list,
-	.platform_info = ocl_platform_info,
-	.device_list = ocl_device_list,
-	.device_info = ocl_device_info,
+	.platform_info = plugin_platform_info,
+	.device_list = plugin_device_list,
+	.device_info = plugin_device_info,
 	.context_create = context_create,
 	.context_release = context_release,
 	.queue_create = queue_create,

@@ -93,13 +93,6 @@ void ocl_platforms_fini(void);
 int ocl_platform_list(unsigned capacity,
 		      struct devimg_plugin_platform **platforms,
 		      unsigned *count);
-const struct devimg_plugin_platform_info *ocl_platform_info(
-	struct devimg_plugin_platform *platform);
-int ocl_device_list(struct devimg_plugin_platform *platform,
-		    unsigned capacity, struct devimg_plugin_device **devices,
-		    unsigned *count);
-const struct devimg_plugin_device_info *ocl_device_info(
-	struct devimg_plugin_device *device);
 
 /* Programs (program.c). */
 int ocl_program_create_il(struct devimg_plugin_context *ctx,
