@@ -37,21 +37,7 @@ plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common
 PLUGIN_SUPPORT = plugins/libplugin-support.la
 
-if HAVE_OPENCL
-plugin_LTLIBRARIES += plugins/devimg-opencl.la
-plugins_devimg_opencl_la_SOURCES = \
-	plugins/opencl/opencl.h \
-	plugins/opencl/opencl.c \
-	plugins/opencl/devices.c \
-	plugins/opencl/program.c \
-	plugins/opencl/errors.c
-plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
-	$(OPENCL_CFLAGS)
-plugins_devimg_opencl_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
-	$(PTHREAD_CFLAGS)
-plugins_devimg_opencl_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
-plugins_devimg_opencl_la_LIBADD = $(PLUGIN_SUPPORT) $(OPENCL_LIBS) $(PTHREAD_LIBS)
-endif
+# The backends: plugins/<backend>/local.mk, included after this file.
 
 # --- tests ---
 
