@@ -6,8 +6,9 @@
  *   partial          init succeeds with operations missing
  *   device           a whole table: one platform, one CPU device
  *                    "devimg fake device"; programs cannot be made
- *   short            the same, its table stopping at the minimum size
- *                    (DEVIMG_PLUGIN_OPS_MIN_SIZE): no optional operation
+ *   short            the same, its size the minimum
+ *                    (DEVIMG_PLUGIN_OPS_MIN_SIZE): no optional operation,
+ *                    though the bytes past that size hold them
  *   tiny             the same, its table stopping before launch
  * Built in the tree against plugins/devimg_plugin.h, and by
  * tests/pkg/plugin-sdk.sh out of the tree against the installed header
@@ -321,13 +322,13 @@ static const struct devimg_plugin_ops fake_ops = {
 	.program_link = fake_program_link,
 };
 
-/* The handshake, the table cut to size bytes. */
+/* The handshake, the table cut to size bytes; copy bytes copied. */
 static int install(unsigned abi_version, struct devimg_plugin_ops *ops,
-		   size_t size)
+		   size_t copy, size_t size)
 {
-	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || ops->size < size)
+	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || ops->size < copy)
 		return -EPROTO;
-	memcpy(ops, &fake_ops, size);
+	memcpy(ops, &fake_ops, copy);
 	ops->size = size;
 	return 0;
 }
@@ -340,11 +341,13 @@ DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION)
 		return -EPROTO;
 	if (mode && !strcmp(mode, "device"))
-		return install(abi_version, ops, sizeof(*ops));
+		return install(abi_version, ops, sizeof(*ops), sizeof(*ops));
 	if (mode && !strcmp(mode, "short"))
-		return install(abi_version, ops, DEVIMG_PLUGIN_OPS_MIN_SIZE);
+		return install(abi_version, ops, sizeof(*ops),
+			       DEVIMG_PLUGIN_OPS_MIN_SIZE);
 	if (mode && !strcmp(mode, "tiny"))
 		return install(abi_version, ops,
+			       offsetof(struct devimg_plugin_ops, launch),
 			       offsetof(struct devimg_plugin_ops, launch));
 	ops->backend = "fake";
 	ops->last_error = fake_last_error;
