@@ -77,8 +77,8 @@ run short "$path" 2 --link
 expect_trace "^devimg: fake: program_compile(prog=(nil), options=\"\") = -95 (Operation not supported): the fake plugin ($fake_file) has no program_compile operation$"
 # The whole table: the plugin's own answers.
 run device "$path" 1 --link
-expect_bound "^fake: program_compile = -95: fake: no compiler$"
-expect_bound "^fake: program_link = -95: fake: no linker$"
+expect_bound "^fake: program_compile = -95: fake: no program_compile$"
+expect_bound "^fake: program_link = -95: fake: no program_link$"
 
 # An earlier folder's file shadows the same name in a later folder.
 cp "$fake" "$scratch/shadow/devimg-fake.so"

@@ -90,9 +90,9 @@ static int fake_device_list(struct devimg_plugin_platform *pl,
 			    unsigned *count)
 {
 	(void)pl;
+	*count = 1;
 	if (capacity)
 		devices[0] = (struct devimg_plugin_device *)&device;
-	*count = 1;
 	return 0;
 }
 
@@ -142,148 +142,69 @@ FAKE_RELEASE(program_release, struct devimg_plugin_program)
 FAKE_RELEASE(kernel_release, struct devimg_plugin_kernel)
 #undef FAKE_RELEASE
 
-static int fake_mem_create(struct devimg_plugin_context *ctx, unsigned flags,
-			   size_t size, struct devimg_plugin_mem **out)
-{
-	(void)ctx, (void)flags, (void)size, (void)out;
-	return fake_error("fake: no memory");
-}
-
-static int fake_mem_copy(struct devimg_plugin_queue *q,
-			 struct devimg_plugin_mem *mem, int blocking,
-			 size_t offset, size_t n)
-{
-	(void)q, (void)mem, (void)blocking, (void)offset, (void)n;
-	return fake_error("fake: no memory");
-}
-
-static int fake_mem_write(struct devimg_plugin_queue *q,
-			  struct devimg_plugin_mem *mem, int blocking,
-			  size_t offset, size_t n, const void *src)
-{
-	(void)src;
-	return fake_mem_copy(q, mem, blocking, offset, n);
-}
-
-static int fake_mem_read(struct devimg_plugin_queue *q,
-			 struct devimg_plugin_mem *mem, int blocking,
-			 size_t offset, size_t n, void *dst)
-{
-	(void)dst;
-	return fake_mem_copy(q, mem, blocking, offset, n);
-}
-
-static int fake_program_create_il(struct devimg_plugin_context *ctx,
-				  struct devimg_plugin_device *dev,
-				  const void *il, size_t size,
-				  struct devimg_plugin_program **out)
-{
-	(void)ctx, (void)dev, (void)il, (void)size, (void)out;
-	return fake_error("fake: no programs");
-}
-
-static int fake_program_create_binary(struct devimg_plugin_context *ctx,
-				      struct devimg_plugin_device *dev,
-				      enum devimg_plugin_binary_kind kind,
-				      const void *binary, size_t size,
-				      struct devimg_plugin_program **out)
-{
-	(void)kind;
-	return fake_program_create_il(ctx, dev, binary, size, out);
-}
-
-static int fake_program_set_spec_const(struct devimg_plugin_program *prog,
-				       uint32_t id, size_t size,
-				       const void *value)
-{
-	(void)prog, (void)id, (void)size, (void)value;
-	return fake_error("fake: no programs");
-}
-
-static int fake_program_build(struct devimg_plugin_program *prog,
-			      const char *options)
-{
-	(void)prog, (void)options;
-	return fake_error("fake: no programs");
-}
-
-static int fake_program_build_log(struct devimg_plugin_program *prog,
-				  char *buf, size_t capacity, size_t *len)
-{
-	(void)prog, (void)buf, (void)capacity, (void)len;
-	return fake_error("fake: no programs");
-}
-
-static int fake_program_binary(struct devimg_plugin_program *prog, void *buf,
-			       size_t capacity, size_t *len)
-{
-	(void)prog, (void)buf, (void)capacity, (void)len;
-	return fake_error("fake: no programs");
-}
-
-static int fake_program_compile(struct devimg_plugin_program *prog,
-				const char *options)
-{
-	(void)prog, (void)options;
-	return fake_error("fake: no compiler");
-}
-
-static int fake_program_link(struct devimg_plugin_context *ctx,
-			     struct devimg_plugin_device *dev, unsigned n,
-			     struct devimg_plugin_program *const *progs,
-			     const char *options,
-			     struct devimg_plugin_program **out)
-{
-	(void)ctx, (void)dev, (void)n, (void)progs, (void)options, (void)out;
-	return fake_error("fake: no linker");
-}
-
-static int fake_kernel_create(struct devimg_plugin_program *prog,
-			      const char *name,
-			      struct devimg_plugin_kernel **out)
-{
-	(void)prog, (void)name, (void)out;
-	return fake_error("fake: no kernels");
-}
-
-static int fake_kernel_arg_count(struct devimg_plugin_kernel *k,
-				 unsigned *count)
-{
-	(void)k, (void)count;
-	return fake_error("fake: no kernels");
-}
-
-static int fake_kernel_set_arg_value(struct devimg_plugin_kernel *k,
-				     unsigned index, size_t size,
-				     const void *value)
-{
-	(void)k, (void)index, (void)size, (void)value;
-	return fake_error("fake: no kernels");
-}
-
-static int fake_kernel_set_arg_mem(struct devimg_plugin_kernel *k,
-				   unsigned index, struct devimg_plugin_mem *mem)
-{
-	(void)k, (void)index, (void)mem;
-	return fake_error("fake: no kernels");
-}
-
-static int fake_kernel_set_arg_local(struct devimg_plugin_kernel *k,
-				     unsigned index, size_t size)
-{
-	(void)k, (void)index, (void)size;
-	return fake_error("fake: no kernels");
-}
-
-static int fake_launch(struct devimg_plugin_queue *q,
-		       struct devimg_plugin_kernel *k, unsigned dims,
-		       const size_t *global_offset, const size_t *global_size,
-		       const size_t *local_size)
-{
-	(void)q, (void)k, (void)dims, (void)global_offset, (void)global_size,
-		(void)local_size;
-	return fake_error("fake: no kernels");
-}
+/*
+ * Everything else fails as a backend that cannot do it: -ENOTSUP and a
+ * message naming the operation, its arguments unused.
+ */
+#define FAKE_NOTSUP(name, params)               \
+	static int fake_##name params           \
+	{                                       \
+		return fake_error("fake: no " #name); \
+	}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+FAKE_NOTSUP(mem_create, (struct devimg_plugin_context *ctx, unsigned flags,
+			 size_t size, struct devimg_plugin_mem **out))
+FAKE_NOTSUP(mem_write, (struct devimg_plugin_queue *q,
+			struct devimg_plugin_mem *mem, int blocking,
+			size_t offset, size_t n, const void *src))
+FAKE_NOTSUP(mem_read, (struct devimg_plugin_queue *q,
+		       struct devimg_plugin_mem *mem, int blocking,
+		       size_t offset, size_t n, void *dst))
+FAKE_NOTSUP(program_create_il, (struct devimg_plugin_context *ctx,
+				struct devimg_plugin_device *dev,
+				const void *il, size_t size,
+				struct devimg_plugin_program **out))
+FAKE_NOTSUP(program_create_binary, (struct devimg_plugin_context *ctx,
+				    struct devimg_plugin_device *dev,
+				    enum devimg_plugin_binary_kind kind,
+				    const void *binary, size_t size,
+				    struct devimg_plugin_program **out))
+FAKE_NOTSUP(program_set_spec_const, (struct devimg_plugin_program *prog,
+				     uint32_t id, size_t size,
+				     const void *value))
+FAKE_NOTSUP(program_build, (struct devimg_plugin_program *prog,
+			    const char *options))
+FAKE_NOTSUP(program_build_log, (struct devimg_plugin_program *prog,
+				char *buf, size_t capacity, size_t *len))
+FAKE_NOTSUP(program_binary, (struct devimg_plugin_program *prog, void *buf,
+			     size_t capacity, size_t *len))
+FAKE_NOTSUP(program_compile, (struct devimg_plugin_program *prog,
+			      const char *options))
+FAKE_NOTSUP(program_link, (struct devimg_plugin_context *ctx,
+			   struct devimg_plugin_device *dev, unsigned n,
+			   struct devimg_plugin_program *const *progs,
+			   const char *options,
+			   struct devimg_plugin_program **out))
+FAKE_NOTSUP(kernel_create, (struct devimg_plugin_program *prog,
+			    const char *name,
+			    struct devimg_plugin_kernel **out))
+FAKE_NOTSUP(kernel_arg_count, (struct devimg_plugin_kernel *k,
+			       unsigned *count))
+FAKE_NOTSUP(kernel_set_arg_value, (struct devimg_plugin_kernel *k,
+				   unsigned index, size_t size,
+				   const void *value))
+FAKE_NOTSUP(kernel_set_arg_mem, (struct devimg_plugin_kernel *k,
+				 unsigned index,
+				 struct devimg_plugin_mem *mem))
+FAKE_NOTSUP(kernel_set_arg_local, (struct devimg_plugin_kernel *k,
+				   unsigned index, size_t size))
+FAKE_NOTSUP(launch, (struct devimg_plugin_queue *q,
+		     struct devimg_plugin_kernel *k, unsigned dims,
+		     const size_t *global_offset, const size_t *global_size,
+		     const size_t *local_size))
+#pragma GCC diagnostic pop
+#undef FAKE_NOTSUP
 
 static const struct devimg_plugin_ops fake_ops = {
 	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
