@@ -179,7 +179,8 @@ enum {
  * then optional operations appended after it. size says how far the
  * plugin's table reaches:
  *  - below DEVIMG_PLUGIN_OPS_MIN_SIZE the loader refuses the plugin at
- *    bind time, naming the first operation the table stops before;
+ *    bind time, naming the first operation the table stops before (and
+ *    above the size it offered);
  *  - every operation of the minimum must be set: one a backend cannot do
  *    is still there and returns -ENOTSUP with a message;
  *  - an optional operation is absent when size stops before it or when it
