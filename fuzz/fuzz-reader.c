@@ -62,7 +62,7 @@ static void check_prop(const struct devimg_prop *p)
 			FUZZ_ASSERT(p->spec->descs[i].size, "empty leaf");
 }
 
-static void check_image(const struct devimg_image *img)
+static void check_image(const struct reader_image *img)
 {
 	size_t i, j;
 

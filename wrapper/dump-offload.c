@@ -84,7 +84,7 @@ static char *first_component(const char *triple)
 static int add_image(struct dump_container *c, size_t m,
 		     const struct syclbin_image *si, int native)
 {
-	struct devimg_image *img = &c->images.images[c->images.nimages];
+	struct reader_image *img = &c->images.images[c->images.nimages];
 
 	memset(img, 0, sizeof(*img));
 	img->index = (unsigned)c->images.nimages;
@@ -174,7 +174,7 @@ static int entries_view(struct dump_container *c, const char *path, char *err,
 	for (i = 0; i < c->nobs; i++) {
 		for (j = 0; j < c->obs[i]->nentries; j++) {
 			const struct offload_entry *e = &c->obs[i]->entries[j];
-			struct devimg_image *img =
+			struct reader_image *img =
 				&c->entries.images[c->entries.nimages];
 			const char *t = offload_entry_string(e, "triple", NULL);
 			const char *a = offload_entry_string(e, "arch", NULL);

@@ -388,7 +388,7 @@ static void text_string(FILE *f, const char *label, const char *s)
 }
 
 /* A compressed image: the size its frame records, or why there is none. */
-static void text_real_size(FILE *f, const struct devimg_image *img)
+static void text_real_size(FILE *f, const struct reader_image *img)
 {
 	const char *why;
 	uint64_t real;
@@ -400,7 +400,7 @@ static void text_real_size(FILE *f, const struct devimg_image *img)
 		fprintf(f, "  %-16s unknown: %s\n", "real size:", why);
 }
 
-static void text_image(FILE *f, const struct devimg_image *img)
+static void text_image(FILE *f, const struct reader_image *img)
 {
 	size_t i;
 
@@ -595,7 +595,7 @@ static void json_propsets(struct json_writer *w,
 
 /* "real_size": what the frame records, or null and "real_size_error". */
 static void json_real_size(struct json_writer *w,
-			   const struct devimg_image *img)
+			   const struct reader_image *img)
 {
 	const char *why;
 	uint64_t real;
@@ -611,7 +611,7 @@ static void json_real_size(struct json_writer *w,
 	json_string(w, why);
 }
 
-static void json_image(struct json_writer *w, const struct devimg_image *img)
+static void json_image(struct json_writer *w, const struct reader_image *img)
 {
 	size_t i;
 
@@ -673,7 +673,7 @@ static int has_prefix(const unsigned char *p, size_t n, const char *s)
 	return n >= len && !memcmp(p, s, len);
 }
 
-static const char *image_ext(const struct devimg_image *img,
+static const char *image_ext(const struct reader_image *img,
 			     const unsigned char *p, size_t n)
 {
 	static const unsigned char spirv_le[] = { 0x03, 0x02, 0x23, 0x07 };
@@ -803,7 +803,7 @@ static void name_set_fini(struct name_set *ns)
  * did not write either. -ENAMETOOLONG when no name fits.
  */
 static int extract_name(const struct devimg_file *df,
-			const struct devimg_image *img, const char *dir,
+			const struct reader_image *img, const char *dir,
 			const struct name_set *written, char *path,
 			size_t len, const unsigned char *p, size_t n_bytes)
 {
@@ -825,7 +825,7 @@ static int extract_name(const struct devimg_file *df,
 }
 
 static int extract_bytes(const struct devimg_file *df,
-			 const struct devimg_image *img, struct opts *o,
+			 const struct reader_image *img, struct opts *o,
 			 const unsigned char *p, size_t n)
 {
 	char path[PATH_MAX], err[ERRLEN];
@@ -869,7 +869,7 @@ static int extract_bytes(const struct devimg_file *df,
 }
 
 static int extract_image(const struct devimg_file *df,
-			 const struct devimg_image *img, struct opts *o)
+			 const struct reader_image *img, struct opts *o)
 {
 	const unsigned char *p = img->bin;
 	unsigned char *expanded = NULL;

@@ -309,7 +309,7 @@ static int read_propset(struct reader *r, const struct blob *b,
 
 static int read_propsets(struct reader *r, const struct blob *b,
 			 const char *where, const unsigned char *rec,
-			 struct devimg_image *img)
+			 struct reader_image *img)
 {
 	uint32_t off = rd32(r, rec + 48), n = rd32(r, rec + 52);
 	size_t i;
@@ -336,7 +336,7 @@ static int read_propsets(struct reader *r, const struct blob *b,
 
 static int read_entries(struct reader *r, const struct blob *b,
 			const char *where, const unsigned char *rec,
-			struct devimg_image *img)
+			struct reader_image *img)
 {
 	uint32_t off = rd32(r, rec + 40), n = rd32(r, rec + 44);
 	char field[32];
@@ -363,7 +363,7 @@ static int read_entries(struct reader *r, const struct blob *b,
 
 static int read_strings(struct reader *r, const struct blob *b,
 			const char *where, const unsigned char *rec,
-			struct devimg_image *img)
+			struct reader_image *img)
 {
 	uint32_t moff = rd32(r, rec + 32), msize = rd32(r, rec + 36);
 	int ret;
@@ -470,7 +470,7 @@ static size_t sym_section(const struct relocs *rel, size_t idx,
 /* Relocatable: image = symbol + addend of the PC-relative relocation. */
 static int image_from_rela(struct reader *r, const char *where,
 			   const struct relocs *rel, uint64_t field,
-			   struct devimg_image *img)
+			   struct reader_image *img)
 {
 	const GElf_Shdr *sh;
 	const GElf_Rela *ra;
@@ -564,7 +564,7 @@ static int addr_to_offset(struct reader *r, uint64_t addr, uint64_t size,
 
 static int image_from_addr(struct reader *r, const struct blob *b,
 			   const char *where, uint64_t field, int64_t rel,
-			   struct devimg_image *img)
+			   struct reader_image *img)
 {
 	uint64_t addr = b->shdr->sh_addr + field + (uint64_t)rel;
 
@@ -579,7 +579,7 @@ static int image_from_addr(struct reader *r, const struct blob *b,
 
 static int read_bin(struct reader *r, const struct blob *b,
 		    const char *where, const struct relocs *rel,
-		    const unsigned char *rec, struct devimg_image *img)
+		    const unsigned char *rec, struct reader_image *img)
 {
 	uint64_t field = b->sec_off + (uint64_t)(rec - b->p);
 	int ret;
@@ -608,10 +608,10 @@ static int read_bin(struct reader *r, const struct blob *b,
 
 /* ---- images and blobs ---- */
 
-static struct devimg_image *new_image(struct reader *r)
+static struct reader_image *new_image(struct reader *r)
 {
 	struct devimg_file *f = r->file;
-	struct devimg_image *imgs;
+	struct reader_image *imgs;
 	size_t cap;
 
 	if (f->nimages == r->cap) {
@@ -633,7 +633,7 @@ static int read_image(struct reader *r, const struct blob *b,
 		      const unsigned char *rec)
 {
 	char where[WHERE_LEN];
-	struct devimg_image *img = new_image(r);
+	struct reader_image *img = new_image(r);
 	int ret;
 
 	if (!img)

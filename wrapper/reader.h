@@ -43,7 +43,7 @@ struct devimg_propset {
 	size_t nprops;
 };
 
-struct devimg_image {
+struct reader_image {
 	unsigned index;		/* counts images across the file */
 	uint16_t version;
 	uint8_t kind;
@@ -66,7 +66,7 @@ struct devimg_elf;
 
 struct devimg_file {
 	const char *fname;	/* as given to open */
-	struct devimg_image *images;
+	struct reader_image *images;
 	size_t nimages;
 	struct devimg_elf *elf;	/* private: owns what the model points to */
 };

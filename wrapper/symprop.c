@@ -56,7 +56,7 @@ static int read_table(struct source *s)
 }
 
 /* The next image of the listed objects, opening the next row as needed. */
-static int next_image(struct source *s, const struct devimg_image **img,
+static int next_image(struct source *s, const struct reader_image **img,
 		      size_t want)
 {
 	const struct props_table_row *row;
@@ -82,7 +82,7 @@ static int next_image(struct source *s, const struct devimg_image **img,
 	return 0;
 }
 
-static int copy_entries(struct wrap_image *dst, const struct devimg_image *src)
+static int copy_entries(struct wrap_image *dst, const struct reader_image *src)
 {
 	struct props_names n = { 0 };
 	size_t i;
@@ -121,7 +121,7 @@ static int copy_prop(struct props_set *set, const struct devimg_prop *p)
 	}
 }
 
-static int copy_props(struct wrap_image *dst, const struct devimg_image *src)
+static int copy_props(struct wrap_image *dst, const struct reader_image *src)
 {
 	struct props *p = NULL;
 	size_t i, j;
@@ -154,7 +154,7 @@ int wrap_symprop_apply(struct wrap_set *set, const char *table, char *err,
 		       size_t errlen)
 {
 	struct source s = { .table = table, .err = err, .errlen = errlen };
-	const struct devimg_image *src;
+	const struct reader_image *src;
 	size_t i, want = 0;
 	int r;
 

@@ -56,7 +56,7 @@ static void touch_file(const struct devimg_file *f)
 	size_t i, j;
 
 	for (i = 0; i < f->nimages; i++) {
-		const struct devimg_image *img = &f->images[i];
+		const struct reader_image *img = &f->images[i];
 
 		touch_str(img->target);
 		touch_str(img->compile_opts);
