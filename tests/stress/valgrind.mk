@@ -37,7 +37,7 @@ EXTRA_DIST += tests/stress/valgrind.supp
 # 30 minutes on two cores).
 VALGRIND_CI_TESTS = $(props_tests) \
 	$(filter-out $(valgrind_too_slow),$(loader_unit_tests)) \
-	$(meta_unit_tests) tests/plugins/selector-test fuzz/replay.sh \
+	$(metadata_unit_tests) tests/plugins/selector-test fuzz/replay.sh \
 	tests/catalogue/catalogue.sh tests/dispatch/dispatch.sh \
 	tests/bundle/bundle.sh
 if BUILD_CUDA
