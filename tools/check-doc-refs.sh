@@ -26,9 +26,11 @@ cd "$top" || exit 2
 
 # Text files written by hand: no VCS data, no build trees (a folder with
 # a config.status: _ci/, build/, ...), generated autotools files, build
-# outputs, test scratch folders or binaries.
+# outputs, test scratch folders or binaries, and not debian/, where a
+# package build writes its own lists of the tree's files.
 set -- -name .git -o -name autom4te.cache -o -name build-aux \
-	-o -name test-tmp -o -name .deps -o -name .libs -o -path './devimg-*'
+	-o -name test-tmp -o -name .deps -o -name .libs -o -path './devimg-*' \
+	-o -path ./debian
 for b in $(find . -name .git -prune -o -name config.status -print); do
 	b=${b%/config.status}
 	[ "$b" = . ] || set -- "$@" -o -path "$b"
