@@ -31,6 +31,7 @@ noinst_LTLIBRARIES += plugins/libplugin-support.la
 plugins_libplugin_support_la_SOURCES = \
 	plugins/common/plugin-support.c plugins/common/plugin-support.h \
 	plugins/common/listing.h \
+	plugins/common/enumerate.c plugins/common/enumerate.h \
 	props/escape.c props/escape.h
 plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)

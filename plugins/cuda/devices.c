@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cuda-plugin.h"
+#include "enumerate.h"
 #include "listing.h"
 
 static struct devimg_plugin_platform platform;
@@ -136,13 +137,9 @@ static int device_query(struct devimg_plugin_device *dev)
 	dev->managed = managed && concurrent;
 	snprintf(dev->version, sizeof(dev->version), "sm_%d%d", major, minor);
 
-	info->size = sizeof(*info);
-	info->name = dev->name;
-	info->vendor = "NVIDIA Corporation";
-	info->version = dev->version;
-	info->driver_version = platform.version;
-	info->backend = "cuda";
-	info->platform = &platform;
+	plugin_device_names(info, &platform, "cuda", dev->name,
+			    "NVIDIA Corporation", dev->version,
+			    platform.version);
 	info->type = DEVIMG_PLUGIN_DEVICE_GPU;
 	info->formats = DEVIMG_PLUGIN_FORMAT_NATIVE | DEVIMG_PLUGIN_FORMAT_PTX;
 	/* Offsets reach kernels through their _with_offset twins. */

@@ -8,11 +8,13 @@
  * error, and the calling thread's message says why.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "level_zero.h"
+#include "enumerate.h"
 #include "listing.h"
 
 static struct devimg_plugin_platform *platforms;
@@ -197,15 +199,24 @@ static int device_queue_group(struct devimg_plugin_device *dev)
 	return 0;
 }
 
-static int device_init(struct devimg_plugin_device *dev,
-		       struct devimg_plugin_platform *pl,
-		       const ze_driver_properties_t *driver,
-		       ze_api_version_t api)
+/* What the devices of one driver are started with. */
+struct driver_ctx {
+	struct devimg_plugin_platform *pl;
+	const ze_driver_properties_t *driver;
+	ze_api_version_t api;
+};
+
+/* Start device item of the driver ctx says (plugin_enumerate()'s init). */
+static int device_init(void *ctx, void *item, unsigned index)
 {
+	const struct driver_ctx *d = ctx;
+	struct devimg_plugin_device *dev = item;
 	struct devimg_plugin_device_info *info = &dev->info;
-	uint32_t v = driver->driverVersion;
+	uint32_t v = d->driver->driverVersion;
+	ze_api_version_t api = d->api;
 	int rc;
 
+	(void)index;
 	rc = device_properties(dev);
 	if (rc == 0)
 		rc = device_compute(dev);
@@ -223,13 +234,8 @@ static int device_init(struct devimg_plugin_device *dev,
 	/* The major.minor.build packing that Intel's drivers use. */
 	snprintf(dev->driver_version, sizeof(dev->driver_version), "%u.%u.%u",
 		 v >> 24, (v >> 16) & 0xff, v & 0xffff);
-	info->size = sizeof(*info);
-	info->name = dev->name;
-	info->vendor = dev->vendor;
-	info->version = dev->version;
-	info->driver_version = dev->driver_version;
-	info->backend = "level_zero";
-	info->platform = pl;
+	plugin_device_names(info, d->pl, "level_zero", dev->name, dev->vendor,
+			    dev->version, dev->driver_version);
 	info->formats = DEVIMG_PLUGIN_FORMAT_SPIRV |
 			DEVIMG_PLUGIN_FORMAT_NATIVE;
 	/*
@@ -242,35 +248,28 @@ static int device_init(struct devimg_plugin_device *dev,
 	return 0;
 }
 
+/* zeDeviceGet as plugin_enumerate() asks. */
+static int get_devices(void *ctx, uint32_t *n, void *ids)
+{
+	struct driver_ctx *d = ctx;
+	ze_result_t res = zeDeviceGet(d->pl->id, n, ids);
+
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDeviceGet(%s)", d->pl->name);
+	return 0;
+}
+
 static int driver_devices(struct devimg_plugin_platform *pl,
 			  const ze_driver_properties_t *driver,
 			  ze_api_version_t api)
 {
-	ze_device_handle_t *ids;
-	uint32_t n = 0, i;
-	ze_result_t res;
-	int rc = 0;
+	static const struct plugin_enum device_enum =
+		PLUGIN_ENUM(struct devimg_plugin_device, "devices",
+			    get_devices, device_init);
+	struct driver_ctx d = { .pl = pl, .driver = driver, .api = api };
+	int rc;
 
-	res = zeDeviceGet(pl->id, &n, NULL);
-	if (res != ZE_RESULT_SUCCESS)
-		return lz_fail(res, "zeDeviceGet(%s)", pl->name);
-	if (n == 0)
-		return 0;
-	ids = calloc(n, sizeof(*ids));
-	pl->devices = calloc(n, sizeof(*pl->devices));
-	if (!ids || !pl->devices) {
-		free(ids);
-		return plugin_error(-ENOMEM, "out of memory for %u devices", n);
-	}
-	res = zeDeviceGet(pl->id, &n, ids);
-	if (res != ZE_RESULT_SUCCESS)
-		rc = lz_fail(res, "zeDeviceGet(%s)", pl->name);
-	for (i = 0; i < n && rc == 0; i++) {
-		pl->devices[i].id = ids[i];
-		pl->ndevices = i + 1;
-		rc = device_init(&pl->devices[i], pl, driver, api);
-	}
-	free(ids);
+	pl->devices = plugin_enumerate(&device_enum, &d, &pl->ndevices, &rc);
 	return rc;
 }
 
@@ -325,8 +324,10 @@ static int driver_global_offset(struct devimg_plugin_platform *pl)
 	return 0;
 }
 
-static int platform_init(struct devimg_plugin_platform *pl, unsigned index)
+/* Start driver item, the index-th (plugin_enumerate()'s init). */
+static int platform_init(void *ctx, void *item, unsigned index)
 {
+	struct devimg_plugin_platform *pl = item;
 	ze_driver_properties_t props = {
 		.stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
 	};
@@ -335,6 +336,7 @@ static int platform_init(struct devimg_plugin_platform *pl, unsigned index)
 	ze_result_t res;
 	int rc;
 
+	(void)ctx;
 	snprintf(pl->name, sizeof(pl->name), "Level Zero driver %u", index);
 	res = zeDriverGetProperties(pl->id, &props);
 	if (res != ZE_RESULT_SUCCESS)
@@ -391,11 +393,22 @@ static int init_loader(bool *none)
 	return lz_fail(res, "zeInit");
 }
 
+/* zeDriverGet as plugin_enumerate() asks. */
+static int get_drivers(void *ctx, uint32_t *n, void *ids)
+{
+	ze_result_t res = zeDriverGet(n, ids);
+
+	(void)ctx;
+	if (res != ZE_RESULT_SUCCESS)
+		return lz_fail(res, "zeDriverGet");
+	return 0;
+}
+
 int lz_platforms_init(void)
 {
-	ze_driver_handle_t *ids = NULL;
-	uint32_t n = 0, i;
-	ze_result_t res;
+	static const struct plugin_enum driver_enum =
+		PLUGIN_ENUM(struct devimg_plugin_platform, "drivers",
+			    get_drivers, platform_init);
 	bool none;
 	int rc;
 
@@ -403,29 +416,7 @@ int lz_platforms_init(void)
 	rc = init_loader(&none);
 	if (rc < 0 || none)
 		return rc;
-	res = zeDriverGet(&n, NULL);
-	if (res != ZE_RESULT_SUCCESS)
-		return lz_fail(res, "zeDriverGet");
-	if (n == 0)
-		return 0;
-	ids = calloc(n, sizeof(*ids));
-	platforms = calloc(n, sizeof(*platforms));
-	if (!ids || !platforms) {
-		rc = plugin_error(-ENOMEM, "out of memory for %u drivers", n);
-		goto out;
-	}
-	res = zeDriverGet(&n, ids);
-	if (res != ZE_RESULT_SUCCESS) {
-		rc = lz_fail(res, "zeDriverGet");
-		goto out;
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		platforms[i].id = ids[i];
-		nplatforms = i + 1;
-		rc = platform_init(&platforms[i], i);
-	}
-out:
-	free(ids);
+	platforms = plugin_enumerate(&driver_enum, NULL, &nplatforms, &rc);
 	if (rc < 0)
 		lz_platforms_fini();
 	return rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opencl.h"
+#include "enumerate.h"
 #include "listing.h"
 
 static struct devimg_plugin_platform *platforms;
@@ -393,14 +394,17 @@ static void find_aspects(struct devimg_plugin_device *dev,
 	find_sub_group_sizes(dev, extensions);
 }
 
-static int device_init(struct devimg_plugin_device *dev,
-		       struct devimg_plugin_platform *pl)
+/* Start device item of platform ctx (plugin_enumerate()'s init). */
+static int device_init(void *ctx, void *item, unsigned index)
 {
+	struct devimg_plugin_platform *pl = ctx;
+	struct devimg_plugin_device *dev = item;
 	struct devimg_plugin_device_info *info = &dev->info;
 	char *extensions = NULL;
 	unsigned version;
 	int rc;
 
+	(void)index;
 	rc = device_query(dev);
 	if (rc == 0)
 		rc = device_string(dev->id, CL_DEVICE_EXTENSIONS, "EXTENSIONS",
@@ -410,13 +414,8 @@ static int device_init(struct devimg_plugin_device *dev,
 
 	version = ocl_parse_version(dev->version);
 	find_il_support(dev, pl->id, version, extensions);
-	info->size = sizeof(*info);
-	info->name = dev->name;
-	info->vendor = dev->vendor;
-	info->version = dev->version;
-	info->driver_version = dev->driver_version;
-	info->backend = "opencl";
-	info->platform = pl;
+	plugin_device_names(info, pl, "opencl", dev->name, dev->vendor,
+			    dev->version, dev->driver_version);
 	info->formats = DEVIMG_PLUGIN_FORMAT_NATIVE;
 	if (has_word(extensions, "cl_khr_spir"))
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIR;
@@ -440,44 +439,43 @@ static void device_fini(struct devimg_plugin_device *dev)
 	free(dev->driver_version);
 }
 
-static int platform_devices(struct devimg_plugin_platform *pl)
+/* clGetDeviceIDs as plugin_enumerate() asks; ctx is the platform. */
+static int get_devices(void *ctx, uint32_t *n, void *ids)
 {
-	cl_device_id *ids = NULL;
-	cl_uint n = 0, i;
+	struct devimg_plugin_platform *pl = ctx;
 	cl_int err;
-	int rc = 0;
 
-	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, 0, NULL, &n);
-	if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && n == 0))
+	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, ids ? *n : 0, ids,
+			     ids ? NULL : n);
+	if (!ids && err == CL_DEVICE_NOT_FOUND) {
+		*n = 0;
 		return 0;
+	}
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clGetDeviceIDs(platform \"%s\")",
 				pl->name);
-	ids = calloc(n, sizeof(*ids));
-	pl->devices = calloc(n, sizeof(*pl->devices));
-	if (!ids || !pl->devices) {
-		rc = plugin_error(-ENOMEM, "out of memory for %u devices", n);
-		goto out;
-	}
-	err = clGetDeviceIDs(pl->id, CL_DEVICE_TYPE_ALL, n, ids, NULL);
-	if (err != CL_SUCCESS) {
-		rc = ocl_fail(err, "clGetDeviceIDs(platform \"%s\")", pl->name);
-		goto out;
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		pl->devices[i].id = ids[i];
-		pl->ndevices = i + 1;
-		rc = device_init(&pl->devices[i], pl);
-	}
-out:
-	free(ids);
+	return 0;
+}
+
+static int platform_devices(struct devimg_plugin_platform *pl)
+{
+	static const struct plugin_enum device_enum =
+		PLUGIN_ENUM(struct devimg_plugin_device, "devices",
+			    get_devices, device_init);
+	int rc;
+
+	pl->devices = plugin_enumerate(&device_enum, pl, &pl->ndevices, &rc);
 	return rc;
 }
 
-static int platform_init(struct devimg_plugin_platform *pl)
+/* Start platform item (plugin_enumerate()'s init). */
+static int platform_init(void *ctx, void *item, unsigned index)
 {
+	struct devimg_plugin_platform *pl = item;
 	int rc;
 
+	(void)ctx;
+	(void)index;
 	rc = platform_string(pl->id, CL_PLATFORM_NAME, "NAME", &pl->name);
 	if (rc == 0)
 		rc = platform_string(pl->id, CL_PLATFORM_VENDOR, "VENDOR",
@@ -517,36 +515,29 @@ void ocl_platforms_fini(void)
 	nplatforms = 0;
 }
 
-int ocl_platforms_init(void)
+/* clGetPlatformIDs as plugin_enumerate() asks. */
+static int get_platforms(void *ctx, uint32_t *n, void *ids)
 {
-	cl_platform_id *ids = NULL;
-	cl_uint n = 0, i;
-	cl_int err;
-	int rc = 0;
+	cl_int err = clGetPlatformIDs(ids ? *n : 0, ids, ids ? NULL : n);
 
-	err = clGetPlatformIDs(0, NULL, &n);
-	if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && n == 0))
+	(void)ctx;
+	if (!ids && err == CL_PLATFORM_NOT_FOUND_KHR) {
+		*n = 0;
 		return 0;
+	}
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clGetPlatformIDs");
-	ids = calloc(n, sizeof(*ids));
-	platforms = calloc(n, sizeof(*platforms));
-	if (!ids || !platforms) {
-		rc = plugin_error(-ENOMEM, "out of memory for %u platforms", n);
-		goto out;
-	}
-	err = clGetPlatformIDs(n, ids, NULL);
-	if (err != CL_SUCCESS) {
-		rc = ocl_fail(err, "clGetPlatformIDs");
-		goto out;
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		platforms[i].id = ids[i];
-		nplatforms = i + 1;
-		rc = platform_init(&platforms[i]);
-	}
-out:
-	free(ids);
+	return 0;
+}
+
+int ocl_platforms_init(void)
+{
+	static const struct plugin_enum platform_enum =
+		PLUGIN_ENUM(struct devimg_plugin_platform, "platforms",
+			    get_platforms, platform_init);
+	int rc;
+
+	platforms = plugin_enumerate(&platform_enum, NULL, &nplatforms, &rc);
 	if (rc < 0)
 		ocl_platforms_fini();
 	return rc;
