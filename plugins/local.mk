@@ -81,7 +81,8 @@ tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS) \
 
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
-	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh
+	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
+	tests/plugins/link-absent.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode

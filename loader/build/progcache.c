@@ -280,9 +280,10 @@ static int program_compile(struct devimg_device *dev,
 {
 	int err;
 
-	if (!devimg_plugin_can_link(dev->plugin))
-		return dispatch_error(-ENOTSUP, "the %s plugin cannot compile or link programs separately",
-				      devimg_device_backend(dev));
+	err = devimg_plugin_need_link(dev->plugin);
+	if (err < 0)
+		return dispatch_error(err, "%s",
+				      devimg_plugin_last_error(dev->plugin));
 	err = program_spec(dev, img, prog, spec);
 	if (err < 0)
 		return err;

@@ -562,6 +562,15 @@ bool devimg_plugin_can_link(const struct devimg_plugin *p)
 	return p->ops.program_compile && p->ops.program_link;
 }
 
+int devimg_plugin_need_link(struct devimg_plugin *p)
+{
+	if (!p->ops.program_compile)
+		return absent_op(p, "program_compile");
+	if (!p->ops.program_link)
+		return absent_op(p, "program_link");
+	return 0;
+}
+
 /* ---- level 2: one line per call ---- */
 
 #define TRACING(p) ((p)->trace >= 2)

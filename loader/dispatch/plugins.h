@@ -167,6 +167,12 @@ int devimg_plugin_program_binary(struct devimg_plugin *p,
  * when the plugin's table lacks them: ask devimg_plugin_can_link() first.
  */
 bool devimg_plugin_can_link(const struct devimg_plugin *p);
+/*
+ * 0 when the plugin can; else -ENOTSUP, and the plugin's message names
+ * the first of the two operations its table lacks, as for any absent
+ * operation.
+ */
+int devimg_plugin_need_link(struct devimg_plugin *p);
 int devimg_plugin_program_compile(struct devimg_plugin *p,
 				  struct devimg_plugin_program *prog,
 				  const char *options);

@@ -5,7 +5,8 @@
  *   abi              init claims ABI version 99
  *   partial          init succeeds with operations missing
  *   device           a whole table: one platform, one CPU device
- *                    "devimg fake device"; programs cannot be made
+ *                    "devimg fake device"; programs are made of SPIR-V
+ *                    but never built
  *   short            the same, its size the minimum
  *                    (DEVIMG_PLUGIN_OPS_MIN_SIZE): no optional operation,
  *                    though the bytes past that size hold them
@@ -25,7 +26,7 @@
 #endif
 
 /* Handles are the addresses of these; nothing is ever allocated. */
-static char platform, device, context, queue;
+static char platform, device, context, queue, program;
 
 static const struct devimg_plugin_platform_info platform_info = {
 	.size = sizeof(platform_info),
@@ -129,6 +130,20 @@ static int fake_queue_finish(struct devimg_plugin_queue *q)
 	return 0;
 }
 
+/* A program of any SPIR-V, so that what comes after can be reached. */
+static int fake_program_create_il(struct devimg_plugin_context *ctx,
+				  struct devimg_plugin_device *dev,
+				  const void *il, size_t size,
+				  struct devimg_plugin_program **out)
+{
+	(void)ctx;
+	(void)dev;
+	(void)il;
+	(void)size;
+	*out = (struct devimg_plugin_program *)&program;
+	return 0;
+}
+
 /* Releases of handles that are never allocated. */
 #define FAKE_RELEASE(name, type)            \
 	static void fake_##name(type *h)    \
@@ -161,10 +176,6 @@ FAKE_NOTSUP(mem_write, (struct devimg_plugin_queue *q,
 FAKE_NOTSUP(mem_read, (struct devimg_plugin_queue *q,
 		       struct devimg_plugin_mem *mem, int blocking,
 		       size_t offset, size_t n, void *dst))
-FAKE_NOTSUP(program_create_il, (struct devimg_plugin_context *ctx,
-				struct devimg_plugin_device *dev,
-				const void *il, size_t size,
-				struct devimg_plugin_program **out))
 FAKE_NOTSUP(program_create_binary, (struct devimg_plugin_context *ctx,
 				    struct devimg_plugin_device *dev,
 				    enum devimg_plugin_binary_kind kind,
