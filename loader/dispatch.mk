@@ -68,4 +68,4 @@ TESTS += $(dispatch_shell_tests)
 dist_check_SCRIPTS += $(dispatch_shell_tests)
 EXTRA_DIST += tests/dispatch/dispatch.cl tests/dispatch/broken.cl \
 	tests/dispatch/spec.props tests/dispatch/dispatch.sym tests/dispatch/spec.cl \
-	tests/dispatch/pick.cl
+	tests/dispatch/pick.cl tests/dispatch/common.sh

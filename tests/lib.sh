@@ -40,6 +40,16 @@ expect_fail() {
 		fail "error of '$*' is not one line: $(cat "$scratch/err")"
 }
 
+# pocl_env SELECTOR: run on the plugins of the build tree, PoCL keeping
+# its kernel cache in the scratch folder, on the devices SELECTOR keeps
+# (DEVIMG_DEVICE_SELECTOR); all exported.
+pocl_env() {
+	POCL_CACHE_DIR=$scratch/pocl-cache
+	mkdir -p "$POCL_CACHE_DIR"
+	DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs DEVIMG_DEVICE_SELECTOR=$1
+	export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+}
+
 # device_formats: the image formats the first OpenCL device that the
 # test's DEVIMG_DEVICE_SELECTOR shows ingests, as devimg-ls names them
 # ("spirv spir native"); empty when there is no such device.

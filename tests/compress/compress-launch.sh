@@ -7,33 +7,11 @@
 # constants; SPIR bitcode: emulated). Then a library whose first image has
 # a garbled frame: its kernel fails with the reason, the kernel of the
 # second image still runs.
-. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dispatch/common.sh"
 
-plugins=$top_builddir/plugins/.libs
-run=$top_builddir/tests/dispatch/dispatch-run
 crun=$top_builddir/tests/compress/compress-run
-WRAP=$top_builddir/devimg-wrap
 DUMP=$top_builddir/devimg-dump
-src=$top_srcdir/tests/dispatch
-bc=$top_builddir/tests/dispatch
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
 command -v jq >/dev/null || skip "jq is not installed"
-
-mkdir -p "$scratch/pocl-cache"
-POCL_CACHE_DIR=$scratch/pocl-cache
-DEVIMG_PLUGIN_PATH=$plugins
-DEVIMG_DEVICE_SELECTOR=opencl:*
-export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
-device_format "$bc" dispatch
-spec=spec
-spec_path=emulated
-if [ "$fmt" = spirv ]; then
-	spec="spec-native"
-	spec_path=native
-	[ -f "$bc/$spec.spv" ] ||
-		skip "the device takes SPIR-V but $bc/$spec.spv is not built (configure found no spirv-as)"
-fi
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 

@@ -7,32 +7,7 @@
 # spec_k's spec constants native (spec-native.spv), else SPIR bitcode,
 # with them emulated (spec.cl). Needs no clang at run time, so a carried
 # build tree runs it on another machine.
-. "$top_srcdir/tests/lib.sh"
-
-plugins=$top_builddir/plugins/.libs
-run=$top_builddir/tests/dispatch/dispatch-run
-WRAP=$top_builddir/devimg-wrap
-src=$top_srcdir/tests/dispatch
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-bc=$top_builddir/tests/dispatch
-: "${CC:=cc}"
-
-mkdir -p "$scratch/pocl-cache"
-POCL_CACHE_DIR=$scratch/pocl-cache
-DEVIMG_PLUGIN_PATH=$plugins
-DEVIMG_DEVICE_SELECTOR=opencl:*
-export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
-device_format "$bc" dispatch
-# spec_k: SPIR-V has native spec constants, SPIR bitcode emulates them.
-spec=spec
-spec_path=emulated
-if [ "$fmt" = spirv ]; then
-	spec="spec-native"
-	spec_path=native
-	[ -f "$bc/$spec.spv" ] ||
-		skip "the device takes SPIR-V but $bc/$spec.spv is not built (configure found no spirv-as)"
-fi
+. "$top_srcdir/tests/dispatch/common.sh"
 
 cd "$scratch"
 for f in dispatch broken pick-which-1 pick-which-2 pick-which-3 \
