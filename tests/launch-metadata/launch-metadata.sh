@@ -9,51 +9,15 @@
 # elim-spec.props with spec constants: emulated in SPIR bitcode, native in
 # SPIR-V, from the twin elim-spec-native.spvasm), a required work-group
 # size (5x2) and image selection by device requirements.
-. "$top_srcdir/tests/lib.sh"
+no_device="PoCL shows no OpenCL CPU device"
+. "$top_srcdir/tests/launch-metadata/common.sh"
 
-plugins=$top_builddir/plugins/.libs
-run=$top_builddir/tests/launch-metadata/launch-run
-WRAP=$top_builddir/devimg-wrap
-src=$top_srcdir/tests/launch-metadata
 img=$top_builddir/tests/launch-metadata
 [ -x "$WRAP" ] || skip "devimg-wrap is not built"
 [ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-: "${CC:=cc}"
-
-# run MODE LIB [ARG]: launch-run, its output shown; 77 skips the test.
-run() {
-	rc=0
-	"$run" "$@" >"$scratch/out.$1" 2>"$scratch/err.$1" || rc=$?
-	cat "$scratch/out.$1" "$scratch/err.$1"
-	[ "$rc" -ne 77 ] || skip "PoCL shows no OpenCL CPU device ($1)"
-	[ "$rc" -eq 0 ] || fail "launch-run $1 exited $rc"
-}
-
-# aspects ID...: an "aspects" property holding uint32 ids (LSB-first
-# base64 of docs/formats.md section 2, precomputed: the shell has no encoder).
-aspects() {
-	case "$*" in
-	2) echo 'aspects=2|gAAAAAAAAAgAAAAA' ;;
-	5) echo 'aspects=2|gAAAAAAAAAQBAAAA' ;;
-	6) echo 'aspects=2|gAAAAAAAAAgBAAAA' ;;
-	9) echo 'aspects=2|gAAAAAAAAAQCAAAA' ;;
-	28) echo 'aspects=2|gAAAAAAAAAAHAAAA' ;;
-	'1 1') echo 'aspects=2|ABAAAAAAAAQAAAAABAAAAA' ;;
-	'1 6') echo 'aspects=2|ABAAAAAAAAQAAAAAGAAAAA' ;;
-	'1 9') echo 'aspects=2|ABAAAAAAAAQAAAAAJAAAAA' ;;
-	'1 10') echo 'aspects=2|ABAAAAAAAAQAAAAAKAAAAA' ;;
-	'1 12') echo 'aspects=2|ABAAAAAAAAQAAAAAMAAAAA' ;;
-	'1 28') echo 'aspects=2|ABAAAAAAAAQAAAAAcAAAAA' ;;
-	*) fail "no encoding for aspects $*" ;;
-	esac
-}
 
 cd "$scratch"
-mkdir -p pocl-cache
-POCL_CACHE_DIR=$scratch/pocl-cache
-DEVIMG_PLUGIN_PATH=$plugins
-DEVIMG_DEVICE_SELECTOR=opencl:cpu
-export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+pocl_env opencl:cpu
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
@@ -97,29 +61,8 @@ lib elimspec -target=spir64 -format=$fmt -entries="$src/elim-spec.sym" \
 run elimspec "$scratch/libelimspec.so" "$spec"
 
 # Device requirements: which aspect the device lacks, which it has.
-run probe "$scratch/liblaunch.so"
-set -- $(grep '^LACK ' out.probe)
-[ $# -eq 3 ] || fail "probe: no LACK line"
-lack=$2 lack_name=$3
-set -- $(grep '^HAVE ' out.probe)
-[ $# -eq 3 ] || fail "probe: no HAVE line"
-have=$2
-
 # Image 0 is for the CPU's own target, so it would be preferred, but it
 # needs the lacking aspect; image 1 (spir64) needs cpu and the present one.
-printf 'which\n' >which.sym
-{ echo '[SYCL/device requirements]'; aspects "$lack"; } >needs-lacking.props
-{ echo '[SYCL/device requirements]'; aspects 1 "$have"; } >needs-present.props
-lib pick -format=$fmt -entries=which.sym \
-	-target=spir64_x86_64 -properties=needs-lacking.props which-1.$ext \
-	-target=spir64 -properties=needs-present.props which-2.$ext
-lib nopick -format=$fmt -entries=which.sym \
-	-target=spir64_x86_64 -properties=needs-lacking.props which-1.$ext
-run pick "$scratch/libpick.so"
-run nopick "$scratch/libnopick.so" "$lack_name"
-
-# devimg-dump shows the same requirements decoded.
-"$top_builddir/devimg-dump" pick.o >dump.txt || fail "devimg-dump pick.o"
-grep -q "^      aspects = $lack_name\$" dump.txt ||
-	fail "devimg-dump: $(cat dump.txt)"
+run probe "$scratch/liblaunch.so"
+requirements 1 "$fmt" "$ext" spir64_x86_64 spir64
 exit 0

@@ -78,7 +78,7 @@ EXTRA_DIST += tests/launch-metadata/launch.cl tests/launch-metadata/which.cl \
 	tests/launch-metadata/elim-spec.cl tests/launch-metadata/elim-spec.sym \
 	tests/launch-metadata/elim-spec.props \
 	tests/launch-metadata/elim-spec-native.spvasm \
-	docs/launch-metadata.md
+	tests/launch-metadata/common.sh docs/launch-metadata.md
 
 # ---- end to end on a GPU through the CUDA plugin ----
 
