@@ -53,11 +53,36 @@ DEVIMG_EXPORT const char *devimg_strerror(int err)
  */
 static _Thread_local char last_error[4096];
 
-int error_vset(int err, const char *lines, const char *format, va_list ap)
+/*
+ * The one way a failure reaches the caller: the message recorded for
+ * devimg_last_error() and the same text logged at the call site's
+ * priority.
+ */
+int devimg_vfail(int err, int priority, const char *file, int line,
+		 const char *fn, const char *lines, const char *format,
+		 va_list ap)
 {
 	props_vsnprintf_esc(last_error, sizeof(last_error), lines, format, ap);
-	log_dbg_text(last_error);
+	if (devimg_log_enabled(priority))
+		devimg_log_text(priority, file, line, fn, last_error);
 	return err;
+}
+
+int devimg_fail_at(int err, int priority, const char *file, int line,
+		   const char *fn, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	err = devimg_vfail(err, priority, file, line, fn, NULL, format, ap);
+	va_end(ap);
+	return err;
+}
+
+int error_vset(int err, const char *lines, const char *format, va_list ap)
+{
+	return devimg_vfail(err, DEVIMG_LOG_DEBUG, __FILE__, __LINE__,
+			    __func__, lines, format, ap);
 }
 
 static int error_setf(int err, const char *lines, const char *format, ...)

@@ -22,15 +22,52 @@
 /* ---- error.c ---- */
 
 /*
- * Record the calling thread's detailed message (devimg_last_error()):
- * format's arguments escaped, lines (a plugin's message, or NULL) keeping
- * its lines. Returns err.
+ * The error channel: record the calling thread's message for
+ * devimg_last_error() (format's arguments escaped; lines, a plugin's
+ * message or NULL, keeping its lines), log that text at priority and
+ * return err. Every exported function that fails goes through it, so
+ * that its message names what failed; a successful call leaves the
+ * message alone.
+ */
+int devimg_vfail(int err, int priority, const char *file, int line,
+		 const char *fn, const char *lines, const char *format,
+		 va_list ap) DEVIMG_PRINTF(7, 0);
+int devimg_fail_at(int err, int priority, const char *file, int line,
+		   const char *fn, const char *format, ...) DEVIMG_PRINTF(6, 7);
+
+/* "return fail_err(-ENOENT, "image %llu: ...", ...);" */
+#define devimg_fail(err, prio, ...)					\
+	devimg_fail_at(err, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define fail_err(err, ...) devimg_fail(err, DEVIMG_LOG_ERR, __VA_ARGS__)
+#define fail_warn(err, ...) devimg_fail(err, DEVIMG_LOG_WARNING, __VA_ARGS__)
+#define fail_dbg(err, ...) devimg_fail(err, DEVIMG_LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * devimg_vfail() at DEVIMG_LOG_DEBUG, for the build and dispatch wings
+ * (dispatch_error()). Returns err.
  */
 int error_vset(int err, const char *lines, const char *format, va_list ap)
 	DEVIMG_PRINTF(3, 0);
 /* Put "<format>: " before the calling thread's message; returns err. */
 int error_vprefix(int err, const char *lines, const char *format, va_list ap)
 	DEVIMG_PRINTF(3, 0);
+
+/* ---- env.c ---- */
+
+/* The environment variables the library reads (man/devimg.3). */
+enum devimg_env {
+	DEVIMG_ENV_TRACE,
+	DEVIMG_ENV_DEVICE_SELECTOR,
+	DEVIMG_ENV_PLUGIN_PATH,
+	DEVIMG_ENV_DUMP_IMAGES,
+	DEVIMG_ENV_COUNT
+};
+
+/*
+ * The variable's value, read on the first call for it and kept until the
+ * process ends (never freed); NULL when unset or in a set-user-ID program.
+ */
+const char *devimg_env(enum devimg_env var);
 
 /* ---- log.c ---- */
 
@@ -43,6 +80,12 @@ void devimg_log(int priority, const char *file, int line, const char *fn,
  */
 void devimg_log_text(int priority, const char *file, int line,
 		     const char *fn, const char *text);
+/*
+ * A plugin trace line (DEVIMG_TRACE), text escaped already: to the log
+ * function as any message; the default one writes it as "devimg: <text>".
+ */
+void devimg_trace_text(int priority, const char *file, int line,
+		       const char *fn, const char *text);
 
 static inline bool devimg_log_enabled(int priority)
 {
