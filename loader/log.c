@@ -26,6 +26,9 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 		       const char *fn, const char *format, va_list args)
 	DEVIMG_PRINTF(6, 0);
 
+/* The record being logged is a plugin trace line (devimg_trace_text()). */
+static _Thread_local bool trace_line;
+
 static struct {
 	pthread_mutex_t lock;
 	pthread_once_t once;
@@ -46,16 +49,23 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 	/* One write per message keeps lines of several threads whole. */
 	if ((size_t)vsnprintf(buf, sizeof(buf), format, args) >= sizeof(buf))
 		buf[props_escaped_cut(buf, sizeof(buf) - 1)] = '\0';
-	if (priority >= DEVIMG_LOG_DEBUG)
+	if (trace_line)
+		fprintf(stderr, "devimg: %s\n", buf);
+	else if (priority >= DEVIMG_LOG_DEBUG)
 		fprintf(stderr, "libdevimg: %s:%d %s: %s\n", file, line, fn,
 			buf);
 	else
 		fprintf(stderr, "libdevimg: %s\n", buf);
 }
 
+/*
+ * DEVIMG_TRACE, the one place it is parsed: unset, empty, not a number or
+ * not positive: errors only; 1: DEVIMG_LOG_INFO (and plugin discovery);
+ * more: DEVIMG_LOG_DEBUG (and every plugin call).
+ */
 static int priority_from_env(void)
 {
-	const char *s = secure_getenv("DEVIMG_TRACE");
+	const char *s = devimg_env(DEVIMG_ENV_TRACE);
 	long level;
 	char *end;
 
@@ -148,6 +158,14 @@ void devimg_log_text(int priority, const char *file, int line,
 	}
 	msg[props_escaped_cut(msg, n)] = '\0';
 	log_call(priority, file, line, fn, "%s", msg);
+}
+
+void devimg_trace_text(int priority, const char *file, int line,
+		       const char *fn, const char *text)
+{
+	trace_line = true;
+	log_call(priority, file, line, fn, "%s", text);
+	trace_line = false;
 }
 
 void devimg_msg_set(struct devimg_msg *m, int err, const char *format, ...)

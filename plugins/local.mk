@@ -9,7 +9,10 @@ loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
 	loader/dispatch/plugins.c loader/dispatch/plugins.h \
 	loader/dispatch/selector.c loader/dispatch/selector.h
-loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+# Its traces go through the core's log (loader/log.c), its environment
+# through loader/env.c: programs linking it link the core as well.
+loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+	-I$(top_srcdir)/include $(loader_includes)
 loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 
 # The plugin interface, installed for plugins built out of the tree
@@ -44,6 +47,8 @@ PLUGIN_SUPPORT = plugins/libplugin-support.la
 
 PLUGIN_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
 	$(loader_includes)
+PLUGIN_TEST_LDADD = loader/libdevimg-plugins.la \
+	loader/libdevimg-registry.la $(libdevimg_libadd)
 
 # Selector grammar: Check unit tests.
 check_PROGRAMS += tests/plugins/selector-test
@@ -51,25 +56,25 @@ TESTS += tests/plugins/selector-test
 tests_plugins_selector_test_SOURCES = tests/plugins/selector-test.c
 tests_plugins_selector_test_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
 tests_plugins_selector_test_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_plugins_selector_test_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la $(CHECK_LIBS)
+tests_plugins_selector_test_LDADD = $(PLUGIN_TEST_LDADD) $(CHECK_LIBS)
 
 # Lists bound plugins and their devices through the traced calls.
 check_PROGRAMS += tests/plugins/plugin-list
 tests_plugins_plugin_list_SOURCES = tests/plugins/plugin-list.c
 tests_plugins_plugin_list_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_plugin_list_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
+tests_plugins_plugin_list_LDADD = $(PLUGIN_TEST_LDADD)
 
 # Runs kernels on an OpenCL device through the OpenCL plugin.
 check_PROGRAMS += tests/plugins/opencl-run
 tests_plugins_opencl_run_SOURCES = tests/plugins/opencl-run.c
 tests_plugins_opencl_run_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_opencl_run_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
+tests_plugins_opencl_run_LDADD = $(PLUGIN_TEST_LDADD)
 
 # The SPIR-V path and native spec constants, where a device takes SPIR-V.
 check_PROGRAMS += tests/plugins/opencl-spirv
 tests_plugins_opencl_spirv_SOURCES = tests/plugins/opencl-spirv.c
 tests_plugins_opencl_spirv_CPPFLAGS = $(PLUGIN_TEST_CPPFLAGS)
-tests_plugins_opencl_spirv_LDADD = loader/libdevimg-plugins.la props/libdevimg-props.la
+tests_plugins_opencl_spirv_LDADD = $(PLUGIN_TEST_LDADD)
 
 # A plugin that fails to bind in the way DEVIMG_TEST_FAKE says.
 check_LTLIBRARIES += tests/plugins/devimg-fake.la

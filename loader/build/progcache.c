@@ -163,11 +163,11 @@ static void dump_bytes(struct devimg_image *img, enum devimg_image_format fmt,
 /*
  * Called without locks held: it may log. DEVIMG_DUMP_IMAGES makes the
  * library write files, so a setuid or setgid program ignores it
- * (secure_getenv), as it ignores DEVIMG_PLUGIN_PATH.
+ * (secure_getenv() in env.c), as it ignores DEVIMG_PLUGIN_PATH.
  */
 static void dump_image(struct devimg_image *img, enum devimg_image_format fmt)
 {
-	const char *dir = secure_getenv("DEVIMG_DUMP_IMAGES");
+	const char *dir = devimg_env(DEVIMG_ENV_DUMP_IMAGES);
 	void *bytes;
 	size_t size;
 	int err;

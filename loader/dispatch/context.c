@@ -138,8 +138,8 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	ps = dispatch_plugins();
 	if (!ps)
 		return dispatch_error(-ENOMEM, "cannot load the plugins: out of memory");
-	err = devimg_selector_parse(secure_getenv("DEVIMG_DEVICE_SELECTOR"), &sel,
-				    &serr);
+	err = devimg_selector_parse(devimg_env(DEVIMG_ENV_DEVICE_SELECTOR),
+				    &sel, &serr);
 	if (err < 0)
 		return dispatch_error(err, "DEVIMG_DEVICE_SELECTOR: %s",
 				      err == -EINVAL ? serr.msg : "out of memory");

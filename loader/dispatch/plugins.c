@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "libdevimg-internal.h"
 #include "plugins.h"
 
 struct devimg_plugin {
@@ -66,44 +67,49 @@ _Static_assert(DEVIMG_PLUGIN_OPS_MIN +
 	       "DEVIMG_PLUGIN_OPTIONAL_OP_NAMES must list the appended ones");
 #undef COUNT_OP
 
+/* A trace line of level wanted (1 or 2) goes to the log at this priority. */
+#define TRACE_PRIORITY(wanted) \
+	((wanted) >= 2 ? DEVIMG_LOG_DEBUG : DEVIMG_LOG_INFO)
+
+/* The longest trace line; longer ones are cut between two escapes. */
+#define TRACE_MAX 4096
+
 static void trace(int level, int wanted, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Every argument escaped: names, paths and messages come from outside. */
+/*
+ * Through the log (devimg_set_log_fn() sees it), every argument escaped:
+ * names, paths and messages come from outside.
+ */
 static void trace(int level, int wanted, const char *fmt, ...)
 {
+	char buf[TRACE_MAX];
 	va_list ap;
 
 	if (level < wanted)
 		return;
 	va_start(ap, fmt);
-	fputs("devimg: ", stderr);
-	props_vfprintf_esc(stderr, NULL, fmt, ap);
-	fputc('\n', stderr);
+	props_vsnprintf_esc(buf, sizeof(buf), NULL, fmt, ap);
 	va_end(ap);
+	devimg_trace_text(TRACE_PRIORITY(wanted), __FILE__, __LINE__, __func__,
+			  buf);
 }
 
-int devimg_trace_level(const char *value)
+/* The trace level the log priority asks for (DEVIMG_TRACE, log.c). */
+static int trace_level(void)
 {
-	char *end;
-	long level;
+	int priority = devimg_get_log_priority();
 
-	if (!value || !value[0])
-		return 0;
-	errno = 0;
-	level = strtol(value, &end, 10);
-	if (*end || errno)
-		return 1;
-	if (level < 0 || level > 2)
+	if (priority >= DEVIMG_LOG_DEBUG)
 		return 2;
-	return (int)level;
+	return priority >= DEVIMG_LOG_INFO ? 1 : 0;
 }
 
 void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
 {
-	cfg->search_path = secure_getenv("DEVIMG_PLUGIN_PATH");
+	cfg->search_path = devimg_env(DEVIMG_ENV_PLUGIN_PATH);
 	cfg->plugindir = PLUGINDIR;
-	cfg->trace = devimg_trace_level(secure_getenv("DEVIMG_TRACE"));
+	cfg->trace = trace_level();
 }
 
 static const char *missing_op(const struct devimg_plugin_ops *ops)
@@ -582,25 +588,29 @@ static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 
 static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 {
+	char buf[TRACE_MAX];
+	size_t n;
 	va_list ap;
 
+	n = props_snprintf_esc(buf, sizeof(buf), NULL, "%s: ", p->ops.backend);
 	va_start(ap, fmt);
-	props_fprintf_esc(stderr, NULL, "devimg: %s: ", p->ops.backend);
-	props_vfprintf_esc(stderr, NULL, fmt, ap);
+	if (n < sizeof(buf))
+		n += props_vsnprintf_esc(buf + n, sizeof(buf) - n, NULL, fmt,
+					 ap);
 	va_end(ap);
-	if (rc < 0)
-		props_fprintf_esc(stderr, NULL, " = %d (%s): %s\n", rc,
-				  strerror(-rc), message_of(p));
-	else
-		fprintf(stderr, " = %d\n", rc);
+	if (n < sizeof(buf) && rc < 0)
+		props_snprintf_esc(buf + n, sizeof(buf) - n, NULL,
+				   " = %d (%s): %s", rc, strerror(-rc),
+				   message_of(p));
+	else if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, " = %d", rc);
+	devimg_trace_text(DEVIMG_LOG_DEBUG, __FILE__, __LINE__, __func__, buf);
 }
 
 static void trace_void(struct devimg_plugin *p, const char *op,
 		       const void *handle)
 {
-	if (TRACING(p))
-		props_fprintf_esc(stderr, NULL, "devimg: %s: %s(%p)\n",
-				  p->ops.backend, op, handle);
+	trace(p->trace, 2, "%s: %s(%p)", p->ops.backend, op, handle);
 }
 
 int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
@@ -622,10 +632,9 @@ const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
 
 	info = p->ops.platform_info(platform);
 	if (TRACING(p))
-		props_fprintf_esc(stderr, NULL,
-				  "devimg: %s: platform_info(%p) -> \"%s\"\n",
-				  p->ops.backend, (void *)platform,
-				  info ? info->name : "(null)");
+		trace(p->trace, 2, "%s: platform_info(%p) -> \"%s\"",
+		      p->ops.backend, (void *)platform,
+		      info ? info->name : "(null)");
 	return info;
 }
 
@@ -652,10 +661,9 @@ const struct devimg_plugin_device_info *devimg_plugin_device_info(
 
 	info = p->ops.device_info(device);
 	if (TRACING(p))
-		props_fprintf_esc(stderr, NULL,
-				  "devimg: %s: device_info(%p) -> \"%s\"\n",
-				  p->ops.backend, (void *)device,
-				  info ? info->name : "(null)");
+		trace(p->trace, 2, "%s: device_info(%p) -> \"%s\"",
+		      p->ops.backend, (void *)device,
+		      info ? info->name : "(null)");
 	return info;
 }
 

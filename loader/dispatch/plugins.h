@@ -53,16 +53,10 @@ struct devimg_plugins_config {
 };
 
 /*
- * The trace level a DEVIMG_TRACE value asks for: 0 for NULL or "", the
- * number for "1" or "2" (higher numbers and -1 mean everything), 1 for any
- * other text.
- */
-int devimg_trace_level(const char *value);
-
-/*
- * Fill cfg from the environment: DEVIMG_PLUGIN_PATH (ignored in setuid
- * programs), the PLUGINDIR the build was configured with, DEVIMG_TRACE.
- * The strings belong to the environment.
+ * Fill cfg from the environment (env.c): DEVIMG_PLUGIN_PATH (ignored in
+ * setuid programs), the PLUGINDIR the build was configured with, and the
+ * trace level of the log priority (DEVIMG_TRACE: 1 for DEVIMG_LOG_INFO,
+ * 2 for DEVIMG_LOG_DEBUG). The strings stay valid until exit.
  */
 void devimg_plugins_config_env(struct devimg_plugins_config *cfg);
 
