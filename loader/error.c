@@ -52,6 +52,23 @@ DEVIMG_EXPORT const char *devimg_strerror(int err)
  * log, keeps its lines; nothing else does.
  */
 static _Thread_local char last_error[4096];
+static _Thread_local unsigned last_error_count;
+static _Thread_local unsigned held;
+
+void error_hold(void)
+{
+	held++;
+}
+
+void error_release(void)
+{
+	held--;
+}
+
+unsigned error_count(void)
+{
+	return last_error_count;
+}
 
 /*
  * The one way a failure reaches the caller: the message recorded for
@@ -62,7 +79,19 @@ int devimg_vfail(int err, int priority, const char *file, int line,
 		 const char *fn, const char *lines, const char *format,
 		 va_list ap)
 {
+	char text[sizeof(last_error)];
+
+	if (held) {
+		/* Logged as ever, the caller's message left alone. */
+		if (devimg_log_enabled(priority)) {
+			props_vsnprintf_esc(text, sizeof(text), lines, format,
+					    ap);
+			devimg_log_text(priority, file, line, fn, text);
+		}
+		return err;
+	}
 	props_vsnprintf_esc(last_error, sizeof(last_error), lines, format, ap);
+	last_error_count++;
 	if (devimg_log_enabled(priority))
 		devimg_log_text(priority, file, line, fn, last_error);
 	return err;
@@ -77,6 +106,17 @@ int devimg_fail_at(int err, int priority, const char *file, int line,
 	err = devimg_vfail(err, priority, file, line, fn, NULL, format, ap);
 	va_end(ap);
 	return err;
+}
+
+int fail_null(const char *fn)
+{
+	return fail_dbg(-EINVAL, "%s: NULL argument", fn);
+}
+
+int image_stale(const struct devimg_image *img)
+{
+	return fail_dbg(-ESTALE, "image %llu (index %u): no longer registered (its library was unloaded)",
+			(unsigned long long)img->id, img->index);
 }
 
 int error_vset(int err, const char *lines, const char *format, va_list ap)
@@ -112,6 +152,7 @@ int error_vprefix(int err, const char *lines, const char *format, va_list ap)
 	last_error[pl + keep] = '\0';
 	memcpy(last_error, prefix, pl - 2);
 	memcpy(last_error + pl - 2, ": ", 2);
+	last_error_count++;
 	log_dbg_text(last_error);
 	return err;
 }

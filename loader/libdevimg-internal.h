@@ -5,6 +5,7 @@
 #ifndef DEVIMG_LIBDEVIMG_INTERNAL_H
 #define DEVIMG_LIBDEVIMG_INTERNAL_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -35,12 +36,33 @@ int devimg_vfail(int err, int priority, const char *file, int line,
 int devimg_fail_at(int err, int priority, const char *file, int line,
 		   const char *fn, const char *format, ...) DEVIMG_PRINTF(6, 7);
 
+/* A priority never logged: the message of a failure logged once before. */
+#define DEVIMG_LOG_QUIET INT_MAX
+
 /* "return fail_err(-ENOENT, "image %llu: ...", ...);" */
 #define devimg_fail(err, prio, ...)					\
 	devimg_fail_at(err, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
 #define fail_err(err, ...) devimg_fail(err, DEVIMG_LOG_ERR, __VA_ARGS__)
 #define fail_warn(err, ...) devimg_fail(err, DEVIMG_LOG_WARNING, __VA_ARGS__)
 #define fail_dbg(err, ...) devimg_fail(err, DEVIMG_LOG_DEBUG, __VA_ARGS__)
+/*
+ * How many failures the calling thread recorded so far: whether a callee
+ * set a message already.
+ */
+unsigned error_count(void);
+/*
+ * Between error_hold() and error_release() (nested, per thread), failures
+ * are logged but leave devimg_last_error() alone: for a call whose failure
+ * is an answer (no such property, an image that does not fit) inside one
+ * that may still succeed.
+ */
+void error_hold(void);
+void error_release(void);
+/* "<fn>: NULL argument"; -EINVAL. */
+int fail_null(const char *fn);
+struct devimg_image;
+/* "image N (index I): no longer registered ..."; -ESTALE. */
+int image_stale(const struct devimg_image *img);
 
 /*
  * devimg_vfail() at DEVIMG_LOG_DEBUG, for the build and dispatch wings
@@ -317,7 +339,10 @@ struct image_props {
 	size_t nsets;
 };
 
-/* The cached copy, built on first call. -ESTALE, -ENOMEM. */
+/*
+ * The cached copy, built on first call. -ESTALE, -EOVERFLOW, -ENOMEM,
+ * each with its message (devimg_fail()).
+ */
 int image_get_props(struct devimg_image *img, const struct image_props **out);
 void image_props_free(struct image_props *p);
 
@@ -330,7 +355,10 @@ struct image_spec {
 	uint32_t total;
 };
 
-/* The cached model, decoded on first call. -ESTALE, -EINVAL, -ENOMEM. */
+/*
+ * The cached model, decoded on first call. -ESTALE, -EINVAL, -ENOMEM,
+ * each with its message (devimg_fail()).
+ */
 int image_get_spec(struct devimg_image *img, const struct image_spec **out);
 void image_spec_free(struct image_spec *s);
 
