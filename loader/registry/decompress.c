@@ -118,7 +118,7 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	registry_read_lock();
 	if (!image_is_registered(img)) {
 		registry_read_unlock();
-		return -ESTALE;
+		return image_stale(img);
 	}
 	u = atomic_load(&img->unz);
 	if (!u) {
@@ -138,16 +138,21 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 		*out = (struct image_unz_view){ u->bytes, u->size, u->content,
 						u->why };
 		r = u->err;
-		if (fresh)
+		if (r < 0)
 			memcpy(msg, u->msg, sizeof(msg));
 	} else {
 		r = -ENOMEM;
 	}
 	registry_read_unlock();
-	if (fresh && r < 0)
-		log_err("image %" PRIu64 " (index %u, target '%s'): compressed bytes: %s",
-			img->id, img->index, img->target, msg);
-	else if (fresh)
+	if (!u)
+		return fail_err(r, "image %" PRIu64 " (index %u, target '%s'): compressed bytes: out of memory",
+				img->id, img->index, img->target);
+	/* Logged once, when expanded; the message set at every call. */
+	if (r < 0)
+		return devimg_fail(r, fresh ? DEVIMG_LOG_ERR : DEVIMG_LOG_QUIET,
+				   "image %" PRIu64 " (index %u, target '%s'): compressed bytes: %s",
+				   img->id, img->index, img->target, msg);
+	if (fresh)
 		log_dbg("image %" PRIu64 ": expanded %zu compressed bytes to %zu",
 			img->id, img->bin_size, out->size);
 	return r;

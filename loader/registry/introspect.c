@@ -85,9 +85,9 @@ DEVIMG_EXPORT int devimg_image_bin(const struct devimg_image *img,
 				   const void **bytes, size_t *size)
 {
 	if (!img || !bytes || !size)
-		return -EINVAL;
+		return fail_null("devimg_image_bin");
 	if (!devimg_image_is_registered(img))
-		return -ESTALE;
+		return image_stale(img);
 	/* A compressed image is expanded once; the record is its cache. */
 	return image_bytes((struct devimg_image *)img,
 			   (const unsigned char **)bytes, size);
@@ -102,14 +102,15 @@ DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 	int r = 0;
 
 	if (!img || !bytes || !size)
-		return -EINVAL;
+		return fail_null("devimg_image_bin_copy");
 	/* Expanded first (once), then copied as the file's own bytes are. */
 	r = image_bytes(img, &src, &n);
 	if (r < 0)
 		return r;
 	copy = malloc(n ? n : 1);
 	if (!copy)
-		return -ENOMEM;
+		return fail_err(-ENOMEM, "image %llu (index %u): no memory for a copy of its %zu bytes",
+				(unsigned long long)img->id, img->index, n);
 	registry_read_lock();
 	if (devimg_image_is_registered(img))
 		memcpy(copy, src, n);
@@ -118,7 +119,7 @@ DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 	registry_read_unlock();
 	if (r < 0) {
 		free(copy);
-		return r;
+		return image_stale(img);
 	}
 	*bytes = copy;
 	*size = n;
@@ -129,9 +130,9 @@ DEVIMG_EXPORT int devimg_image_manifest(const struct devimg_image *img,
 					const void **bytes, size_t *size)
 {
 	if (!img || !bytes || !size)
-		return -EINVAL;
+		return fail_null("devimg_image_manifest");
 	if (!devimg_image_is_registered(img))
-		return -ESTALE;
+		return image_stale(img);
 	*bytes = img->manifest;
 	*size = img->manifest_size;
 	return 0;
@@ -145,7 +146,11 @@ DEVIMG_EXPORT size_t devimg_image_entry_count(const struct devimg_image *img)
 DEVIMG_EXPORT const char *
 devimg_image_entry_name(const struct devimg_image *img, size_t i)
 {
-	return i < img->nentries ? img->entries[i].name : NULL;
+	if (i < img->nentries)
+		return img->entries[i].name;
+	fail_dbg(-ERANGE, "image %llu (index %u): no entry %zu, it has %zu",
+		 (unsigned long long)img->id, img->index, i, img->nentries);
+	return NULL;
 }
 
 /* ---- property sets ---- */
@@ -283,9 +288,18 @@ static size_t total_props(const struct devimg_device_image *di)
  */
 static struct image_props props_too_large;
 
+/* The message of an image whose property sets do not fit; -EOVERFLOW. */
+static int props_overflow(const struct devimg_image *img, int priority)
+{
+	return devimg_fail(-EOVERFLOW, priority,
+			   "image %llu (index %u): its property sets take more than %zu bytes to copy",
+			   (unsigned long long)img->id, img->index,
+			   (size_t)PTRDIFF_MAX);
+}
+
 /*
  * Copy the sets of a registered image (the registry read lock is held)
- * into *out: -EOVERFLOW (logged) when their bytes do not fit a size_t.
+ * into *out: -EOVERFLOW when their bytes do not fit a size_t.
  */
 static int props_copy(const struct devimg_image *img,
 		      struct image_props **out)
@@ -297,9 +311,6 @@ static int props_copy(const struct devimg_image *img,
 	size_t i;
 
 	if (props_bytes(di, &size) < 0) {
-		log_err("image %llu (index %u): its %zu property sets take more than %zu bytes to copy",
-			(unsigned long long)img->id, img->index, nsets,
-			(size_t)PTRDIFF_MAX);
 		*out = &props_too_large;
 		return -EOVERFLOW;
 	}
@@ -323,7 +334,7 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	int r = 0;
 
 	if (p == &props_too_large)
-		return -EOVERFLOW;
+		return props_overflow(img, DEVIMG_LOG_QUIET);
 	if (p) {
 		*out = p;
 		return 0;
@@ -334,8 +345,13 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	else
 		r = props_copy(img, &p);
 	registry_read_unlock();
-	if (r < 0 && p != &props_too_large)
-		return r;
+	if (r == -ESTALE)
+		return image_stale(img);
+	if (r == -EOVERFLOW)
+		props_overflow(img, DEVIMG_LOG_ERR);
+	else if (r < 0)
+		return fail_err(r, "image %llu (index %u): property sets: out of memory",
+				(unsigned long long)img->id, img->index);
 	/* Another thread may have published first: keep one copy. */
 	if (!atomic_compare_exchange_strong(&img->props, &expected, p)) {
 		image_props_free(p);
@@ -361,7 +377,7 @@ DEVIMG_EXPORT int devimg_image_propsets(struct devimg_image *img,
 	int r;
 
 	if (!img || !sets || !n)
-		return -EINVAL;
+		return fail_null("devimg_image_propsets");
 	r = image_get_props(img, &p);
 	if (r < 0)
 		return r;
@@ -380,7 +396,7 @@ devimg_image_find_property(struct devimg_image *img, const char *set,
 	int r;
 
 	if (!img || !set || !name || !prop)
-		return -EINVAL;
+		return fail_null("devimg_image_find_property");
 	r = image_get_props(img, &p);
 	if (r < 0)
 		return r;
@@ -395,9 +411,12 @@ devimg_image_find_property(struct devimg_image *img, const char *set,
 				return 0;
 			}
 		}
-		return -ENOENT;
+		return fail_dbg(-ENOENT, "image %llu (index %u): set '%s' has no property '%s'",
+				(unsigned long long)img->id, img->index, set,
+				name);
 	}
-	return -ENOENT;
+	return fail_dbg(-ENOENT, "image %llu (index %u): no property set '%s' (property '%s')",
+			(unsigned long long)img->id, img->index, set, name);
 }
 
 /* ---- launch metadata (docs/launch-metadata.md) ---- */
@@ -435,18 +454,16 @@ static int need_byte_array(const struct devimg_image *img, const char *set,
 {
 	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
 		return 0;
-	log_err("image %llu (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
-		(unsigned long long)img->id, img->index, set, p->name,
-		p->type);
-	return -EINVAL;
+	return fail_err(-EINVAL, "image %llu (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
+			(unsigned long long)img->id, img->index, set, p->name,
+			p->type);
 }
 
 static int decode_failed(const struct devimg_image *img,
 			 const struct props_error *perr)
 {
-	log_err("image %llu (index %u): %s", (unsigned long long)img->id,
-		img->index, perr->msg);
-	return -EINVAL;
+	return fail_err(-EINVAL, "image %llu (index %u): %s",
+			(unsigned long long)img->id, img->index, perr->msg);
 }
 
 DEVIMG_EXPORT int devimg_image_kernel_arg_mask(struct devimg_image *img,
@@ -462,7 +479,7 @@ DEVIMG_EXPORT int devimg_image_kernel_arg_mask(struct devimg_image *img,
 	int r;
 
 	if (!img || !kernel || !mask || !nargs)
-		return -EINVAL;
+		return fail_null("devimg_image_kernel_arg_mask");
 	r = devimg_image_find_property(img, PROPS_SET_KERNEL_PARAM_OPT, kernel,
 				       &prop);
 	if (r < 0)
@@ -516,14 +533,20 @@ DEVIMG_EXPORT int devimg_image_reqd_work_group_size(struct devimg_image *img,
 	int r;
 
 	if (!img || !kernel || !dims || !size)
-		return -EINVAL;
+		return fail_null("devimg_image_reqd_work_group_size");
 	r = image_get_props(img, &p);
 	if (r < 0)
 		return r;
 	prop = kernel_prop(p, PROPS_SET_PROGRAM_METADATA, kernel,
 			   PROPS_META_REQD_WORK_GROUP_SIZE, &r);
+	if (!prop && r < 0)
+		return fail_err(r, "image %llu (index %u): kernel '%s': out of memory",
+				(unsigned long long)img->id, img->index,
+				kernel);
 	if (!prop)
-		return r < 0 ? r : -ENOENT;
+		return fail_dbg(-ENOENT, "image %llu (index %u): kernel '%s' has no required work-group size",
+				(unsigned long long)img->id, img->index,
+				kernel);
 	r = need_byte_array(img, PROPS_SET_PROGRAM_METADATA, prop);
 	if (r < 0)
 		return r;
@@ -564,7 +587,9 @@ static int reqs_aspects(const struct devimg_image *img,
 	if (max) {
 		v = calloc(max, sizeof(*v));
 		if (!v)
-			return -ENOMEM;
+			return fail_err(-ENOMEM, "image %llu (index %u): %s: out of memory",
+					(unsigned long long)img->id,
+					img->index, where);
 		props_uint_list(prop->data, prop->size, 4, where, v, max, &n,
 				NULL);
 		for (i = 0; i < max; i++)
@@ -595,11 +620,10 @@ static int reqs_u32(const struct devimg_image *img,
 	if (props_uint_list(prop->data, prop->size, 4, where, &v, 1, &n,
 			    &perr) < 0)
 		return decode_failed(img, &perr);
-	if (n != 1) {
-		log_err("image %llu (index %u): %s: %zu values, expected 1",
-			(unsigned long long)img->id, img->index, where, n);
-		return -EINVAL;
-	}
+	if (n != 1)
+		return fail_err(-EINVAL, "image %llu (index %u): %s: %zu values, expected 1",
+				(unsigned long long)img->id, img->index,
+				where, n);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -632,7 +656,7 @@ DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
 	int err;
 
 	if (!img || !reqs || (max && !aspects))
-		return -EINVAL;
+		return fail_null("devimg_image_requirements");
 	err = image_get_props(img, &p);
 	if (err < 0)
 		return err;

@@ -38,8 +38,8 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 	if (r < 0)	/* the registry owns it once added */
 		shadow_free(sh);
 	if (r == -EEXIST) {
-		log_warn("descriptor %p is registered already; ignored",
-			 (void *)desc);
+		fail_warn(r, "descriptor %p is registered already; ignored",
+			  (void *)desc);
 		return;
 	}
 	if (r == -ENOMEM)
@@ -47,7 +47,7 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 			       (void *)desc);
 	if (r < 0) {
 		registry_add_problem(&msg);
-		log_err("rejected: %s", msg.text);
+		fail_err(r, "rejected: %s", msg.text);
 		return;
 	}
 	log_info("registered descriptor %p: %u images", (void *)desc,
@@ -57,8 +57,8 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 DEVIMG_EXPORT void __sycl_unregister_lib(struct devimg_device_binaries *desc)
 {
 	if (registry_remove(desc) < 0) {
-		log_dbg("descriptor %p is not registered; nothing to do",
-			(void *)desc);
+		fail_dbg(-ENOENT, "descriptor %p is not registered; nothing to do",
+			 (void *)desc);
 		return;
 	}
 	log_info("unregistered descriptor %p", (void *)desc);

@@ -390,6 +390,8 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 		r = 0;
 	}
 	registry_unlock();
+	if (r < 0)
+		return fail_dbg(r, "registry problem %u: out of range", i);
 	return r;
 }
 
@@ -399,7 +401,7 @@ DEVIMG_EXPORT int devimg_registry_images(struct devimg_image **imgs,
 	size_t d, i, k = 0;
 
 	if (!n || (max && !imgs))
-		return -EINVAL;
+		return fail_null("devimg_registry_images");
 	registry_settle();
 	registry_read_lock();
 	for (d = 0; d < registry.ndescs; d++) {
@@ -428,7 +430,7 @@ DEVIMG_EXPORT int devimg_registry_find_kernel(const char *name,
 	size_t k = 0;
 
 	if (!name || !n || (max && !imgs))
-		return -EINVAL;
+		return fail_null("devimg_registry_find_kernel");
 	hash = hash_string(name);
 	registry_settle();
 	registry_read_lock();
@@ -439,7 +441,9 @@ DEVIMG_EXPORT int devimg_registry_find_kernel(const char *name,
 	}
 	registry_unlock();
 	*n = k;
-	return k ? 0 : -ENOENT;
+	if (!k)
+		return fail_dbg(-ENOENT, "no image defines kernel '%s'", name);
+	return 0;
 }
 
 int images_collect(const char *name, struct devimg_image ***imgs, size_t *n)

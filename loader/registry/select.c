@@ -83,7 +83,7 @@ int image_content(struct devimg_image *img, enum image_content *c,
 		}
 		registry_read_unlock();
 		if (r < 0)
-			return r;
+			return image_stale(img);
 		atomic_store(&img->guess, g);
 	}
 	*c = (enum image_content)((g & 0xff) - 1);
@@ -114,7 +114,7 @@ DEVIMG_EXPORT int devimg_image_guess_format(struct devimg_image *img,
 	int r;
 
 	if (!img || !fmt)
-		return -EINVAL;
+		return fail_null("devimg_image_guess_format");
 	if (img->format != DEVIMG_FORMAT_NONE &&
 	    img->format != DEVIMG_FORMAT_COMPRESSED) {
 		*fmt = (enum devimg_image_format)img->format;
@@ -624,19 +624,28 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 	size_t i;
 	int r = -ENOMEM;
 
-	if (!dev || (n && !imgs) || !chosen || !valid_device(dev))
-		return -EINVAL;
+	if (!dev || (n && !imgs) || !chosen)
+		return fail_null("devimg_select_image_with");
+	if (!valid_device(dev))
+		return fail_dbg(-EINVAL, "devimg_select_image_with: device capabilities: backend %d or type %d unknown",
+				(int)dev->backend, (int)dev->type);
 	if (n > sizeof(cands) / sizeof(cands[0])) {
 		c = calloc(n, sizeof(*c));
 		if (!c)
-			return -ENOMEM;
+			return fail_err(-ENOMEM, "devimg_select_image_with: %zu images: out of memory",
+					n);
 	}
 	if (feat && n) {
 		reqs = calloc(n, sizeof(*reqs));
 		owned = calloc(n, sizeof(*owned));
-		if (!reqs || !owned)
+		if (!reqs || !owned) {
+			fail_err(r, "devimg_select_image_with: %zu images: out of memory",
+				 n);
 			goto out;
+		}
 	}
+	/* What an image lacks is a reason, not the call's failure. */
+	error_hold();
 	for (i = 0; i < n; i++) {
 		describe(dev, imgs[i], &c[i]);
 		if (reqs && select_target_fits(dev, imgs[i]->target)) {
@@ -644,7 +653,12 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 			c[i].reqs = &reqs[i];
 		}
 	}
+	error_release();
 	r = select_pick_with(dev, feat, c, n, chosen, reasons);
+	if (r < 0)
+		fail_dbg(r, "devimg_select_image_with: none of %zu images fits the %s device: %s",
+			 n, devimg_backend_name(dev->backend),
+			 devimg_strerror(r));
 out:
 	for (i = 0; owned && i < n; i++)
 		free(owned[i]);

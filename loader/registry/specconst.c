@@ -54,9 +54,8 @@ static int need_bytes(const char *set, const struct devimg_property_info *p,
 {
 	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
 		return 0;
-	log_err("image %llu: set '%s' property '%s': type %u, expected 2 (byte array)",
-		(unsigned long long)id, set, p->name, p->type);
-	return -EINVAL;
+	return fail_err(-EINVAL, "image %llu: set '%s' property '%s': type %u, expected 2 (byte array)",
+			(unsigned long long)id, set, p->name, p->type);
 }
 
 static void fini_consts(struct props_spec_const *pc, size_t n)
@@ -89,8 +88,8 @@ static int decode_consts(const struct devimg_propset_info *set, uint64_t id,
 			r = props_spec_decode(p->name, p->data, p->size, &pc[i],
 					      &perr);
 		if (r == -EINVAL && p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
-			log_err("image %llu: %s", (unsigned long long)id,
-				perr.msg);
+			fail_err(r, "image %llu: %s", (unsigned long long)id,
+				 perr.msg);
 	}
 	if (r < 0) {
 		fini_consts(pc, i);
@@ -168,7 +167,7 @@ static int spec_decode(struct image_spec *s, const struct image_props *p,
 	r = props_spec_layout(pc, s->n, all ? all->data : NULL,
 			      all ? all->size : 0, &s->total, &perr);
 	if (r == -EINVAL)
-		log_err("image %llu: %s", (unsigned long long)id, perr.msg);
+		fail_err(r, "image %llu: %s", (unsigned long long)id, perr.msg);
 	if (r == 0)
 		r = build_info(s, pc);
 	if (r == 0)
@@ -177,11 +176,19 @@ static int spec_decode(struct image_spec *s, const struct image_props *p,
 	return r;
 }
 
+static int spec_failed(const struct devimg_image *img, int err)
+{
+	return fail_err(err, "image %llu (index %u): spec constants: %s",
+			(unsigned long long)img->id, img->index,
+			devimg_strerror(err));
+}
+
 int image_get_spec(struct devimg_image *img, const struct image_spec **out)
 {
 	struct image_spec *s = atomic_load(&img->spec);
 	struct image_spec *expected = NULL;
 	const struct image_props *p;
+	unsigned seq;
 	int r;
 
 	if (s) {
@@ -193,11 +200,13 @@ int image_get_spec(struct devimg_image *img, const struct image_spec **out)
 		return r;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return -ENOMEM;
+		return spec_failed(img, -ENOMEM);
+	seq = error_count();
 	r = spec_decode(s, p, img->id);
 	if (r < 0) {
 		image_spec_free(s);
-		return r;
+		/* Those that say nothing themselves: out of memory, defaults. */
+		return error_count() == seq ? spec_failed(img, r) : r;
 	}
 	if (!atomic_compare_exchange_strong(&img->spec, &expected, s)) {
 		image_spec_free(s);
@@ -216,7 +225,7 @@ devimg_image_spec_consts(struct devimg_image *img,
 	int r;
 
 	if (!img)
-		return -EINVAL;
+		return fail_null("devimg_image_spec_consts");
 	r = image_get_spec(img, &s);
 	if (r < 0)
 		return r;

@@ -23,6 +23,12 @@ struct devimg_spec_values {
 	bool native_valid;
 };
 
+static int values_nomem(const struct devimg_image *img)
+{
+	return fail_err(-ENOMEM, "spec constant values of image %llu: out of memory",
+			(unsigned long long)img->id);
+}
+
 DEVIMG_EXPORT int devimg_spec_values_new(struct devimg_image *img,
 					 struct devimg_spec_values **out)
 {
@@ -31,13 +37,13 @@ DEVIMG_EXPORT int devimg_spec_values_new(struct devimg_image *img,
 	int r;
 
 	if (!img || !out)
-		return -EINVAL;
+		return fail_null("devimg_spec_values_new");
 	r = image_get_spec(img, &s);
 	if (r < 0)
 		return r;
 	v = calloc(1, sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return values_nomem(img);
 	atomic_init(&v->refcount, 1);
 	v->spec = s;
 	v->buf = malloc(s->total ? s->total : 1);
@@ -46,7 +52,7 @@ DEVIMG_EXPORT int devimg_spec_values_new(struct devimg_image *img,
 		free(v->buf);
 		free(v->set);
 		free(v);
-		return -ENOMEM;
+		return values_nomem(img);
 	}
 	memcpy(v->buf, s->defaults, s->total);
 	v->img = devimg_image_ref(img);
@@ -112,19 +118,15 @@ DEVIMG_EXPORT int devimg_spec_values_set(struct devimg_spec_values *v,
 	size_t i, idx;
 
 	if (!v || !symbolic_id || (size && !value))
-		return -EINVAL;
+		return fail_null("devimg_spec_values_set");
 	c = find_const(v->spec, symbolic_id, &idx);
-	if (!c) {
-		log_err("image %llu has no spec constant '%s'",
-			(unsigned long long)v->img->id, symbolic_id);
-		return -ENOENT;
-	}
-	if (size != c->size) {
-		log_err("spec constant '%s' of image %llu: value of %zu bytes, the constant has %u bytes",
-			symbolic_id, (unsigned long long)v->img->id, size,
-			c->size);
-		return -EINVAL;
-	}
+	if (!c)
+		return fail_err(-ENOENT, "image %llu has no spec constant '%s'",
+				(unsigned long long)v->img->id, symbolic_id);
+	if (size != c->size)
+		return fail_err(-EINVAL, "spec constant '%s' of image %llu: value of %zu bytes, the constant has %u bytes",
+				symbolic_id, (unsigned long long)v->img->id,
+				size, c->size);
 	/*
 	 * Leaf by leaf, as the emulated buffer lays them out. Padding keeps
 	 * the defaults' bytes: a caller's struct often has garbage there,
@@ -192,11 +194,11 @@ devimg_spec_values_native(struct devimg_spec_values *v,
 	int r;
 
 	if (!v || !list || !n)
-		return -EINVAL;
+		return fail_null("devimg_spec_values_native");
 	if (!v->native_valid) {
 		r = build_native(v);
 		if (r < 0)
-			return r;
+			return values_nomem(v->img);
 	}
 	*list = v->native;
 	*n = v->nnative;
@@ -207,7 +209,7 @@ DEVIMG_EXPORT int devimg_spec_values_buffer(struct devimg_spec_values *v,
 					    const void **buf, size_t *size)
 {
 	if (!v || !buf || !size)
-		return -EINVAL;
+		return fail_null("devimg_spec_values_buffer");
 	*buf = v->spec->total ? v->buf : NULL;
 	*size = v->spec->total;
 	return 0;
