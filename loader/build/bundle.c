@@ -179,9 +179,14 @@ static bool compilable(struct devimg_image *img, enum devimg_image_format fmt)
 	enum image_content c;
 	unsigned sm;
 
+	bool ptx;
+
 	if (fmt == DEVIMG_FORMAT_SPIRV || fmt == DEVIMG_FORMAT_LLVMBC)
 		return true;
-	return image_content(img, &c, &sm) == 0 && c == CONTENT_PTX;
+	error_hold();
+	ptx = image_content(img, &c, &sm) == 0 && c == CONTENT_PTX;
+	error_release();
+	return ptx;
 }
 
 static bool defines(struct devimg_image *img, const char *name)
@@ -206,9 +211,13 @@ static int add_for_device(struct devimg_bundle *b, struct devimg_device *dev,
 	for (i = 0; i < n; i++) {
 		if (f && f->desc && devimg_image_descriptor(imgs[i]) != f->desc)
 			continue;
-		if (devimg_select_image_with(&dev->caps, &dev->features,
-					     &imgs[i], 1, &chosen, NULL) < 0 ||
-		    devimg_image_guess_format(imgs[i], &fmt) < 0)
+		error_hold();
+		err = devimg_select_image_with(&dev->caps, &dev->features,
+					       &imgs[i], 1, &chosen, NULL);
+		if (err == 0)
+			err = devimg_image_guess_format(imgs[i], &fmt);
+		error_release();
+		if (err < 0)
 			continue;
 		if (!any_form && !compilable(imgs[i], fmt))
 			continue;
@@ -578,7 +587,14 @@ DEVIMG_EXPORT size_t devimg_bundle_image_count(const struct devimg_bundle *b)
 static const struct bundle_entry *entry_at(const struct devimg_bundle *b,
 					   size_t i)
 {
-	return b && i < b->n ? &b->e[i] : NULL;
+	if (b && i < b->n)
+		return &b->e[i];
+	if (!b)
+		dispatch_error(-EINVAL, "NULL bundle (image %zu)", i);
+	else
+		dispatch_error(-ERANGE, "no image %zu in the bundle, it has %zu",
+			       i, b->n);
+	return NULL;
 }
 
 DEVIMG_EXPORT struct devimg_image *
@@ -662,8 +678,12 @@ static bool has_const(struct devimg_image *img, const char *name)
 {
 	const struct devimg_spec_const_info *consts;
 	size_t n = 0, i;
+	int err;
 
-	if (devimg_image_spec_consts(img, &consts, &n, NULL, NULL) < 0)
+	error_hold();
+	err = devimg_image_spec_consts(img, &consts, &n, NULL, NULL);
+	error_release();
+	if (err < 0)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!strcmp(consts[i].name, name))

@@ -82,11 +82,16 @@ static bool qualifies(struct devimg_device *dev, const struct link_plan *plan,
 	enum devimg_image_format f;
 	size_t chosen;
 
-	if (in_plan(plan, img) || devimg_image_guess_format(img, &f) < 0 ||
-	    f != fmt)
+	bool fits;
+
+	if (in_plan(plan, img))
 		return false;
-	return devimg_select_image_with(&dev->caps, &dev->features, &img, 1,
+	error_hold();
+	fits = devimg_image_guess_format(img, &f) == 0 && f == fmt &&
+	       devimg_select_image_with(&dev->caps, &dev->features, &img, 1,
 					&chosen, NULL) == 0;
+	error_release();
+	return fits;
 }
 
 static int plan_add(struct link_plan *plan, struct devimg_image *img)

@@ -174,7 +174,9 @@ static void dump_image(struct devimg_image *img, enum devimg_image_format fmt)
 
 	if (!dir || !*dir)
 		return;
+	error_hold();
 	err = devimg_image_bin_copy(img, &bytes, &size);
+	error_release();
 	if (err < 0) {
 		log_err("DEVIMG_DUMP_IMAGES: image %" PRIu64 ": %s",
 			 devimg_image_id(img), devimg_strerror(err));

@@ -215,5 +215,12 @@ DEVIMG_EXPORT unsigned devimg_device_count(struct devimg_ctx *ctx)
 DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 						      unsigned i)
 {
-	return ctx && i < ctx->ndevs ? &ctx->devs[i] : NULL;
+	if (ctx && i < ctx->ndevs)
+		return &ctx->devs[i];
+	if (!ctx)
+		fail_null("devimg_device_get");
+	else
+		dispatch_error(-ERANGE, "no device %u in the context, it has %u",
+			       i, ctx->ndevs);
+	return NULL;
 }

@@ -134,7 +134,8 @@ DEVIMG_EXPORT int devimg_device_caps(const struct devimg_device *dev,
 				     struct devimg_device_caps *caps)
 {
 	if (!dev || !caps)
-		return -EINVAL;
+		return dispatch_error(-EINVAL, "devimg_device_caps: NULL %s",
+				      !dev ? "device" : "caps");
 	*caps = dev->caps;
 	return 0;
 }
@@ -144,7 +145,9 @@ devimg_device_features(const struct devimg_device *dev,
 		       struct devimg_device_features *features)
 {
 	if (!dev || !features)
-		return -EINVAL;
+		return dispatch_error(-EINVAL,
+				      "devimg_device_features: NULL %s",
+				      !dev ? "device" : "features");
 	*features = dev->features;
 	return 0;
 }

@@ -213,7 +213,9 @@ static int kernel_setup_elimination(struct devimg_kernel *k)
 	bool emulated = k->spec && !k->native_spec;
 	int err;
 
+	error_hold();
 	err = devimg_image_kernel_arg_mask(k->img, k->name, &mask, &nbits);
+	error_release();
 	if (err == -ENOENT)
 		return 0;
 	if (err < 0)
@@ -256,8 +258,10 @@ static int kernel_setup_metadata(struct devimg_kernel *k)
 	err = kernel_setup_elimination(k);
 	if (err < 0)
 		return err;
+	error_hold();
 	err = devimg_image_reqd_work_group_size(k->img, k->name,
 						&k->reqd_dims, k->reqd);
+	error_release();
 	if (err == -ENOENT) {
 		k->reqd_dims = 0;
 		return 0;
