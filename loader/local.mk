@@ -84,7 +84,8 @@ loader_unit_tests = \
 	tests/loader/test-hash \
 	tests/loader/test-names \
 	tests/loader/test-escape \
-	tests/loader/test-layout
+	tests/loader/test-layout \
+	tests/loader/test-errors
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -147,6 +148,14 @@ tests_loader_test_escape_CPPFLAGS = $(loader_test_cppflags) \
 	-DDISPATCH_DIR=\"$(abs_top_builddir)/tests/dispatch\"
 tests_loader_test_escape_CFLAGS = $(loader_test_cflags)
 tests_loader_test_escape_LDADD = $(loader_test_ldadd)
+
+# Each exported function's failures through devimg_last_error(), and the
+# plugin traces through the log function (plugins from the build tree).
+tests_loader_test_errors_SOURCES = tests/loader/test-errors.c $(loader_test_common)
+tests_loader_test_errors_CPPFLAGS = $(loader_test_cppflags) \
+	-DPLUGIN_DIR=\"$(abs_top_builddir)/plugins/.libs\"
+tests_loader_test_errors_CFLAGS = $(loader_test_cflags)
+tests_loader_test_errors_LDADD = $(loader_test_ldadd)
 
 # Integration tests with real wrapped objects (skip until devimg-wrap is
 # built): a program whose images register before main, three shared
