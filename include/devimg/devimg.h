@@ -86,13 +86,15 @@ typedef void (*devimg_log_fn)(void *data, int priority, const char *file,
 
 /*
  * Replace the log function (NULL restores the default, which writes
- * "libdevimg: <message>" lines to stderr). Process-wide.
+ * "libdevimg: <message>" lines to stderr, and the plugin trace lines of
+ * DEVIMG_TRACE as "devimg: <message>"). Process-wide.
  */
 void devimg_set_log_fn(devimg_log_fn fn, void *data);
 /*
  * Messages up to this priority are logged. The default comes from the
- * environment: DEVIMG_TRACE unset or 0: DEVIMG_LOG_ERR; 1: DEVIMG_LOG_INFO;
- * 2 or more: DEVIMG_LOG_DEBUG.
+ * environment (read once, at first use): DEVIMG_TRACE unset or 0:
+ * DEVIMG_LOG_ERR; 1: DEVIMG_LOG_INFO (and plugin discovery); 2 or more:
+ * DEVIMG_LOG_DEBUG (and every plugin call).
  */
 int devimg_get_log_priority(void);
 void devimg_set_log_priority(int priority);
@@ -378,11 +380,14 @@ int devimg_select_image(const struct devimg_device_caps *dev,
 /* ---- dispatch: contexts, devices, queues, buffers, kernels ---- */
 
 /*
- * Every function below that fails also leaves a detailed message for the
- * calling thread (which kernel, which image and why it was rejected, the
- * plugin's error with the build log): devimg_last_error() returns it. It
- * is never NULL ("" before the first failure) and stays until the
- * thread's next failing call.
+ * Every exported function that fails (returns a negative errno, or NULL
+ * where that is its failure) also leaves a message for the calling
+ * thread naming what failed (the image, kernel, set and property, spec
+ * constant or argument; for dispatch, which image was rejected and why,
+ * the plugin's error with the build log); __sycl_register_lib() and
+ * __sycl_unregister_lib() too. devimg_last_error() returns it: the last
+ * failure's. It is never NULL ("" before the first failure); successful
+ * calls leave it alone.
  */
 const char *devimg_last_error(void);
 
