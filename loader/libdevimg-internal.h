@@ -204,7 +204,7 @@ void image_free(struct devimg_image *img);
 struct image_unz {
 	unsigned char *bytes;	/* NULL on error */
 	size_t size;
-	int err;		/* 0, -EBADMSG, -EFBIG or -ENOMEM */
+	int err;		/* 0, -EBADMSG, -EFBIG, -ENOMEM, -EOPNOTSUPP */
 	unsigned content;	/* as select.c's guess: content + 1 | sm << 8 */
 	const char *why;	/* static, short: what went wrong, when err */
 	char msg[200];		/* the same in detail */

@@ -41,9 +41,9 @@ loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
 
 libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	$(loader_includes)
-libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS) \
-	$(ZSTD_CFLAGS)
-libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl $(ZSTD_LIBS)
+libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS)
+# Not libzstd: props/unzstd.c loads it on the first compressed image.
+libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl
 
 noinst_LTLIBRARIES += loader/libdevimg-registry.la
 loader_libdevimg_registry_la_SOURCES = $(libdevimg_sources)

@@ -8,6 +8,7 @@ props_libdevimg_props_la_SOURCES = \
 	props/escape.c props/escape.h \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \
+	props/unzstd.c props/unzstd.h \
 	props/syclbin.c props/syclbin.h
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.

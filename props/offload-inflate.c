@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Compressed OffloadBinary bodies: libzstd or zlib, loaded on use. */
+/*
+ * Compressed OffloadBinary bodies: zstd through the one expander
+ * (unzstd.c), zlib loaded on use.
+ */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
@@ -7,14 +10,8 @@
 #include <string.h>
 
 #include "offload-inflate.h"
+#include "unzstd.h"
 
-typedef size_t (*zstd_decompress_fn)(void *, size_t, const void *, size_t);
-typedef unsigned (*zstd_is_error_fn)(size_t);
-typedef unsigned long long (*zstd_content_size_fn)(const void *, size_t);
-
-/* What ZSTD_getFrameContentSize() says for no size and for an error. */
-#define ZSTD_SIZE_UNKNOWN (0ULL - 1)
-#define ZSTD_SIZE_ERROR (0ULL - 2)
 /* Deflate's largest ratio: 258 bytes from about 2 bits. */
 #define ZLIB_MAX_RATIO 1032u
 
@@ -25,49 +22,42 @@ static unsigned char *alloc_out(size_t head, size_t cap)
 typedef int (*z_uncompress_fn)(unsigned char *, unsigned long *,
 			       const unsigned char *, unsigned long);
 
+/* The zstd expander's statuses in this reader's words. */
 static int inflate_zstd(const void *src, size_t n, size_t head, size_t cap,
 			unsigned char **out, const char **what)
 {
-	void *h = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
-	zstd_content_size_fn content_size;
-	zstd_decompress_fn dec;
-	zstd_is_error_fn is_error;
-	unsigned long long declared;
-	size_t r;
-	int ret = 0;
+	struct props_unzstd z = { .head = head, .want = cap };
 
-	if (!h) {
+	switch (props_unzstd(src, n, &z)) {
+	case PROPS_UNZSTD_OK:
+		*out = z.buf;
+		return 0;
+	case PROPS_UNZSTD_NO_LIBRARY:
 		*what = "zstd data, and libzstd.so.1 cannot be loaded";
 		return -EOPNOTSUPP;
-	}
-	*(void **)&dec = dlsym(h, "ZSTD_decompress");
-	*(void **)&is_error = dlsym(h, "ZSTD_isError");
-	*(void **)&content_size = dlsym(h, "ZSTD_getFrameContentSize");
-	if (!dec || !is_error || !content_size) {
+	case PROPS_UNZSTD_NO_SYMBOL:
 		*what = "zstd data, and libzstd.so.1 lacks ZSTD_decompress";
-		ret = -EOPNOTSUPP;
-	} else if ((declared = content_size(src, n)) == ZSTD_SIZE_ERROR ||
-		   declared == ZSTD_SIZE_UNKNOWN) {
+		return -EOPNOTSUPP;
+	case PROPS_UNZSTD_NOT_FRAME:
+	case PROPS_UNZSTD_NO_SIZE:
 		*what = "zstd frame header corrupt or without its content size (LLVM writes it)";
-		ret = -EINVAL;
-	} else if (declared != cap) {
+		return -EINVAL;
+	case PROPS_UNZSTD_OTHER_SIZE:
 		*what = "zstd frame declaring another size than InflatedSize";
-		ret = -EINVAL;
-	} else if (!(*out = alloc_out(head, cap))) {
+		return -EINVAL;
+	case PROPS_UNZSTD_TOO_BIG:
+		*what = "zstd frame declaring a content size above the limit";
+		return -EINVAL;
+	case PROPS_UNZSTD_NO_MEMORY:
 		*what = "out of memory";
-		ret = -ENOMEM;
-	} else {
-		r = dec(*out + head, cap, src, n);
-		if (is_error(r)) {
-			*what = "corrupt zstd data";
-			ret = -EINVAL;
-		} else if (r != cap) {
-			*what = "zstd data inflates to another size than InflatedSize says";
-			ret = -EINVAL;
-		}
+		return -ENOMEM;
+	case PROPS_UNZSTD_CORRUPT:
+		*what = "corrupt zstd data";
+		return -EINVAL;
+	default:
+		*what = "zstd data inflates to another size than InflatedSize says";
+		return -EINVAL;
 	}
-	dlclose(h);
-	return ret;
 }
 
 static int inflate_zlib(const void *src, size_t n, size_t head, size_t cap,

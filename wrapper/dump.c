@@ -20,9 +20,9 @@
 #include "escape.h"
 #include "json.h"
 #include "outfile.h"
-#include "unzstd.h"
 #include "props.h"
 #include "reader.h"
+#include "unzstd.h"
 
 #define PROG "devimg-dump"
 #define ERRLEN 1024
@@ -387,13 +387,42 @@ static void text_string(FILE *f, const char *label, const char *s)
 	fputc('\n', f);
 }
 
+/* Why a compressed image has no real size, for a props_unzstd status. */
+static const char *unzstd_why(int status)
+{
+	switch (status) {
+	case PROPS_UNZSTD_NO_LIBRARY:
+	case PROPS_UNZSTD_NO_SYMBOL:
+		return "libzstd.so.1 cannot be loaded";
+	case PROPS_UNZSTD_NOT_FRAME:
+		return "not a zstd frame";
+	case PROPS_UNZSTD_NO_SIZE:
+		return "the zstd frame does not record its content size";
+	default:
+		return "the zstd frame's content size is above the limit";
+	}
+}
+
+/*
+ * The content size recorded in a compressed image's frame: 0 and *real,
+ * or -1 and *why (static text).
+ */
+static int unzstd_real_size(const struct reader_image *img, uint64_t *real,
+			    const char **why)
+{
+	int r = props_unzstd_size(img->bin, (size_t)img->bin_size, real);
+
+	*why = r ? unzstd_why(r) : NULL;
+	return r ? -1 : 0;
+}
+
 /* A compressed image: the size its frame records, or why there is none. */
 static void text_real_size(FILE *f, const struct reader_image *img)
 {
 	const char *why;
 	uint64_t real;
 
-	if (unzstd_real_size(img->bin, img->bin_size, &real, &why) == 0)
+	if (unzstd_real_size(img, &real, &why) == 0)
 		fprintf(f, "  %-16s %" PRIu64 " bytes (zstd frame)\n",
 			"real size:", real);
 	else
@@ -599,7 +628,7 @@ static void json_real_size(struct json_writer *w,
 {
 	const char *why;
 	uint64_t real;
-	int r = unzstd_real_size(img->bin, img->bin_size, &real, &why);
+	int r = unzstd_real_size(img, &real, &why);
 
 	json_key(w, "real_size");
 	if (r == 0) {
@@ -868,27 +897,46 @@ static int extract_bytes(const struct devimg_file *df,
 	return 0;
 }
 
+/* --extract's reason for a compressed image it cannot expand. */
+static void unzstd_error(int status, const struct props_unzstd *z, char *err,
+			 size_t errlen)
+{
+	if (status == PROPS_UNZSTD_NO_MEMORY)
+		snprintf(err, errlen, "no memory for %llu expanded bytes",
+			 z->declared);
+	else if (status == PROPS_UNZSTD_CORRUPT)
+		snprintf(err, errlen, "corrupt zstd frame: %s", z->detail);
+	else if (status == PROPS_UNZSTD_SHORT)
+		snprintf(err, errlen,
+			 "corrupt zstd frame: %zu bytes, %llu recorded",
+			 z->size, z->declared);
+	else
+		snprintf(err, errlen, "%s", unzstd_why(status));
+}
+
 static int extract_image(const struct devimg_file *df,
 			 const struct reader_image *img, struct opts *o)
 {
+	struct props_unzstd z = { .head = 0, .want = PROPS_UNZSTD_ANY };
 	const unsigned char *p = img->bin;
-	unsigned char *expanded = NULL;
 	size_t n = (size_t)img->bin_size;
 	char err[ERRLEN];
 	int ret;
 
 	/* A compressed image is written expanded unless --raw. */
 	if (img->format == DEVIMG_FORMAT_COMPRESSED && !o->raw) {
-		if (unzstd_expand(img->bin, img->bin_size, &expanded, &n, err,
-				  sizeof(err)) < 0) {
+		ret = props_unzstd(img->bin, n, &z);
+		if (ret) {
+			unzstd_error(ret, &z, err, sizeof(err));
 			props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
 					  df->fname, img->index, err);
 			return -EBADMSG;
 		}
-		p = expanded;
+		p = z.buf;
+		n = z.size;
 	}
 	ret = extract_bytes(df, img, o, p, n);
-	free(expanded);
+	free(z.buf);
 	return ret;
 }
 

@@ -4,14 +4,12 @@ bin_PROGRAMS += devimg-dump
 devimg_dump_SOURCES = \
 	wrapper/dump.c wrapper/check.c wrapper/check.h \
 	wrapper/dump-offload.c wrapper/dump-offload.h \
-	wrapper/unzstd.c wrapper/unzstd.h \
 	wrapper/outfile.c wrapper/outfile.h \
 	wrapper/reader.c wrapper/reader.h \
 	wrapper/json.c wrapper/json.h \
 	wrapper/index.h
-devimg_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include $(LIBELF_CFLAGS) \
-	$(ZSTD_CFLAGS)
-devimg_dump_LDADD = props/libdevimg-props.la $(LIBELF_LIBS) $(ZSTD_LIBS)
+devimg_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include $(LIBELF_CFLAGS)
+devimg_dump_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 
 dist_man_MANS += man/devimg-dump.1
 EXTRA_DIST += docs/dump-json.md

@@ -20,10 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zstd.h>
-
 #include "devimg_limits.h"
 #include "libdevimg-internal.h"
+#include "unzstd.h"
 
 #define M PTHREAD_MUTEX_INITIALIZER
 static pthread_mutex_t stripes[16] = { M, M, M, M, M, M, M, M,
@@ -63,41 +62,45 @@ static struct image_unz *unz_fail(struct image_unz *u, int err,
 /* Expand img's frame; the read lock is held and img is registered. */
 static struct image_unz *expand(struct devimg_image *img)
 {
+	struct props_unzstd z = { .head = 0, .want = PROPS_UNZSTD_ANY };
 	struct image_unz *u = calloc(1, sizeof(*u));
-	unsigned long long want;
 	enum image_content c;
 	unsigned sm;
-	size_t n;
 
 	if (!u)
 		return NULL;
 	atomic_fetch_add_explicit(&image_unz_count, 1, memory_order_relaxed);
-	want = ZSTD_getFrameContentSize(img->bin, img->bin_size);
-	if (want == ZSTD_CONTENTSIZE_ERROR)
+	switch (props_unzstd(img->bin, img->bin_size, &z)) {
+	case PROPS_UNZSTD_OK:
+		break;
+	case PROPS_UNZSTD_NO_LIBRARY:
+	case PROPS_UNZSTD_NO_SYMBOL:
+		return unz_fail(u, -EOPNOTSUPP, "libzstd cannot be loaded",
+				"libzstd.so.1 cannot be loaded, or lacks ZSTD_decompress");
+	case PROPS_UNZSTD_NOT_FRAME:
 		return unz_fail(u, -EBADMSG, "not a zstd frame",
 				"%zu bytes are not a zstd frame", img->bin_size);
-	if (want == ZSTD_CONTENTSIZE_UNKNOWN)
+	case PROPS_UNZSTD_NO_SIZE:
 		return unz_fail(u, -EBADMSG, "content size not recorded",
 				"the zstd frame does not record its content size");
-	if (want > DEVIMG_LIMIT_DECOMPRESSED || want > SIZE_MAX)
+	case PROPS_UNZSTD_TOO_BIG:
 		return unz_fail(u, -EFBIG, "content size above the limit",
 				"the zstd frame's content size %llu is above the limit of %llu bytes",
-				want,
+				z.declared,
 				(unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
-	u->bytes = malloc(want ? want : 1);
-	if (!u->bytes)
+	case PROPS_UNZSTD_NO_MEMORY:
 		return unz_fail(u, -ENOMEM, "out of memory",
-				"no memory for %llu expanded bytes", want);
-	n = ZSTD_decompress(u->bytes, want, img->bin, img->bin_size);
-	if (ZSTD_isError(n))
+				"no memory for %llu expanded bytes", z.declared);
+	case PROPS_UNZSTD_CORRUPT:
 		return unz_fail(u, -EBADMSG, "corrupt zstd frame",
-				"corrupt zstd frame: %s",
-				ZSTD_getErrorName(n));
-	if (n != want)
+				"corrupt zstd frame: %s", z.detail);
+	default:
 		return unz_fail(u, -EBADMSG, "corrupt zstd frame",
 				"the zstd frame expands to %zu bytes, %llu recorded",
-				n, want);
-	u->size = n;
+				z.size, z.declared);
+	}
+	u->bytes = z.buf;
+	u->size = z.size;
 	c = image_content_of(u->bytes, u->size, &sm);
 	u->content = ((unsigned)c + 1) | sm << 8;
 	return u;
