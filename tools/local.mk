@@ -1,3 +1,15 @@
+# devimg-wrap and devimg-dump: their command lines; the work is in
+# wrapper/libdevimg-wrapper.la.
+bin_PROGRAMS += devimg-wrap devimg-dump
+devimg_wrap_SOURCES = tools/devimg-wrap.c
+devimg_wrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/wrapper
+devimg_wrap_LDADD = wrapper/libdevimg-wrapper.la
+devimg_dump_SOURCES = tools/devimg-dump.c
+devimg_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/wrapper
+devimg_dump_LDADD = wrapper/libdevimg-wrapper.la
+
 # devimg-ls: the devices libdevimg sees through its plugins. Linked with
 # the internal convenience library for what the public API does not show
 # (device version, native formats, plugin capabilities, bound plugins).

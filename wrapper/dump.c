@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * devimg-dump: show the device images that a binary carries, without
- * running it; write them out; decode .props files. See man/devimg-dump.1
- * and docs/dump-json.md.
+ * devimg-dump's work (wrapper/dump.h): show the device images that a
+ * binary carries, without running it; write them out; decode .props
+ * files. See man/devimg-dump.1 and docs/dump-json.md; the command line is
+ * tools/devimg-dump.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "check.h"
+#include "dump.h"
 #include "dump-offload.h"
 #include "escape.h"
 #include "json.h"
@@ -24,30 +23,8 @@
 #include "reader.h"
 #include "unzstd.h"
 
-#define PROG "devimg-dump"
+#define PROG DUMP_PROG
 #define ERRLEN 1024
-
-enum mode {
-	MODE_TEXT,
-	MODE_JSON,
-	MODE_EXTRACT,
-};
-
-/* Names --extract wrote in this run: a hash set of strings. */
-struct name_set {
-	char **slot;
-	size_t cap;		/* a power of two, or 0 */
-	size_t n;
-};
-
-struct opts {
-	enum mode mode;
-	int props;		/* operands are .props files */
-	int check;		/* --check: lint .props files */
-	const char *dir;	/* --extract */
-	int raw;		/* --raw: compressed images as stored */
-	struct name_set written;
-};
 
 /* ---- names ---- */
 
@@ -775,7 +752,7 @@ static size_t name_hash(const char *s)
 }
 
 /* The slot of s: where it is, or the empty one where it would go. */
-static char **name_slot(const struct name_set *ns, const char *s)
+static char **name_slot(const struct dump_names *ns, const char *s)
 {
 	size_t i = name_hash(s) & (ns->cap - 1);
 
@@ -784,14 +761,14 @@ static char **name_slot(const struct name_set *ns, const char *s)
 	return &ns->slot[i];
 }
 
-static int name_set_has(const struct name_set *ns, const char *s)
+static int name_set_has(const struct dump_names *ns, const char *s)
 {
 	return ns->cap && *name_slot(ns, s);
 }
 
-static int name_set_add(struct name_set *ns, const char *s)
+static int name_set_add(struct dump_names *ns, const char *s)
 {
-	struct name_set bigger = { NULL, 0, 0 };
+	struct dump_names bigger = { NULL, 0, 0 };
 	char **slot, *copy;
 	size_t i;
 
@@ -816,7 +793,7 @@ static int name_set_add(struct name_set *ns, const char *s)
 	return 0;
 }
 
-static void name_set_fini(struct name_set *ns)
+static void name_set_fini(struct dump_names *ns)
 {
 	size_t i;
 
@@ -833,7 +810,7 @@ static void name_set_fini(struct name_set *ns)
  */
 static int extract_name(const struct devimg_file *df,
 			const struct reader_image *img, const char *dir,
-			const struct name_set *written, char *path,
+			const struct dump_names *written, char *path,
 			size_t len, const unsigned char *p, size_t n_bytes)
 {
 	const char *base = strrchr(df->fname, '/');
@@ -854,7 +831,7 @@ static int extract_name(const struct devimg_file *df,
 }
 
 static int extract_bytes(const struct devimg_file *df,
-			 const struct reader_image *img, struct opts *o,
+			 const struct reader_image *img, struct dump_job *o,
 			 const unsigned char *p, size_t n)
 {
 	char path[PATH_MAX], err[ERRLEN];
@@ -915,7 +892,7 @@ static void unzstd_error(int status, const struct props_unzstd *z, char *err,
 }
 
 static int extract_image(const struct devimg_file *df,
-			 const struct reader_image *img, struct opts *o)
+			 const struct reader_image *img, struct dump_job *o)
 {
 	struct props_unzstd z = { .head = 0, .want = PROPS_UNZSTD_ANY };
 	const unsigned char *p = img->bin;
@@ -940,7 +917,7 @@ static int extract_image(const struct devimg_file *df,
 	return ret;
 }
 
-static int extract_file(const struct devimg_file *df, struct opts *o)
+static int extract_file(const struct devimg_file *df, struct dump_job *o)
 {
 	size_t i;
 	int ret;
@@ -960,22 +937,22 @@ static int extract_file(const struct devimg_file *df, struct opts *o)
  * OffloadBinary blobs'; may be NULL).
  */
 static int dump_view(const struct devimg_file *df,
-		     const struct dump_container *dc, struct opts *o,
+		     const struct dump_container *dc, struct dump_job *o,
 		     struct json_writer *w)
 {
 	const struct devimg_file *entries = dump_container_entries(dc);
 	int ret = 0;
 
 	switch (o->mode) {
-	case MODE_TEXT:
+	case DUMP_TEXT:
 		text_file(stdout, df);
 		if (dc)
 			dump_container_text(stdout, dc);
 		break;
-	case MODE_JSON:
+	case DUMP_JSON:
 		json_file(w, df, dc);
 		break;
-	case MODE_EXTRACT:
+	case DUMP_EXTRACT:
 		ret = extract_file(df, o);
 		if (!ret && entries)
 			ret = extract_file(entries, o);
@@ -985,7 +962,7 @@ static int dump_view(const struct devimg_file *df,
 }
 
 /* A SYCLBIN or OffloadBinary file: 1 when path is one, 0 when not. */
-static int dump_container(const char *path, struct opts *o,
+static int dump_container(const char *path, struct dump_job *o,
 			  struct json_writer *w)
 {
 	const struct devimg_file *df;
@@ -1006,7 +983,7 @@ static int dump_container(const char *path, struct opts *o,
 	return ret < 0 ? ret : 1;
 }
 
-static int dump_elf(const char *path, struct opts *o,
+static int dump_elf(const char *path, struct dump_job *o,
 		    struct json_writer *w)
 {
 	struct dump_container *dc = NULL;
@@ -1034,7 +1011,7 @@ static int dump_elf(const char *path, struct opts *o,
 	return ret;
 }
 
-static int dump_props(const char *path, const struct opts *o,
+static int dump_props(const char *path, const struct dump_job *o,
 		      struct json_writer *w)
 {
 	struct devimg_propset *sets = NULL;
@@ -1054,7 +1031,7 @@ static int dump_props(const char *path, const struct opts *o,
 		fprintf(stderr, PROG ": %s\n", err);
 		goto out;
 	}
-	if (o->mode == MODE_JSON) {
+	if (o->mode == DUMP_JSON) {
 		json_object_begin(w);
 		json_key(w, "file");
 		json_string(w, path);
@@ -1071,125 +1048,13 @@ out:
 	return ret;
 }
 
-/* ---- command line ---- */
-
-static void usage(FILE *f)
-{
-	fputs("Usage: " PROG " [--json | --extract DIR [--raw]] FILE...\n"
-	      "       " PROG " --props [--json] FILE.props...\n"
-	      "       " PROG " --check FILE.props...\n"
-	      "Show the device images that ELF objects, executables and shared\n"
-	      "libraries carry (written by devimg-wrap), without running them;\n"
-	      "also SYCLBIN files, OffloadBinary files and .llvm.offloading\n"
-	      "sections (listed as llvm-objdump lists them).\n"
-	      "\n"
-	      "  -j, --json         print JSON (docs/dump-json.md)\n"
-	      "  -x, --extract DIR  write each image to DIR/FILE.INDEX.TARGET.EXT; a\n"
-	      "                     name written already in the same run gets a\n"
-	      "                     number before EXT instead (.2, .3, ...)\n"
-	      "  -r, --raw          with --extract: write compressed images as stored\n"
-	      "                     (the zstd frame, .zst), not expanded\n"
-	      "  -p, --props        the FILEs are .props files: decode them\n"
-	      "  -c, --check        the FILEs are .props files: print what DPC++'s\n"
-	      "                     tools would silently change or drop, and what\n"
-	      "                     they refuse, one FILE:LINE: line each; exit 1\n"
-	      "                     when there is any\n"
-	      "  -h, --help         print this help and exit\n"
-	      "  -V, --version      print the version and exit\n"
-	      "\n"
-	      "Exit status: 0 when every FILE was read, 1 when one could not\n"
-	      "be, 2 on a usage error.\n", f);
-}
-
-static int check_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
-				  dir, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
-				  dir, strerror(ENOTDIR));
-		return -1;
-	}
-	return 0;
-}
-
-/* Returns -1 to exit 2, 1 to exit 0 (help, version), 0 to go on. */
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "extract", required_argument, NULL, 'x' },
-		{ "props", no_argument, NULL, 'p' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, json = 0;
-
-	while ((c = getopt_long(argc, argv, "jx:prchV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'x':
-			o->dir = optarg;
-			break;
-		case 'p':
-			o->props = 1;
-			break;
-		case 'r':
-			o->raw = 1;
-			break;
-		case 'c':
-			o->check = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION);
-			return 1;
-		default:
-			fputs("Try '" PROG " --help'.\n", stderr);
-			return -1;
-		}
-	}
-	if (optind == argc) {
-		fputs(PROG ": no FILE given; try '" PROG " --help'.\n", stderr);
-		return -1;
-	}
-	if (o->dir && (json || o->props)) {
-		fputs(PROG ": --extract cannot be combined with --json or --props\n",
-		      stderr);
-		return -1;
-	}
-	if (o->raw && !o->dir) {
-		fputs(PROG ": --raw needs --extract\n", stderr);
-		return -1;
-	}
-	if (o->check && (o->dir || json || o->props)) {
-		fputs(PROG ": --check cannot be combined with other options\n",
-		      stderr);
-		return -1;
-	}
-	o->mode = o->dir ? MODE_EXTRACT : json ? MODE_JSON : MODE_TEXT;
-	return 0;
-}
-
-static int run(char **files, int n, struct opts *o)
+int dump_run(char **files, int n, struct dump_job *o)
 {
 	struct json_writer w;
 	int i, status = 0;
 
 	json_init(&w, stdout);
-	if (o->mode == MODE_JSON && n > 1) {
+	if (o->mode == DUMP_JSON && n > 1) {
 		json_object_begin(&w);
 		json_key(&w, "files");
 		json_array_begin(&w);
@@ -1199,12 +1064,12 @@ static int run(char **files, int n, struct opts *o)
 			       dump_elf(files[i], o, &w) < 0)
 			status = 1;
 	}
-	if (o->mode == MODE_JSON && n > 1) {
+	if (o->mode == DUMP_JSON && n > 1) {
 		json_array_end(&w);
 		json_object_end(&w);
 	}
 	/* Print the closing newline unless nothing at all was written. */
-	if (o->mode == MODE_JSON && (n > 1 || !status) && json_finish(&w) < 0)
+	if (o->mode == DUMP_JSON && (n > 1 || !status) && json_finish(&w) < 0)
 		status = 1;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, PROG ": standard output: %s\n",
@@ -1214,21 +1079,7 @@ static int run(char **files, int n, struct opts *o)
 	return status;
 }
 
-int main(int argc, char **argv)
+void dump_job_fini(struct dump_job *o)
 {
-	struct opts o = { 0 };
-	int ret;
-
-	ret = parse_args(argc, argv, &o);
-	if (ret)
-		return ret < 0 ? 2 : 0;
-	if (o.mode == MODE_EXTRACT && check_dir(o.dir) < 0)
-		return 1;
-	if (o.mode == MODE_EXTRACT)
-		out_catch_signals();
-	if (o.check)
-		return check_props_files(argv + optind, argc - optind);
-	ret = run(argv + optind, argc - optind, &o);
-	name_set_fini(&o.written);
-	return ret;
+	name_set_fini(&o->written);
 }

@@ -1,16 +1,6 @@
 # devimg-dump: reads device images back from any ELF64 file (wrapper/reader.c),
 # prints them as text or JSON, extracts them, decodes .props files.
-bin_PROGRAMS += devimg-dump
-devimg_dump_SOURCES = \
-	wrapper/dump.c wrapper/check.c wrapper/check.h \
-	wrapper/dump-offload.c wrapper/dump-offload.h \
-	wrapper/outfile.c wrapper/outfile.h \
-	wrapper/reader.c wrapper/reader.h \
-	wrapper/json.c wrapper/json.h \
-	wrapper/index.h
-devimg_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include $(LIBELF_CFLAGS)
-devimg_dump_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
-
+# The program is built in tools/local.mk.
 dist_man_MANS += man/devimg-dump.1
 EXTRA_DIST += docs/dump-json.md
 

@@ -1,3 +1,21 @@
-# wrapper: filled in by its issue
+# wrapper: the work of devimg-wrap and devimg-dump (tools/ holds their
+# command lines), as one convenience library both link.
+noinst_LTLIBRARIES += wrapper/libdevimg-wrapper.la
+# devimg-wrap's, devimg-dump's, then what both use.
+wrapper_libdevimg_wrapper_la_SOURCES = \
+	wrapper/wrap.c wrapper/wrap.h wrapper/compress.c wrapper/compress.h \
+	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h wrapper/ompnotes.c \
+	wrapper/ompnotes.h wrapper/writer.c wrapper/writer.h wrapper/machine.c \
+	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
+	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \
+	wrapper/dump-offload.c wrapper/dump-offload.h wrapper/json.c \
+	wrapper/json.h \
+	wrapper/outfile.c wrapper/outfile.h wrapper/reader.c wrapper/reader.h \
+	wrapper/index.h
+wrapper_libdevimg_wrapper_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
+	$(LIBELF_CFLAGS) $(ZSTD_CFLAGS)
+wrapper_libdevimg_wrapper_la_LIBADD = props/libdevimg-props.la \
+	$(LIBELF_LIBS) $(ZSTD_LIBS)
+
 include wrapper/dump.mk
 include wrapper/wrap.mk

@@ -1,20 +1,5 @@
 # devimg-wrap: device images, entries and property sets -> ELF object.
-bin_PROGRAMS += devimg-wrap
-devimg_wrap_SOURCES = \
-	wrapper/wrap.c \
-	wrapper/compress.c wrapper/compress.h \
-	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h \
-	wrapper/ompnotes.c wrapper/ompnotes.h \
-	wrapper/outfile.c wrapper/outfile.h \
-	wrapper/writer.c wrapper/writer.h \
-	wrapper/machine.c wrapper/machine.h \
-	wrapper/symprop.c wrapper/symprop.h \
-	wrapper/reader.c wrapper/reader.h \
-	wrapper/index.h
-devimg_wrap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
-devimg_wrap_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(ZSTD_CFLAGS)
-devimg_wrap_LDADD = props/libdevimg-props.la $(LIBELF_LIBS) $(ZSTD_LIBS)
-
+# The program is built in tools/local.mk.
 dist_man_MANS += man/devimg-wrap.1
 
 wrap_tests = \
