@@ -1,6 +1,6 @@
 #!/bin/sh
-# The loader's layout holds: no two source files of loader/ or props/ call
-# each other (tools/call-loops.sh, checked here to find a loop it is
+# The loader's layout holds: no two source files of loader/, props/,
+# wrapper/ or tools/ call each other (tools/call-loops.sh, checked here to find a loop it is
 # shown), and the core and the registry wing compile without the plugin
 # headers, which the dispatch wing cannot.
 . "$top_srcdir/tests/lib.sh"
@@ -43,7 +43,8 @@ grep -qx "$scratch/t/a.c <-> $scratch/t/b.c: $scratch/t/a.c calls b_one; $scratc
 	fail "call-loops.sh found more than a.c <-> b.c: $(cat "$scratch/out")"
 
 # No loop in the tree.
-sh "$loops" "$top_srcdir/loader" "$top_srcdir/props" >"$scratch/out" ||
+sh "$loops" "$top_srcdir/loader" "$top_srcdir/props" "$top_srcdir/wrapper" \
+	"$top_srcdir/tools" >"$scratch/out" ||
 	fail "files that call each other: $(cat "$scratch/out")"
 [ "$(cat "$scratch/out")" = "no loops" ] || fail "call-loops.sh: $(cat "$scratch/out")"
 
