@@ -18,7 +18,8 @@ props_tests = \
 	tests/props/test-text \
 	tests/props/test-symtable \
 	tests/props/test-specconst \
-	tests/props/test-escape
+	tests/props/test-escape \
+	tests/props/test-unzstd
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
@@ -61,6 +62,12 @@ tests_props_test_escape_SOURCES = tests/props/test-escape.c tests/props/testutil
 tests_props_test_escape_CPPFLAGS = $(props_test_cppflags)
 tests_props_test_escape_CFLAGS = $(props_test_cflags)
 tests_props_test_escape_LDADD = $(props_test_ldadd)
+
+# The zstd expander; libzstd makes the frames it is fed.
+tests_props_test_unzstd_SOURCES = tests/props/test-unzstd.c tests/props/testutil.h
+tests_props_test_unzstd_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_unzstd_CFLAGS = $(props_test_cflags) $(ZSTD_CFLAGS)
+tests_props_test_unzstd_LDADD = $(props_test_ldadd) $(ZSTD_LIBS)
 
 EXTRA_DIST += \
 	tests/props/spec-example.props \
