@@ -16,6 +16,7 @@ tests_compress_compress_run_LDADD = loader/libdevimg.la -ldl
 
 compress_shell_tests = \
 	tests/compress/compress-wrap.sh \
-	tests/compress/compress-launch.sh
+	tests/compress/compress-launch.sh \
+	tests/compress/lazy-zstd.sh
 TESTS += $(compress_shell_tests)
 dist_check_SCRIPTS += $(compress_shell_tests)
