@@ -176,7 +176,9 @@ size_t devimg_image_manifest_size(const struct devimg_image *img);
  * A DEVIMG_FORMAT_COMPRESSED image (devimg_image_format() says so) is
  * expanded first, once, and its expanded bytes guessed the same way;
  * -EBADMSG when its zstd frame is corrupt or does not record its content
- * size, -EFBIG when that size is above DEVIMG_LIMIT_DECOMPRESSED.
+ * size, -EFBIG when that size is above DEVIMG_LIMIT_DECOMPRESSED,
+ * -EOPNOTSUPP when libzstd.so.1 (loaded on the first compressed image)
+ * cannot be loaded.
  */
 int devimg_image_guess_format(struct devimg_image *img,
 			      enum devimg_image_format *fmt);
