@@ -849,12 +849,12 @@ size_t devimg_bundle_image_linked(const struct devimg_bundle *b, size_t i);
 int devimg_bundle_has_kernel(const struct devimg_bundle *b, const char *name,
 			     const struct devimg_device *dev);
 /*
- * The distinct kernel names of the bundle's images, in image order: up to
- * max of them into names (borrowed from the images); returns how many
- * there are.
+ * The distinct kernel names of the bundle's images, in image order (i
+ * from 0): borrowed from the images, valid as long as the bundle; NULL
+ * when i is out of range.
  */
-size_t devimg_bundle_kernel_names(const struct devimg_bundle *b,
-				  const char **names, size_t max);
+size_t devimg_bundle_kernel_count(const struct devimg_bundle *b);
+const char *devimg_bundle_kernel_name(const struct devimg_bundle *b, size_t i);
 
 /*
  * Set a spec constant on every image of an input bundle that has it; what

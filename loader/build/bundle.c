@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "dispatch.h"
 #include "link.h"
 
@@ -33,12 +34,20 @@ struct bundle_entry {
 	size_t linked;			/* EXECUTABLE: images linked */
 };
 
+/* The distinct kernel names of a bundle's images, in image order. */
+struct bundle_names {
+	size_t n;
+	const char *names[];
+};
+
 struct devimg_bundle {
 	atomic_uint refcount;
 	struct devimg_ctx *ctx;
 	enum devimg_bundle_state state;
 	size_t n;
 	struct bundle_entry *e;
+	/* Made on the first devimg_bundle_kernel_*() call, then immutable. */
+	_Atomic(struct bundle_names *) names;
 };
 
 static const char *const state_names[] = {
@@ -95,6 +104,7 @@ devimg_bundle_unref(struct devimg_bundle *b)
 		free(b->e[i].options);
 	}
 	free(b->e);
+	free(atomic_load(&b->names));
 	devimg_ctx_unref(b->ctx);
 	free(b);
 	return NULL;
@@ -656,21 +666,61 @@ static bool named_before(const struct devimg_bundle *b, size_t i, size_t j)
 	return false;
 }
 
-DEVIMG_EXPORT size_t devimg_bundle_kernel_names(const struct devimg_bundle *b,
-						const char **names, size_t max)
+/* The distinct names into names (NULL: count only); returns how many. */
+static size_t list_names(const struct devimg_bundle *b, const char **names)
 {
 	size_t i, j, total = 0;
 
-	for (i = 0; b && i < b->n; i++)
+	for (i = 0; i < b->n; i++)
 		for (j = 0; j < devimg_image_entry_count(b->e[i].img); j++) {
 			if (named_before(b, i, j))
 				continue;
-			if (total < max && names)
+			if (names)
 				names[total] = devimg_image_entry_name(
 					b->e[i].img, j);
 			total++;
 		}
 	return total;
+}
+
+/* b's names, listed on first use; NULL when -ENOMEM. */
+static const struct bundle_names *bundle_names(const struct devimg_bundle *b)
+{
+	struct devimg_bundle *w = (struct devimg_bundle *)b;
+	struct bundle_names *l = atomic_load(&w->names), *expected = NULL;
+	size_t n, bytes;
+
+	if (l)
+		return l;
+	n = list_names(b, NULL);
+	if (size_mul(n, sizeof(l->names[0]), &bytes) ||
+	    size_add(bytes, sizeof(*l), &bytes))
+		return NULL;
+	l = malloc(bytes);
+	if (!l)
+		return NULL;
+	l->n = list_names(b, l->names);
+	/* Another thread may have published first: keep one list. */
+	if (!atomic_compare_exchange_strong(&w->names, &expected, l)) {
+		free(l);
+		l = expected;
+	}
+	return l;
+}
+
+DEVIMG_EXPORT size_t devimg_bundle_kernel_count(const struct devimg_bundle *b)
+{
+	const struct bundle_names *l = b ? bundle_names(b) : NULL;
+
+	return l ? l->n : 0;
+}
+
+DEVIMG_EXPORT const char *
+devimg_bundle_kernel_name(const struct devimg_bundle *b, size_t i)
+{
+	const struct bundle_names *l = b ? bundle_names(b) : NULL;
+
+	return l && i < l->n ? l->names[i] : NULL;
 }
 
 /* Whether img has a spec constant called name. */

@@ -68,11 +68,10 @@ static int new_bundle(enum devimg_bundle_state state, const char *kernel,
 
 static bool has_name(const struct devimg_bundle *b, const char *name)
 {
-	const char *names[16];
-	size_t n = devimg_bundle_kernel_names(b, names, 16), i;
+	size_t n = devimg_bundle_kernel_count(b), i;
 
-	for (i = 0; i < n && i < 16; i++)
-		if (!strcmp(names[i], name))
+	for (i = 0; i < n; i++)
+		if (!strcmp(devimg_bundle_kernel_name(b, i), name))
 			return true;
 	return false;
 }
@@ -96,9 +95,10 @@ static int test_desc(struct devimg_image *img)
 	for (i = 0; i < 4; i++)
 		CHECK(devimg_image_descriptor(devimg_bundle_image(b, i)) ==
 		      f.desc, "image %zu of another descriptor", i);
-	CHECK(devimg_bundle_kernel_names(b, NULL, 0) == 7,
+	CHECK(devimg_bundle_kernel_count(b) == 7 &&
+	      !devimg_bundle_kernel_name(b, 7),
 	      "%zu kernel names, 7 expected (5 + which + spec_k)",
-	      devimg_bundle_kernel_names(b, NULL, 0));
+	      devimg_bundle_kernel_count(b));
 	devimg_bundle_unref(b);
 	return 0;
 }

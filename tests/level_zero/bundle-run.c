@@ -246,10 +246,10 @@ static int run_link(void)
 	if (new_bundle(DEVIMG_BUNDLE_OBJECT, NULL, &all) < 0)
 		return -1;
 	CHECK(devimg_bundle_image_count(all) == 2 &&
-	      devimg_bundle_kernel_names(all, NULL, 0) == 1,
+	      devimg_bundle_kernel_count(all) == 1,
 	      "object bundle of both: %zu images, %zu kernel names",
 	      devimg_bundle_image_count(all),
-	      devimg_bundle_kernel_names(all, NULL, 0));
+	      devimg_bundle_kernel_count(all));
 	err = devimg_bundle_link(&all, 1, NULL, &exe2);
 	CHECK(err == 0, "devimg_bundle_link of both: %d", err);
 	CHECK(devimg_bundle_image_count(exe2) == 1 &&
