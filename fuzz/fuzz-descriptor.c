@@ -319,7 +319,6 @@ static void inspect(struct devimg_image *img)
 	struct devimg_image_reqs reqs;
 	enum devimg_image_format fmt;
 	const unsigned char *mask;
-	uint32_t aspects[4];
 	size_t n, i, size[3];
 	unsigned dims;
 	void *copy;
@@ -342,7 +341,7 @@ static void inspect(struct devimg_image *img)
 		devimg_image_kernel_arg_mask(img, k, &mask, &n);
 		devimg_image_reqd_work_group_size(img, k, &dims, size);
 	}
-	devimg_image_requirements(img, &reqs, aspects, 4);
+	devimg_image_requirements(img, &reqs);
 }
 
 static void check_image(struct devimg_image *img,

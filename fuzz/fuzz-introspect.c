@@ -251,7 +251,6 @@ static void inspect(struct devimg_image *img)
 	const struct devimg_property_info *prop;
 	struct devimg_image_reqs reqs;
 	const unsigned char *mask;
-	uint32_t aspects[4];
 	size_t n, i, j, size[3], nargs;
 	unsigned dims;
 
@@ -287,9 +286,15 @@ static void inspect(struct devimg_image *img)
 			FUZZ_ASSERT(dims >= 1 && dims <= 3 && size[0] &&
 				    size[1] && size[2], "reqd size");
 	}
-	if (devimg_image_requirements(img, &reqs, aspects, N(aspects)) == 0)
+	if (devimg_image_requirements(img, &reqs) == 0) {
 		FUZZ_ASSERT(reqs.wg_dims <= 3, "%u dimensions", reqs.wg_dims);
-	devimg_image_requirements(img, &reqs, NULL, 0);
+		FUZZ_ASSERT(!reqs.naspects == !reqs.aspects, "%zu aspects",
+			    reqs.naspects);
+		for (i = 0; i < reqs.naspects; i++)
+			FUZZ_ASSERT(reqs.aspects[i] == reqs.aspects[i],
+				    "aspect %zu", i);
+	}
+	devimg_image_requirements(img, &reqs);
 }
 
 static void select_all(struct in *in, struct devimg_image **imgs, size_t n)

@@ -180,6 +180,7 @@ struct devimg_image {
 	/* Lazy caches: built on first use, published once, then immutable. */
 	_Atomic(struct image_props *) props;
 	_Atomic(struct image_spec *) spec;
+	_Atomic(struct image_reqs *) reqs;	/* introspect.c */
 	atomic_uint guess;		/* select.c: 0 = not guessed yet */
 	/* decompress.c: format 4 only; freed when unregistered. */
 	_Atomic(struct image_unz *) unz;
@@ -345,6 +346,12 @@ struct image_props {
  */
 int image_get_props(struct devimg_image *img, const struct image_props **out);
 void image_props_free(struct image_props *p);
+
+/* The decoded "SYCL/device requirements", aspects owned with them. */
+struct image_reqs {
+	struct devimg_image_reqs r;
+	uint32_t aspects[];
+};
 
 /* ---- specconst.c: the spec-constant model of an image ---- */
 

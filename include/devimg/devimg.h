@@ -594,9 +594,14 @@ int devimg_image_reqd_work_group_size(struct devimg_image *img,
 				      const char *kernel, unsigned *dims,
 				      size_t size[3]);
 
-/* An image's "SYCL/device requirements" (0 where it states none). */
+/*
+ * An image's "SYCL/device requirements" (0 where it states none). The
+ * aspects it requires (DPC++'s numbers, in property order) are owned by
+ * the image like its property sets; NULL when naspects is 0.
+ */
 struct devimg_image_reqs {
-	size_t naspects;		/* how many aspects it requires */
+	const uint32_t *aspects;
+	size_t naspects;
 	uint32_t sub_group_size;	/* reqd_sub_group_size */
 	unsigned wg_dims;		/* reqd_work_group_size(_uint64_t) */
 	uint64_t wg_size[3];		/* 1 past wg_dims */
@@ -604,17 +609,14 @@ struct devimg_image_reqs {
 };
 
 /*
- * Decode img's device requirements into *reqs and its required aspects
- * (DPC++'s numbers, in property order) into aspects: up to max of them
- * (aspects may be NULL when max is 0); reqs->naspects says how many there
- * are. An image without the set requires nothing. -EINVAL (logged with
- * the image and property) when a property has the wrong type or size;
- * -EINVAL for NULL img or reqs; -ESTALE, -ENOMEM as
- * devimg_image_propsets().
+ * Decode img's device requirements into *reqs (decoded on the first
+ * successful call, then cached). An image without the set requires
+ * nothing. -EINVAL (logged with the image and property) when a property
+ * has the wrong type or size; -EINVAL for NULL img or reqs; -ESTALE,
+ * -ENOMEM as devimg_image_propsets().
  */
 int devimg_image_requirements(struct devimg_image *img,
-			      struct devimg_image_reqs *reqs,
-			      uint32_t *aspects, size_t max);
+			      struct devimg_image_reqs *reqs);
 
 /*
  * What a device offers against images' requirements. Aspects are bits of

@@ -131,6 +131,7 @@ void image_free(struct devimg_image *img)
 {
 	image_props_free(atomic_load(&img->props));
 	image_spec_free(atomic_load(&img->spec));
+	free(atomic_load(&img->reqs));
 	image_unz_free(atomic_load(&img->unz));
 	free(img);
 }

@@ -562,41 +562,47 @@ DEVIMG_EXPORT int devimg_image_reqd_work_group_size(struct devimg_image *img,
 	return 0;
 }
 
-/* "aspects": uint32 values; up to max stored, the count in reqs. */
-static int reqs_aspects(const struct devimg_image *img,
-			const struct devimg_property_info *prop,
-			struct devimg_image_reqs *reqs, uint32_t *aspects,
-			size_t max)
-{
-	static const char where[] = "set '" PROPS_SET_DEVICE_REQS
+static const char aspects_where[] = "set '" PROPS_SET_DEVICE_REQS
 				    "' property '" PROPS_REQ_ASPECTS "'";
+
+/* How many uint32 values "aspects" (prop, NULL: none) holds. */
+static int reqs_aspect_count(const struct devimg_image *img,
+			     const struct devimg_property_info *prop,
+			     size_t *n)
+{
 	struct props_error perr = { { 0 } };
-	uint64_t *v = NULL;
-	size_t n, i;
 	int r;
 
+	*n = 0;
+	if (!prop)
+		return 0;
 	r = need_byte_array(img, PROPS_SET_DEVICE_REQS, prop);
 	if (r < 0)
 		return r;
-	r = props_uint_list(prop->data, prop->size, 4, where, NULL, 0, &n,
-			    &perr);
+	r = props_uint_list(prop->data, prop->size, 4, aspects_where, NULL, 0,
+			    n, &perr);
 	if (r < 0)
 		return decode_failed(img, &perr);
-	if (n < max)
-		max = n;
-	if (max) {
-		v = calloc(max, sizeof(*v));
-		if (!v)
-			return fail_err(-ENOMEM, "image %llu (index %u): %s: out of memory",
-					(unsigned long long)img->id,
-					img->index, where);
-		props_uint_list(prop->data, prop->size, 4, where, v, max, &n,
-				NULL);
-		for (i = 0; i < max; i++)
-			aspects[i] = (uint32_t)v[i];
-		free(v);
-	}
-	reqs->naspects = n;
+	return 0;
+}
+
+/* The n values of "aspects" (counted before) into aspects. */
+static int reqs_aspects(const struct devimg_property_info *prop, size_t n,
+			uint32_t *aspects)
+{
+	uint64_t *v;
+	size_t i;
+
+	if (!n)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	props_uint_list(prop->data, prop->size, 4, aspects_where, v, n, &n,
+			NULL);
+	for (i = 0; i < n; i++)
+		aspects[i] = (uint32_t)v[i];
+	free(v);
 	return 0;
 }
 
@@ -645,39 +651,86 @@ static int reqs_wg_size(const struct devimg_image *img,
 	return 0;
 }
 
-DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
-					    struct devimg_image_reqs *reqs,
-					    uint32_t *aspects, size_t max)
+/* The uint64 form replaced the uint32 one; take it when both exist. */
+static int reqs_wg(const struct devimg_image *img,
+		   const struct devimg_propset_info *set,
+		   struct devimg_image_reqs *r)
+{
+	const struct devimg_property_info *prop;
+
+	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_64)))
+		return reqs_wg_size(img, prop, 8, r);
+	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_32)))
+		return reqs_wg_size(img, prop, 4, r);
+	return 0;
+}
+
+/* Decode img's requirements into a new *out (to be freed). */
+static int reqs_decode(struct devimg_image *img, struct image_reqs **out)
 {
 	const struct devimg_propset_info *set;
-	const struct devimg_property_info *prop;
-	struct devimg_image_reqs r = { 0 };
+	const struct devimg_property_info *prop, *aspects;
 	const struct image_props *p;
+	struct image_reqs *q;
+	struct devimg_image_reqs *r;
+	size_t n, bytes;
 	int err;
 
-	if (!img || !reqs || (max && !aspects))
-		return fail_null("devimg_image_requirements");
 	err = image_get_props(img, &p);
 	if (err < 0)
 		return err;
 	set = props_set(p, PROPS_SET_DEVICE_REQS);
-	r.wg_size[0] = r.wg_size[1] = r.wg_size[2] = 1;
-	if ((prop = set_prop(set, PROPS_REQ_ASPECTS)) &&
-	    (err = reqs_aspects(img, prop, &r, aspects, max)) < 0)
-		return err;
-	if ((prop = set_prop(set, PROPS_REQ_SUB_GROUP_SIZE)) &&
-	    (err = reqs_u32(img, prop, &r.sub_group_size)) < 0)
-		return err;
-	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_NUM_DIM)) &&
-	    (err = reqs_u32(img, prop, &r.work_group_num_dim)) < 0)
-		return err;
-	/* The uint64 form replaced the uint32 one; take it when both exist. */
-	if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_64)))
-		err = reqs_wg_size(img, prop, 8, &r);
-	else if ((prop = set_prop(set, PROPS_REQ_WORK_GROUP_SIZE_32)))
-		err = reqs_wg_size(img, prop, 4, &r);
+	aspects = set_prop(set, PROPS_REQ_ASPECTS);
+	err = reqs_aspect_count(img, aspects, &n);
 	if (err < 0)
 		return err;
-	*reqs = r;
+	if (size_mul(n, sizeof(q->aspects[0]), &bytes) ||
+	    size_add(bytes, sizeof(*q), &bytes) || !(q = calloc(1, bytes)))
+		return fail_err(-ENOMEM, "image %llu (index %u): %s: out of memory",
+				(unsigned long long)img->id, img->index,
+				PROPS_SET_DEVICE_REQS);
+	r = &q->r;
+	r->aspects = n ? q->aspects : NULL;
+	r->naspects = n;
+	r->wg_size[0] = r->wg_size[1] = r->wg_size[2] = 1;
+	err = reqs_aspects(aspects, n, q->aspects);
+	if (err < 0)
+		fail_err(err, "image %llu (index %u): %s: out of memory",
+			 (unsigned long long)img->id, img->index,
+			 PROPS_SET_DEVICE_REQS);
+	if (err == 0 && (prop = set_prop(set, PROPS_REQ_SUB_GROUP_SIZE)))
+		err = reqs_u32(img, prop, &r->sub_group_size);
+	if (err == 0 && (prop = set_prop(set, PROPS_REQ_WORK_GROUP_NUM_DIM)))
+		err = reqs_u32(img, prop, &r->work_group_num_dim);
+	if (err == 0)
+		err = reqs_wg(img, set, r);
+	if (err < 0) {
+		free(q);
+		return err;
+	}
+	*out = q;
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
+					    struct devimg_image_reqs *reqs)
+{
+	struct image_reqs *q, *expected = NULL;
+	int err;
+
+	if (!img || !reqs)
+		return fail_null("devimg_image_requirements");
+	q = atomic_load(&img->reqs);
+	if (!q) {
+		err = reqs_decode(img, &q);
+		if (err < 0)
+			return err;
+		/* Another thread may have published first: keep one copy. */
+		if (!atomic_compare_exchange_strong(&img->reqs, &expected, q)) {
+			free(q);
+			q = expected;
+		}
+	}
+	*reqs = q->r;
 	return 0;
 }

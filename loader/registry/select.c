@@ -579,37 +579,22 @@ static void describe(const struct devimg_device_caps *dev,
 
 /*
  * The requirements of an image the device could otherwise take; the
- * aspects are allocated (*owned, to be freed) when there are any.
+ * aspects are the image's (borrowed).
  */
-static void describe_reqs(struct devimg_image *img, struct select_reqs *r,
-			  uint32_t **owned)
+static void describe_reqs(struct devimg_image *img, struct select_reqs *r)
 {
 	struct devimg_image_reqs reqs;
-	uint32_t *aspects = NULL;
-	size_t max = 0;
 	int err;
 
-	for (;;) {
-		err = devimg_image_requirements(img, &reqs, aspects, max);
-		if (err < 0 || reqs.naspects <= max)
-			break;
-		free(aspects);
-		max = reqs.naspects;
-		aspects = calloc(max, sizeof(*aspects));
-		if (!aspects) {
-			err = -ENOMEM;
-			break;
-		}
-	}
+	err = devimg_image_requirements(img, &reqs);
 	*r = (struct select_reqs){ .error = err };
 	if (err == 0) {
-		r->aspects = aspects;
+		r->aspects = reqs.aspects;
 		r->naspects = reqs.naspects;
 		r->sub_group_size = reqs.sub_group_size;
 		r->wg_dims = reqs.wg_dims;
 		memcpy(r->wg_size, reqs.wg_size, sizeof(r->wg_size));
 	}
-	*owned = aspects;
 }
 
 DEVIMG_EXPORT int
@@ -620,7 +605,6 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 {
 	struct select_cand cands[16] = { 0 }, *c = cands;
 	struct select_reqs *reqs = NULL;
-	uint32_t **owned = NULL;
 	size_t i;
 	int r = -ENOMEM;
 
@@ -637,8 +621,7 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 	}
 	if (feat && n) {
 		reqs = calloc(n, sizeof(*reqs));
-		owned = calloc(n, sizeof(*owned));
-		if (!reqs || !owned) {
+		if (!reqs) {
 			fail_err(r, "devimg_select_image_with: %zu images: out of memory",
 				 n);
 			goto out;
@@ -649,7 +632,7 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 	for (i = 0; i < n; i++) {
 		describe(dev, imgs[i], &c[i]);
 		if (reqs && select_target_fits(dev, imgs[i]->target)) {
-			describe_reqs(imgs[i], &reqs[i], &owned[i]);
+			describe_reqs(imgs[i], &reqs[i]);
 			c[i].reqs = &reqs[i];
 		}
 	}
@@ -660,9 +643,6 @@ devimg_select_image_with(const struct devimg_device_caps *dev,
 			 n, devimg_backend_name(dev->backend),
 			 devimg_strerror(r));
 out:
-	for (i = 0; owned && i < n; i++)
-		free(owned[i]);
-	free(owned);
 	free(reqs);
 	if (c != cands)
 		free(c);

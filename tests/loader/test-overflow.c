@@ -107,7 +107,6 @@ static void check_refused(size_t nsets, size_t nprops)
 	struct devimg_image *img;
 	const unsigned char *mask;
 	const void *defaults;
-	uint32_t aspects[4];
 	size_t n, size[3], chosen;
 	unsigned dims;
 	struct big b;
@@ -129,7 +128,7 @@ static void check_refused(size_t nsets, size_t nprops)
 			 -EOVERFLOW);
 	ck_assert_int_eq(devimg_spec_values_new(img, &v), -EOVERFLOW);
 	ck_assert_ptr_null(v);
-	ck_assert_int_eq(devimg_image_requirements(img, &reqs, aspects, 4),
+	ck_assert_int_eq(devimg_image_requirements(img, &reqs),
 			 -EOVERFLOW);
 	ck_assert_int_eq(devimg_image_kernel_arg_mask(img, prop_name, &mask,
 						      &n),
