@@ -273,11 +273,13 @@ static void log_fn(void *data, int priority, const char *file, int line,
 
 /* ---- looking at what was registered ---- */
 
+#define CAPS sizeof(struct devimg_device_caps)
+
 static const struct devimg_device_caps devices[] = {
-	{ DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0, 0 },
-	{ DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0, 1 },
-	{ DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0, 0 },
-	{ DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80, 1 },
+	{ CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0, 0 },
+	{ CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0, 1 },
+	{ CAPS, DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0, 0 },
+	{ CAPS, DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80, 1 },
 };
 
 static void inspect_spec(struct devimg_image *img)
@@ -316,7 +318,7 @@ static void inspect(struct devimg_image *img)
 {
 	const struct devimg_propset_info *sets;
 	const struct devimg_property_info *prop;
-	struct devimg_image_reqs reqs;
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 	enum devimg_image_format fmt;
 	const unsigned char *mask;
 	size_t n, i, size[3];

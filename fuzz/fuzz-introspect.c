@@ -191,11 +191,13 @@ static void log_fn(void *data, int priority, const char *file, int line,
 	FUZZ_ASSERT(!strchr(buf, '\n'), "a message of several lines: %s", buf);
 }
 
+#define CAPS sizeof(struct devimg_device_caps)
+
 static const struct devimg_device_caps devices[] = {
-	{ DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0, 0 },
-	{ DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0, 1 },
-	{ DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0, 0 },
-	{ DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80, 1 },
+	{ CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0, 0 },
+	{ CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0, 1 },
+	{ CAPS, DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0, 0 },
+	{ CAPS, DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80, 1 },
 };
 
 static void inspect_spec(struct devimg_image *img)
@@ -249,7 +251,7 @@ static void inspect(struct devimg_image *img)
 {
 	const struct devimg_propset_info *sets;
 	const struct devimg_property_info *prop;
-	struct devimg_image_reqs reqs;
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 	const unsigned char *mask;
 	size_t n, i, j, size[3], nargs;
 	unsigned dims;
@@ -299,7 +301,7 @@ static void inspect(struct devimg_image *img)
 
 static void select_all(struct in *in, struct devimg_image **imgs, size_t n)
 {
-	struct devimg_device_features feat = { 0 };
+	struct devimg_device_features feat = { .size = sizeof(feat) };
 	char reasons[MAX_IMAGES][DEVIMG_REASON_MAX];
 	size_t i, chosen;
 	int r;

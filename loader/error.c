@@ -157,6 +157,14 @@ int error_vprefix(int err, const char *lines, const char *format, va_list ap)
 	return err;
 }
 
+int api_struct_size(const char *name, size_t size, size_t min)
+{
+	if (size >= min)
+		return 0;
+	return fail_err(-EINVAL, "struct %s: size %zu is below its DEVIMG_0.1 size %zu (set .size = sizeof(struct %s))",
+			name, size, min, name);
+}
+
 DEVIMG_EXPORT const char *devimg_last_error(void)
 {
 	return last_error;

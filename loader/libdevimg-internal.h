@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <devimg/devimg.h>
 
@@ -90,6 +91,50 @@ enum devimg_env {
  * process ends (never freed); NULL when unset or in a set-user-ID program.
  */
 const char *devimg_env(enum devimg_env var);
+
+/*
+ * Public structs the caller fills or receives carry their size first
+ * (docs/design.md, "API conventions"). min is the struct's DEVIMG_0.1
+ * size, DEVIMG_SIZE_0_1() of its last 0.1 member.
+ */
+#define DEVIMG_SIZE_0_1(type, last)					\
+	(offsetof(struct type, last) + sizeof(((struct type *)0)->last))
+
+/*
+ * 0 when a caller's struct name of size bytes holds its DEVIMG_0.1
+ * fields (size >= min); otherwise -EINVAL, the calling thread's message
+ * (logged too) naming the struct and both sizes.
+ */
+int api_struct_size(const char *name, size_t size, size_t min);
+
+/*
+ * The caller's input struct src (size first) as the library's dst of
+ * dst_size bytes: the prefix both know, fields past the caller's size 0.
+ */
+static inline void api_struct_read(void *dst, size_t dst_size,
+				   const void *src)
+{
+	size_t n = *(const size_t *)src;
+
+	memset(dst, 0, dst_size);
+	memcpy(dst, src, n < dst_size ? n : dst_size);
+	*(size_t *)dst = dst_size;
+}
+
+/*
+ * The library's src of src_size bytes into the caller's output struct
+ * dst: only the prefix both know is written; dst's size stays.
+ */
+static inline void api_struct_write(void *dst, const void *src,
+				    size_t src_size)
+{
+	size_t n = *(const size_t *)dst;
+
+	if (n > src_size)
+		n = src_size;
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       n - sizeof(size_t));
+}
 
 /* ---- log.c ---- */
 

@@ -85,7 +85,8 @@ loader_unit_tests = \
 	tests/loader/test-names \
 	tests/loader/test-escape \
 	tests/loader/test-layout \
-	tests/loader/test-errors
+	tests/loader/test-errors \
+	tests/loader/test-api
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -138,6 +139,13 @@ tests_loader_test_layout_SOURCES = tests/loader/test-layout.c $(loader_test_comm
 tests_loader_test_layout_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_layout_CFLAGS = $(loader_test_cflags)
 tests_loader_test_layout_LDADD = $(loader_test_ldadd)
+
+# Struct sizes: on the registry and on the fake plugin's device.
+tests_loader_test_api_SOURCES = tests/loader/test-api.c $(loader_test_common)
+tests_loader_test_api_CPPFLAGS = $(loader_test_cppflags) \
+	-DFAKE_PLUGIN_DIR=\"$(abs_top_builddir)/tests/plugins/.libs\"
+tests_loader_test_api_CFLAGS = $(loader_test_cflags)
+tests_loader_test_api_LDADD = $(loader_test_ldadd)
 
 # Also on a device when the OpenCL plugin finds one (PoCL), else that
 # part is left out.

@@ -341,6 +341,7 @@ enum devimg_device_type {
 
 /* What selection needs to know about a device. */
 struct devimg_device_caps {
+	size_t size;		/* sizeof(struct devimg_device_caps) */
 	enum devimg_backend backend;
 	enum devimg_device_type type;
 	int spirv;		/* ingests SPIR-V (IL version, cl_khr_il_program) */
@@ -370,7 +371,8 @@ const char *devimg_backend_name(enum devimg_backend backend);
  * strings; reasons[i] is "" for the chosen image and otherwise says why
  * image i was not taken ("image 2 (target nvptx64): not for backend
  * opencl"). Returns 0; -ENOEXEC when no image qualifies; -ENOENT when n is
- * 0; -EINVAL for NULL arguments or an unknown backend or device type.
+ * 0; -EINVAL for NULL arguments, an unknown backend or device type, or a
+ * dev->size below the DEVIMG_0.1 size.
  * Guessing a format reads the image's first bytes (see
  * devimg_image_guess_format()); an unregistered image whose format is
  * still unknown is rejected.
@@ -423,7 +425,10 @@ struct devimg_device *devimg_device_get(struct devimg_ctx *ctx, unsigned i);
 const char *devimg_device_name(const struct devimg_device *dev);
 /* "opencl", "level_zero", "cuda". */
 const char *devimg_device_backend(const struct devimg_device *dev);
-/* What image selection sees of dev. -EINVAL for NULL arguments. */
+/*
+ * What image selection sees of dev, written into caps up to caps->size.
+ * -EINVAL for NULL arguments or a caps->size below the DEVIMG_0.1 size.
+ */
 int devimg_device_caps(const struct devimg_device *dev,
 		       struct devimg_device_caps *caps);
 
@@ -600,6 +605,7 @@ int devimg_image_reqd_work_group_size(struct devimg_image *img,
  * the image like its property sets; NULL when naspects is 0.
  */
 struct devimg_image_reqs {
+	size_t size;			/* sizeof(struct devimg_image_reqs) */
 	const uint32_t *aspects;
 	size_t naspects;
 	uint32_t sub_group_size;	/* reqd_sub_group_size */
@@ -612,8 +618,9 @@ struct devimg_image_reqs {
  * Decode img's device requirements into *reqs (decoded on the first
  * successful call, then cached). An image without the set requires
  * nothing. -EINVAL (logged with the image and property) when a property
- * has the wrong type or size; -EINVAL for NULL img or reqs; -ESTALE,
- * -ENOMEM as devimg_image_propsets().
+ * has the wrong type or size; -EINVAL for NULL img or reqs, or a
+ * reqs->size below the DEVIMG_0.1 size; -ESTALE, -ENOMEM as
+ * devimg_image_propsets().
  */
 int devimg_image_requirements(struct devimg_image *img,
 			      struct devimg_image_reqs *reqs);
@@ -627,6 +634,7 @@ int devimg_image_requirements(struct devimg_image *img,
  * and custom known, from the device type. 0 and empty lists: unknown.
  */
 struct devimg_device_features {
+	size_t size;		/* sizeof(struct devimg_device_features) */
 	uint64_t aspects;
 	uint64_t aspects_known;
 	int aspects_reported;
@@ -636,7 +644,10 @@ struct devimg_device_features {
 	size_t max_work_item_sizes[3];
 };
 
-/* dev's features. -EINVAL for NULL arguments. */
+/*
+ * dev's features, written up to features->size. -EINVAL for NULL
+ * arguments or a features->size below the DEVIMG_0.1 size.
+ */
 int devimg_device_features(const struct devimg_device *dev,
 			   struct devimg_device_features *features);
 
@@ -747,8 +758,12 @@ enum devimg_bundle_state {
 
 struct devimg_bundle;
 
-/* Which images a new bundle takes; every field optional (0/NULL: all). */
+/*
+ * Which images a new bundle takes; size is set by the caller, every other
+ * field optional (0/NULL: all).
+ */
 struct devimg_bundle_filter {
+	size_t size;		/* sizeof(struct devimg_bundle_filter) */
 	/* Only the images of this descriptor (a wrapped object's). */
 	const struct devimg_device_binaries *desc;
 	/* Only the images that define this kernel. */
@@ -765,8 +780,9 @@ struct devimg_bundle_filter {
  * for INPUT and OBJECT, that can be compiled; compiled (OBJECT) or built
  * (EXECUTABLE) as by devimg_bundle_compile() and devimg_bundle_build()
  * without options. An empty bundle is no error. filter may be NULL.
- * -EINVAL (NULL ctx or out, a bad state, a device of another context),
- * the errors of compile and build, -ENOMEM.
+ * -EINVAL (NULL ctx or out, a bad state, a device of another context, a
+ * filter->size below the DEVIMG_0.1 size), the errors of compile and
+ * build, -ENOMEM.
  */
 int devimg_bundle_new(struct devimg_ctx *ctx, enum devimg_bundle_state state,
 		      const struct devimg_bundle_filter *filter,

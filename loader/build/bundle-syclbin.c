@@ -247,11 +247,12 @@ devimg_bundle_new_from_syclbin(struct devimg_ctx *ctx, const void *data,
 
 	if (!ctx || !data || !out)
 		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: NULL argument");
+	err = bundle_filter_read(filter, &f);
+	if (err < 0)
+		return dispatch_error_prefix(err, "devimg_bundle_new_from_syclbin");
 	err = owned_new(data, size, &o);
 	if (err < 0)
 		return err;
-	if (filter)
-		f = *filter;
 	f.desc = &o->desc;
 	err = devimg_bundle_new(ctx, (enum devimg_bundle_state)o->sb->state,
 				&f, out);

@@ -555,11 +555,29 @@ DEVIMG_EXPORT int devimg_bundle_link(struct devimg_bundle *const *objects,
 	return err;
 }
 
+int bundle_filter_read(const struct devimg_bundle_filter *filter,
+		       struct devimg_bundle_filter *f)
+{
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
+	if (!filter)
+		return 0;
+	err = api_struct_size("devimg_bundle_filter", filter->size,
+			      DEVIMG_SIZE_0_1(devimg_bundle_filter, ndevs));
+	if (err < 0)
+		return err;
+	api_struct_read(f, sizeof(*f), filter);
+	return 0;
+}
+
 DEVIMG_EXPORT int devimg_bundle_new(struct devimg_ctx *ctx,
 				    enum devimg_bundle_state state,
 				    const struct devimg_bundle_filter *filter,
 				    struct devimg_bundle **out)
 {
+	struct devimg_bundle_filter f;
 	struct devimg_bundle *in = NULL;
 	int err;
 
@@ -568,8 +586,11 @@ DEVIMG_EXPORT int devimg_bundle_new(struct devimg_ctx *ctx,
 	if ((unsigned)state > DEVIMG_BUNDLE_EXECUTABLE)
 		return dispatch_error(-EINVAL, "devimg_bundle_new: state %d (0 input, 1 object, 2 executable)",
 				      (int)state);
-	err = bundle_gather(ctx, filter, state == DEVIMG_BUNDLE_EXECUTABLE,
-			    &in);
+	err = bundle_filter_read(filter, &f);
+	if (err < 0)
+		return dispatch_error_prefix(err, "devimg_bundle_new");
+	err = bundle_gather(ctx, filter ? &f : NULL,
+			    state == DEVIMG_BUNDLE_EXECUTABLE, &in);
 	if (err < 0 || state == DEVIMG_BUNDLE_INPUT) {
 		if (err == 0)
 			*out = in;

@@ -55,6 +55,7 @@ static void device_init_features(struct devimg_device *dev)
 	unsigned i;
 
 	memset(f, 0, sizeof(*f));
+	f->size = sizeof(*f);
 	switch (info->type) {
 	case DEVIMG_PLUGIN_DEVICE_CPU:
 		f->aspects = ASPECT(DEVIMG_ASPECT_CPU);
@@ -93,6 +94,7 @@ void device_init_caps(struct devimg_device *dev)
 	struct devimg_device_caps *caps = &dev->caps;
 
 	memset(caps, 0, sizeof(*caps));
+	caps->size = sizeof(*caps);
 	if (info->backend && !strcmp(info->backend, "level_zero"))
 		caps->backend = DEVIMG_BACKEND_LEVEL_ZERO;
 	else if (info->backend && !strcmp(info->backend, "cuda"))
@@ -133,10 +135,16 @@ devimg_device_backend(const struct devimg_device *dev)
 DEVIMG_EXPORT int devimg_device_caps(const struct devimg_device *dev,
 				     struct devimg_device_caps *caps)
 {
+	int err;
+
 	if (!dev || !caps)
 		return dispatch_error(-EINVAL, "devimg_device_caps: NULL %s",
 				      !dev ? "device" : "caps");
-	*caps = dev->caps;
+	err = api_struct_size("devimg_device_caps", caps->size,
+			      DEVIMG_SIZE_0_1(devimg_device_caps, ptx));
+	if (err < 0)
+		return err;
+	api_struct_write(caps, &dev->caps, sizeof(dev->caps));
 	return 0;
 }
 
@@ -144,10 +152,17 @@ DEVIMG_EXPORT int
 devimg_device_features(const struct devimg_device *dev,
 		       struct devimg_device_features *features)
 {
+	int err;
+
 	if (!dev || !features)
 		return dispatch_error(-EINVAL,
 				      "devimg_device_features: NULL %s",
 				      !dev ? "device" : "features");
-	*features = dev->features;
+	err = api_struct_size("devimg_device_features", features->size,
+			      DEVIMG_SIZE_0_1(devimg_device_features,
+					      max_work_item_sizes));
+	if (err < 0)
+		return err;
+	api_struct_write(features, &dev->features, sizeof(dev->features));
 	return 0;
 }

@@ -67,6 +67,15 @@ struct devimg_buf {
 	size_t size;
 };
 
+/* ---- bundle.c ---- */
+
+/*
+ * The caller's filter (NULL: none) as the library's *f. -EINVAL (the
+ * message names both sizes) when its size is below the DEVIMG_0.1 size.
+ */
+int bundle_filter_read(const struct devimg_bundle_filter *filter,
+		       struct devimg_bundle_filter *f);
+
 /* ---- bundle-syclbin.c ---- */
 
 struct syclbin_owned;

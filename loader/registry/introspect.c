@@ -690,6 +690,7 @@ static int reqs_decode(struct devimg_image *img, struct image_reqs **out)
 				(unsigned long long)img->id, img->index,
 				PROPS_SET_DEVICE_REQS);
 	r = &q->r;
+	r->size = sizeof(*r);
 	r->aspects = n ? q->aspects : NULL;
 	r->naspects = n;
 	r->wg_size[0] = r->wg_size[1] = r->wg_size[2] = 1;
@@ -720,6 +721,11 @@ DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
 
 	if (!img || !reqs)
 		return fail_null("devimg_image_requirements");
+	err = api_struct_size("devimg_image_reqs", reqs->size,
+			      DEVIMG_SIZE_0_1(devimg_image_reqs,
+					      work_group_num_dim));
+	if (err < 0)
+		return err;
 	q = atomic_load(&img->reqs);
 	if (!q) {
 		err = reqs_decode(img, &q);
@@ -731,6 +737,6 @@ DEVIMG_EXPORT int devimg_image_requirements(struct devimg_image *img,
 			q = expected;
 		}
 	}
-	*reqs = q->r;
+	api_struct_write(reqs, &q->r, sizeof(q->r));
 	return 0;
 }

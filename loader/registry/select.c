@@ -583,7 +583,7 @@ static void describe(const struct devimg_device_caps *dev,
  */
 static void describe_reqs(struct devimg_image *img, struct select_reqs *r)
 {
-	struct devimg_image_reqs reqs;
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 	int err;
 
 	err = devimg_image_requirements(img, &reqs);
@@ -597,22 +597,58 @@ static void describe_reqs(struct devimg_image *img, struct select_reqs *r)
 	}
 }
 
+/*
+ * The caller's caps and features (NULL stays NULL) as the library's own
+ * structs; -EINVAL when a size is below the DEVIMG_0.1 size.
+ */
+static int read_device(const struct devimg_device_caps *dev,
+		       const struct devimg_device_features *feat,
+		       struct devimg_device_caps *caps,
+		       struct devimg_device_features *features)
+{
+	int err;
+
+	err = api_struct_size("devimg_device_caps", dev->size,
+			      DEVIMG_SIZE_0_1(devimg_device_caps, ptx));
+	if (err < 0)
+		return err;
+	api_struct_read(caps, sizeof(*caps), dev);
+	if (!feat)
+		return 0;
+	err = api_struct_size("devimg_device_features", feat->size,
+			      DEVIMG_SIZE_0_1(devimg_device_features,
+					      max_work_item_sizes));
+	if (err < 0)
+		return err;
+	api_struct_read(features, sizeof(*features), feat);
+	return 0;
+}
+
 DEVIMG_EXPORT int
-devimg_select_image_with(const struct devimg_device_caps *dev,
-			 const struct devimg_device_features *feat,
+devimg_select_image_with(const struct devimg_device_caps *caps,
+			 const struct devimg_device_features *features,
 			 struct devimg_image *const *imgs, size_t n,
 			 size_t *chosen, char (*reasons)[DEVIMG_REASON_MAX])
 {
 	struct select_cand cands[16] = { 0 }, *c = cands;
+	struct devimg_device_caps dev_caps;
+	struct devimg_device_features dev_features;
+	const struct devimg_device_caps *dev = &dev_caps;
+	const struct devimg_device_features *feat;
 	struct select_reqs *reqs = NULL;
 	size_t i;
 	int r = -ENOMEM;
 
-	if (!dev || (n && !imgs) || !chosen)
+	if (!caps || (n && !imgs) || !chosen)
 		return fail_null("devimg_select_image_with");
+	r = read_device(caps, features, &dev_caps, &dev_features);
+	if (r < 0)
+		return r;
+	feat = features ? &dev_features : NULL;
 	if (!valid_device(dev))
 		return fail_dbg(-EINVAL, "devimg_select_image_with: device capabilities: backend %d or type %d unknown",
 				(int)dev->backend, (int)dev->type);
+	r = -ENOMEM;
 	if (n > sizeof(cands) / sizeof(cands[0])) {
 		c = calloc(n, sizeof(*c));
 		if (!c)

@@ -58,7 +58,7 @@ static int check_off1(struct devimg_kernel *k)
 static int new_bundle(enum devimg_bundle_state state, const char *kernel,
 		      struct devimg_bundle **b)
 {
-	struct devimg_bundle_filter f = { .kernel = kernel };
+	struct devimg_bundle_filter f = { .size = sizeof(f), .kernel = kernel };
 	int err = devimg_bundle_new(env.ctx, state, &f, b);
 
 	CHECK(err == 0, "devimg_bundle_new(%s, %s): %d",
@@ -80,6 +80,7 @@ static bool has_name(const struct devimg_bundle *b, const char *name)
 static int test_desc(struct devimg_image *img)
 {
 	struct devimg_bundle_filter f = {
+		.size = sizeof(f),
 		.desc = devimg_image_descriptor(img),
 		.devs = &env.dev,
 		.ndevs = 1,

@@ -16,8 +16,11 @@
 #include "fixture.h"
 #include "libdevimg-internal.h"
 
+/* Callers set the size of the structs they hand over. */
+#define CAPS sizeof(struct devimg_device_caps)
+
 static const struct devimg_device_caps ocl_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
 };
 
 /* n bytes starting with the SPIR-V magic, then a pattern. */

@@ -145,7 +145,7 @@ static int big_run(struct env *e, struct devimg_kernel *k,
 /* More than the 48 KiB a kernel gets without opting in, and too much. */
 static int test_big_shared(struct env *e)
 {
-	struct devimg_device_caps caps;
+	struct devimg_device_caps caps = { .size = sizeof(caps) };
 	struct devimg_kernel *k;
 	struct devimg_buf *b;
 	size_t g = 1024, l = 256;
@@ -597,7 +597,7 @@ static int test_record(struct env *e)
 
 static int info(void)
 {
-	struct devimg_device_caps caps;
+	struct devimg_device_caps caps = { .size = sizeof(caps) };
 	struct devimg_device *dev;
 	struct devimg_ctx *ctx;
 	unsigned i;

@@ -191,7 +191,7 @@ static int pick_run(struct env *e, const char *name, int *value)
  */
 static int test_pick(struct env *e)
 {
-	struct devimg_device_caps caps;
+	struct devimg_device_caps caps = { .size = sizeof(caps) };
 	int v;
 
 	CHECK(!devimg_device_caps(e->dev, &caps) &&
@@ -214,7 +214,7 @@ static int test_threads(struct env *e)
 
 int main(int argc, char **argv)
 {
-	struct devimg_device_caps caps;
+	struct devimg_device_caps caps = { .size = sizeof(caps) };
 	struct env e = { 0 };
 	unsigned dims;
 	int err, native = 0;

@@ -567,7 +567,7 @@ static int mode_probe(struct env *e, const char *type)
 		DEVIMG_ASPECT_ONLINE_COMPILER, DEVIMG_ASPECT_QUEUE_PROFILING,
 		self,
 	};
-	struct devimg_device_features f;
+	struct devimg_device_features f = { .size = sizeof(f) };
 	unsigned i;
 
 	CHECK(!type || gpu || !strcmp(type, "cpu"),

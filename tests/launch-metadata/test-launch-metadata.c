@@ -125,6 +125,7 @@ START_TEST(test_empty_work_group_size_is_no_requirement)
 		fx_bytes(&f, 0, s, names[i], "", 0);
 		register_one(&f, &img);
 		memset(&reqs, 0xff, sizeof(reqs));
+		reqs.size = sizeof(reqs);
 		ck_assert_int_eq(devimg_image_requirements(img, &reqs), 0);
 		ck_assert_uint_eq(reqs.wg_dims, 0);
 		devimg_image_unref(img);
@@ -139,7 +140,7 @@ START_TEST(test_requirements)
 	static const uint32_t aspects[] = { 1, 6, 70 }, dims[] = { 2 };
 	static const unsigned char wg64[] = { 64, 0, 0, 0, 0, 0, 0, 0,
 					      2, 0, 0, 0, 0, 0, 0, 0 };
-	struct devimg_image_reqs reqs;
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 	struct devimg_image *img;
 	struct fixture f;
 	const uint32_t *first;
@@ -170,6 +171,7 @@ START_TEST(test_requirements)
 	/* The aspects are the image's: the same array every time. */
 	first = reqs.aspects;
 	memset(&reqs, 0, sizeof(reqs));
+	reqs.size = sizeof(reqs);
 	ck_assert_int_eq(devimg_image_requirements(img, &reqs), 0);
 	ck_assert_ptr_eq(reqs.aspects, first);
 	ck_assert_uint_eq(reqs.naspects, 3);
@@ -199,6 +201,7 @@ START_TEST(test_requirements_none_and_malformed)
 	ck_assert_int_eq(devimg_registry_find_kernel("k", imgs, 2, &n), 0);
 
 	memset(&reqs, 0xff, sizeof(reqs));
+	reqs.size = sizeof(reqs);
 	ck_assert_int_eq(devimg_image_requirements(imgs[0], &reqs), 0);
 	ck_assert_uint_eq(reqs.naspects, 0);
 	ck_assert_ptr_null(reqs.aspects);

@@ -34,10 +34,12 @@
 
 static struct env env;
 
+#define FILTER_SIZE sizeof(struct devimg_bundle_filter)
+
 static int new_bundle(enum devimg_bundle_state state, const char *kernel,
 		      struct devimg_bundle **b)
 {
-	struct devimg_bundle_filter f = { .kernel = kernel };
+	struct devimg_bundle_filter f = { .size = sizeof(f), .kernel = kernel };
 	int err = devimg_bundle_new(env.ctx, state, &f, b);
 
 	CHECK(err == 0, "devimg_bundle_new(%s, %s): %d",
@@ -306,6 +308,7 @@ static int run_unresolved(void)
 	      "devimg_bundle_link without the helper: %d", err);
 	err = devimg_bundle_new(env.ctx, DEVIMG_BUNDLE_EXECUTABLE,
 				&(struct devimg_bundle_filter){
+					.size = FILTER_SIZE,
 					.kernel = "caller_k" }, &out);
 	CHECK(err == -ENOEXEC && !out && strstr(devimg_last_error(), want),
 	      "executable bundle without the helper: %d", err);

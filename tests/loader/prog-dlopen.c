@@ -157,10 +157,10 @@ static void close_lib(int i)
 static void check_selection(void)
 {
 	static const struct devimg_device_caps cpu = {
-		DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
+		sizeof(cpu), DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
 	};
 	static const struct devimg_device_caps cuda = {
-		DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
+		sizeof(cuda), DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
 	};
 	struct devimg_image *imgs[MAXIMGS];
 	char got[3];

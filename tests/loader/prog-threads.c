@@ -84,7 +84,7 @@ static void read_image(struct worker *w, struct devimg_image *img,
 static void lookup_once(struct worker *w)
 {
 	static const struct devimg_device_caps cpu = {
-		DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
+		sizeof(cpu), DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
 	};
 	const char *name = universe[rand_r(&w->seed) %
 				    (sizeof(universe) / sizeof(universe[0]))];

@@ -90,8 +90,11 @@ static void big_fini(struct big *b)
 	free(b->props);
 }
 
+/* Callers set the size of the structs they hand over. */
+#define CAPS sizeof(struct devimg_device_caps)
+
 static const struct devimg_device_caps ocl_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0, 0
 };
 
 /* Every reader of the property sets fails with -EOVERFLOW, once logged. */
@@ -100,10 +103,10 @@ static void check_refused(size_t nsets, size_t nprops)
 	const struct devimg_spec_const_info *consts;
 	const struct devimg_propset_info *sets;
 	const struct devimg_property_info *prop;
-	struct devimg_device_features feat = { 0 };
+	struct devimg_device_features feat = { .size = sizeof(feat) };
 	char reasons[1][DEVIMG_REASON_MAX];
 	struct devimg_spec_values *v = NULL;
-	struct devimg_image_reqs reqs;
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 	struct devimg_image *img;
 	const unsigned char *mask;
 	const void *defaults;

@@ -15,28 +15,31 @@
 #define CAND(t, f) { .target = (t), .kind = DEVIMG_KIND_SYCL, .format = (f), \
 		     .size = 16 }
 
+/* Callers set the size of the structs they hand over. */
+#define CAPS sizeof(struct devimg_device_caps)
+
 static const struct devimg_device_caps ocl_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0
 };
 static const struct devimg_device_caps ocl_gpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 1, 0, 0
 };
 static const struct devimg_device_caps ocl_acc = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_ACCELERATOR, 1, 0, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_ACCELERATOR, 1, 0, 0
 };
 static const struct devimg_device_caps pocl_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 0, 1, 0
 };
 static const struct devimg_device_caps l0_gpu = {
-	DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0
+	CAPS, DEVIMG_BACKEND_LEVEL_ZERO, DEVIMG_DEVICE_GPU, 1, 0, 0
 };
 static const struct devimg_device_caps cuda_80 = {
-	DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
+	CAPS, DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80
 };
 
 /* NVIDIA's OpenCL: no SPIR-V, no SPIR, PTX as its native binary. */
 static const struct devimg_device_caps ocl_nvidia = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 0, 0, 90, 1
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_GPU, 0, 0, 90, 1
 };
 
 static char why[8][DEVIMG_REASON_MAX];
@@ -237,7 +240,7 @@ END_TEST
  * wrapped last is what it runs.
  */
 static const struct devimg_device_caps pocl6_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 0, 0
+	CAPS, DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 0, 0
 };
 
 START_TEST(test_spir_then_spirv_of_one_kernel)
@@ -345,6 +348,7 @@ END_TEST
 
 /* PoCL's CPU as the OpenCL plugin reports it: fp64, no fp16. */
 static const struct devimg_device_features pocl_features = {
+	.size = sizeof(struct devimg_device_features),
 	.aspects = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_FP64) |
 		   BIT(DEVIMG_ASPECT_ATOMIC64),
 	.aspects_known = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_GPU) |
@@ -360,6 +364,7 @@ static const struct devimg_device_features pocl_features = {
 
 /* A plugin of an older interface: only the type is known. */
 static const struct devimg_device_features type_only = {
+	.size = sizeof(struct devimg_device_features),
 	.aspects = BIT(DEVIMG_ASPECT_CPU),
 	.aspects_known = BIT(DEVIMG_ASPECT_CPU) | BIT(DEVIMG_ASPECT_GPU) |
 			 BIT(DEVIMG_ASPECT_ACCELERATOR) |
