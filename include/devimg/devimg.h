@@ -13,6 +13,24 @@
  *    failure. devimg_strerror() names every code. Errors with more context
  *    than the code (which field, which value, what was expected) are also
  *    logged through the log function (see "Logging").
+ *  - A struct the caller fills or receives by pointer starts with
+ *    size_t size, set by the caller to sizeof the struct it has. Below
+ *    the struct's DEVIMG_0.1 size: -EINVAL, the message (logged, and
+ *    devimg_last_error()) naming the struct and both sizes. Larger (a
+ *    newer header): accepted; only the fields the library knows are read
+ *    or written, fields past size read as 0, and no more than size bytes
+ *    are written (size itself stays). Fields are only ever appended.
+ *  - Lists: one an object owns is read by count + get(i) (borrowed, valid
+ *    while the object lives; NULL or an invalid value past the end);
+ *    plain records an object owns may come as one borrowed array + its
+ *    count (property sets, spec constants); the registry, which other
+ *    threads change as libraries load, is read as a snapshot into the
+ *    caller's array (items, max, *n) with references taken. Arrays of
+ *    library-owned records (devimg_property_info, devimg_propset_info,
+ *    devimg_spec_const_info, devimg_spec_leaf, devimg_spec_native) keep
+ *    their 0.1 layout, so they grow only through new functions;
+ *    devimg_param_desc is DPC++'s kernel_param_desc_t and never changes.
+ *    docs/design.md, "API conventions", says why.
  *  - Strings returned by an image getter are owned by the image record and
  *    stay valid while the caller holds a reference, also after the library
  *    that carried the image was unloaded. The exceptions are the image and
