@@ -30,10 +30,12 @@ static struct devimg_spec_values *values;
 static char subject[160];
 
 static const struct devimg_device_caps ocl_cpu = {
-	DEVIMG_BACKEND_OPENCL, DEVIMG_DEVICE_CPU, 1, 1, 0, 0
+	.size = sizeof(ocl_cpu), .backend = DEVIMG_BACKEND_OPENCL,
+	.type = DEVIMG_DEVICE_CPU, .spirv = 1, .spir = 1,
 };
 static const struct devimg_device_caps cuda_gpu = {
-	DEVIMG_BACKEND_CUDA, DEVIMG_DEVICE_GPU, 0, 0, 80, 0
+	.size = sizeof(cuda_gpu), .backend = DEVIMG_BACKEND_CUDA,
+	.type = DEVIMG_DEVICE_GPU, .cuda_cc = 80,
 };
 
 static struct devimg_image *first_of(const char *kernel)
@@ -247,17 +249,16 @@ static int c_reqd_wg_absent(void)
 
 static int c_requirements_type(void)
 {
-	struct devimg_image_reqs reqs;
-	uint32_t aspects[4];
+	struct devimg_image_reqs reqs = { .size = sizeof(reqs) };
 
 	about("set '" SET_REQS "' property 'aspects': type 1");
-	return devimg_image_requirements(bad, &reqs, aspects, 4);
+	return devimg_image_requirements(bad, &reqs);
 }
 
 static int c_requirements_null(void)
 {
 	about("devimg_image_requirements");
-	return devimg_image_requirements(bad, NULL, NULL, 0);
+	return devimg_image_requirements(bad, NULL);
 }
 
 static int c_spec_consts_type(void)
