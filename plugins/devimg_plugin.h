@@ -396,6 +396,39 @@ struct devimg_plugin_ops {
 			    struct devimg_plugin_program *const *progs,
 			    const char *options,
 			    struct devimg_plugin_program **out);
+
+	/*
+	 * Device globals (sycl_ext_oneapi_device_global). name is the
+	 * variable's unique id, the name the device image gives it.
+	 *
+	 * global_info: the size in bytes of the variable name of the built
+	 * program prog. -ENOENT when prog has no such variable.
+	 */
+	int (*global_info)(struct devimg_plugin_program *prog,
+			   const char *name, size_t *size);
+	/*
+	 * Copy n bytes from src into the variable name of prog at offset
+	 * off, or from it into dst, in order with the work on q (q's device
+	 * is prog's); with blocking set, return once the copy is done, else
+	 * src must stay valid (and dst unread) until q is finished. -ENOENT
+	 * when prog has no such variable, -EINVAL when off + n passes its
+	 * size, -ENOTSUP when the device cannot reach program variables (the
+	 * message names what is missing).
+	 */
+	int (*global_write)(struct devimg_plugin_queue *q,
+			    struct devimg_plugin_program *prog,
+			    const char *name, size_t off, size_t n,
+			    const void *src, int blocking);
+	int (*global_read)(struct devimg_plugin_queue *q,
+			   struct devimg_plugin_program *prog,
+			   const char *name, size_t off, size_t n, void *dst,
+			   int blocking);
+	/*
+	 * The device address of mem's first byte, as a kernel sees a pointer
+	 * to it: what a device global without image scope holds. -ENOTSUP
+	 * when buffers have no address the host may know (OpenCL cl_mem).
+	 */
+	int (*mem_address)(struct devimg_plugin_mem *mem, uint64_t *addr);
 };
 
 /* The smallest table the loader binds: through launch, the last required. */

@@ -927,6 +927,46 @@ int devimg_bundle_kernel_new(struct devimg_bundle *b, struct devimg_device *dev,
 			     const char *name, devimg_image_selector_fn selector,
 			     void *data, struct devimg_kernel **out);
 
+/* ---- device globals ---- */
+
+/*
+ * A device global (sycl_ext_oneapi_device_global) of the registered
+ * images, as their "SYCL/device globals" property sets declare it: its
+ * unique id, its size and whether it has device_image_scope. Records are
+ * kept for the life of the process; once no registered image defines the
+ * id any more (its library was unloaded), functions taking it give
+ * -ENOENT. See devimg_global_find(3).
+ */
+struct devimg_global;
+
+/* The global whose unique id is unique_id. -ENOENT: no image defines it. */
+int devimg_global_find(const char *unique_id,
+		       const struct devimg_global **out);
+/*
+ * Tie the host variable at host_addr to the global unique_id, as a SYCL
+ * integration footer does for each device_global it defines; a later
+ * call for the same address replaces the tie.
+ */
+int devimg_global_bind_host(const void *host_addr, const char *unique_id);
+/* The global tied to host_addr. -ENOENT: none, or no image defines it. */
+int devimg_global_find_host(const void *host_addr,
+			    const struct devimg_global **out);
+/* Its unique id, its size in bytes (0 for NULL), 1 with image scope. */
+const char *devimg_global_id(const struct devimg_global *g);
+size_t devimg_global_size(const struct devimg_global *g);
+int devimg_global_image_scope(const struct devimg_global *g);
+/*
+ * Copy n bytes between the host and the global at offset off, on q's
+ * device, in order with q's kernels. -EINVAL: a NULL, or off + n past the
+ * global's size; -ENOENT: no image compatible with q's device defines it;
+ * -EACCES: its host access forbids it; -ENOTSUP: the backend cannot reach
+ * it (the message names what is missing).
+ */
+int devimg_global_write(struct devimg_queue *q, const struct devimg_global *g,
+			size_t off, size_t n, const void *src);
+int devimg_global_read(struct devimg_queue *q, const struct devimg_global *g,
+		       size_t off, size_t n, void *dst);
+
 #ifdef __cplusplus
 }
 #endif
