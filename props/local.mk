@@ -9,7 +9,8 @@ props_libdevimg_props_la_SOURCES = \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \
 	props/unzstd.c props/unzstd.h \
-	props/syclbin.c props/syclbin.h
+	props/syclbin.c props/syclbin.h \
+	props/devglobal.c props/devglobal.h
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \
