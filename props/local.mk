@@ -20,7 +20,8 @@ props_tests = \
 	tests/props/test-symtable \
 	tests/props/test-specconst \
 	tests/props/test-escape \
-	tests/props/test-unzstd
+	tests/props/test-unzstd \
+	tests/props/test-devglobal
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
@@ -70,7 +71,23 @@ tests_props_test_unzstd_CPPFLAGS = $(props_test_cppflags)
 tests_props_test_unzstd_CFLAGS = $(props_test_cflags) $(ZSTD_CFLAGS)
 tests_props_test_unzstd_LDADD = $(props_test_ldadd) $(ZSTD_LIBS)
 
+# HostAccessINTEL decorations in a module assembled by spirv-as; without
+# spirv-as the test runs its other cases and reports a skip.
+tests_props_test_devglobal_SOURCES = tests/props/test-devglobal.c \
+	tests/props/testutil.h tests/slurp.h
+tests_props_test_devglobal_CPPFLAGS = $(props_test_cppflags) \
+	-DDEVGLOBAL_SPV=\"$(abs_top_builddir)/tests/props/devglobal.spv\"
+tests_props_test_devglobal_CFLAGS = $(props_test_cflags)
+tests_props_test_devglobal_LDADD = $(props_test_ldadd)
+CLEANFILES += tests/props/devglobal.spv
+if HAVE_SPIRV_AS
+check_DATA += tests/props/devglobal.spv
+tests/props/devglobal.spv: $(top_srcdir)/tests/props/devglobal.spvasm
+	$(AM_V_GEN)$(MKDIR_P) tests/props && $(SPIRV_ASSEMBLE) -o $@ $<
+endif
+
 EXTRA_DIST += \
+	tests/props/devglobal.spvasm \
 	tests/props/spec-example.props \
 	tests/props/kernels.sym \
 	tests/props/batch.txt
