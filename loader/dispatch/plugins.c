@@ -49,8 +49,9 @@ struct devimg_plugins {
  * plugin's size stops before them or when NULL; the loader then answers
  * -ENOTSUP itself (absent_op()).
  */
-#define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X) X(program_compile) X(program_link) \
-	X(global_info) X(global_write) X(global_read) X(mem_address)
+#define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X)                                    \
+	X(program_compile) X(program_link) X(global_info) X(global_write)      \
+	X(global_read) X(mem_address)
 
 /* A table must reach at least this far: through launch, the last required. */
 #define DEVIMG_PLUGIN_OPS_MIN DEVIMG_PLUGIN_OPS_MIN_SIZE
