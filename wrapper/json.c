@@ -185,6 +185,12 @@ void json_null(struct json_writer *w)
 	fputs("null", w->f);
 }
 
+void json_bool(struct json_writer *w, int v)
+{
+	before_value(w, 0);
+	fputs(v ? "true" : "false", w->f);
+}
+
 void json_hex(struct json_writer *w, const void *p, size_t n)
 {
 	const unsigned char *b = p;

@@ -50,6 +50,7 @@ void json_string(struct json_writer *w, const char *s);
 void json_string_n(struct json_writer *w, const void *s, size_t n);
 void json_uint(struct json_writer *w, uint64_t v);
 void json_null(struct json_writer *w);
+void json_bool(struct json_writer *w, int v);
 /* n bytes as one string of lowercase hex digits. */
 void json_hex(struct json_writer *w, const void *p, size_t n);
 
