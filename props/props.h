@@ -49,6 +49,7 @@ enum props_type {
 #define PROPS_SET_DEVICE_REQS "SYCL/device requirements"
 #define PROPS_SET_EXPORTED_SYMBOLS "SYCL/exported symbols"
 #define PROPS_SET_IMPORTED_SYMBOLS "SYCL/imported symbols"
+#define PROPS_SET_DEVICE_GLOBALS "SYCL/device globals"
 
 /* SpecId of a descriptor that only pads a composite. */
 #define PROPS_SPEC_PADDING_ID 0xffffffffu

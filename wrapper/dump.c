@@ -15,6 +15,7 @@
 
 #include "devimg/descriptor.h"
 #include "dump.h"
+#include "dump-globals.h"
 #include "dump-offload.h"
 #include "escape.h"
 #include "json.h"
@@ -317,6 +318,8 @@ static void text_prop(FILE *f, const char *set, const struct devimg_prop *p)
 			text_meta(f, p, &m);
 			break;
 		}
+		if (m.kind == META_NONE && dump_global_text(f, set, p, &m.err))
+			break;
 		put_hex(f, p->payload, payload_len(p));
 		fprintf(f, "%s(%" PRIu64 " bits)", p->nbits ? " " : "",
 			p->nbits);
@@ -567,6 +570,8 @@ static void json_prop(struct json_writer *w, const char *set,
 		if (p->spec)
 			json_spec(w, p->spec);
 		meta_decode(set, p, &m);
+		if (m.kind == META_NONE)
+			dump_global_json(w, set, p, &m.err);
 		json_meta(w, p, &m);
 		break;
 	default:

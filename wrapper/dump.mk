@@ -19,6 +19,7 @@ dump_tests = \
 	tests/dump/escape.sh \
 	tests/dump/extract.sh \
 	tests/dump/extract-names.sh \
+	tests/dump/globals.sh \
 	tests/dump/inputs.sh \
 	tests/dump/malformed.sh \
 	tests/dump/props.sh \

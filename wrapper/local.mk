@@ -8,7 +8,8 @@ wrapper_libdevimg_wrapper_la_SOURCES = \
 	wrapper/ompnotes.h wrapper/writer.c wrapper/writer.h wrapper/machine.c \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
 	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \
-	wrapper/dump-offload.c wrapper/dump-offload.h wrapper/json.c \
+	wrapper/dump-offload.c wrapper/dump-offload.h \
+	wrapper/dump-globals.c wrapper/dump-globals.h wrapper/json.c \
 	wrapper/json.h \
 	wrapper/outfile.c wrapper/outfile.h wrapper/reader.c wrapper/reader.h \
 	wrapper/index.h
