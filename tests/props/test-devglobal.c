@@ -106,35 +106,35 @@ START_TEST(test_length_other_than_16_is_refused)
 }
 END_TEST
 
+/* A 16-byte value of nbits and flag is refused with a message holding want. */
+static void value_refused(uint64_t nbits, uint8_t flag, const char *want)
+{
+	unsigned char v[16];
+	char msg[256];
+
+	make_value(v, nbits, 4, flag);
+	ck_assert_int_eq(decode_err(v, sizeof(v), msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_has(msg, want);
+}
+
 START_TEST(test_bit_count_other_than_64_is_refused)
 {
 	static const uint64_t bits[] = { 0, 57, 63, 65, 128, UINT64_MAX };
-	unsigned char v[16];
-	char msg[256], want[64];
+	char want[64];
 	size_t i;
 
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
-		make_value(v, bits[i], 4, 0);
-		ck_assert_int_eq(decode_err(v, sizeof(v), msg, sizeof(msg)),
-				 -EINVAL);
 		snprintf(want, sizeof(want), "bit count: saw %llu, expected 64",
 			 (unsigned long long)bits[i]);
-		ck_assert_str_has(msg, want);
+		value_refused(bits[i], 0, want);
 	}
 }
 END_TEST
 
 START_TEST(test_flag_other_than_0_or_1_is_refused)
 {
-	unsigned char v[16];
-	char msg[256];
-
-	make_value(v, 64, 4, 2);
-	ck_assert_int_eq(decode_err(v, sizeof(v), msg, sizeof(msg)), -EINVAL);
-	ck_assert_str_has(msg, "device_image_scope flag: saw 2, expected 0 or 1");
-	make_value(v, 64, 4, 0xff);
-	ck_assert_int_eq(decode_err(v, sizeof(v), msg, sizeof(msg)), -EINVAL);
-	ck_assert_str_has(msg, "flag: saw 255");
+	value_refused(64, 2, "device_image_scope flag: saw 2, expected 0 or 1");
+	value_refused(64, 0xff, "device_image_scope flag: saw 255");
 }
 END_TEST
 
@@ -255,37 +255,41 @@ START_TEST(test_truncated_module_is_refused_where_read)
 }
 END_TEST
 
-/* A module built word by word: the header, then instructions. */
-struct words {
-	uint32_t w[64];
-	size_t n;
-};
-
-static void words_init(struct words *m)
-{
-	static const uint32_t header[] = { 0x07230203, 0x00010000, 0, 16, 0 };
-
-	memcpy(m->w, header, sizeof(header));
-	m->n = 5;
-}
-
-static void words_add(struct words *m, size_t count, const uint32_t *w)
-{
-	memcpy(m->w + m->n, w, count * sizeof(*w));
-	m->n += count;
-}
-
-static int words_access(const struct words *m, const char *id,
+/*
+ * A module built word by word: the header (magic replaced by magic when
+ * non-zero), then the n words of ins. Returns what looking up "abcd" gives.
+ */
+static int built_access(uint32_t magic, const uint32_t *ins, size_t n,
 			enum devglobal_access *a, char *msg, size_t msgsize)
 {
-	unsigned char buf[sizeof(m->w)];
+	static const uint32_t header[] = { 0x07230203, 0x00010000, 0, 16, 0 };
+	unsigned char buf[4 * 32];
 	size_t i;
 
-	for (i = 0; i < m->n; i++)
-		put_le32(buf + 4 * i, m->w[i]);
-	return access_of(buf, m->n * 4, id, a, msg, msgsize);
+	ck_assert_uint_le(5 + n, sizeof(buf) / 4);
+	for (i = 0; i < 5; i++)
+		put_le32(buf + 4 * i, header[i]);
+	if (magic)
+		put_le32(buf, magic);
+	for (i = 0; i < n; i++)
+		put_le32(buf + 4 * (5 + i), ins[i]);
+	return access_of(buf, 4 * (5 + n), "abcd", a, msg, msgsize);
 }
 
+/* The module of ins (and magic) is refused with a message holding want. */
+static void refused(uint32_t magic, const uint32_t *ins, size_t n,
+		    const char *want)
+{
+	enum devglobal_access a;
+	char msg[256];
+
+	ck_assert_int_eq(built_access(magic, ins, n, &a, msg, sizeof(msg)),
+			 -EINVAL);
+	ck_assert_str_has(msg, want);
+	ck_assert_int_eq(a, 99);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 /* 'a' 'b' 'c' 'd' packed as SPIR-V packs literal strings. */
 #define ABCD 0x64636261u
 #define OP(wc, op) ((uint32_t)(wc) << 16 | (op))
@@ -294,75 +298,45 @@ START_TEST(test_built_module_answers)
 {
 	static const uint32_t deco[] = { OP(6, 71), 7, 6188, 2, ABCD, 0 };
 	enum devglobal_access a;
-	struct words m;
 	char msg[256];
 
-	words_init(&m);
-	words_add(&m, 6, deco);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(built_access(0, deco, N(deco), &a, msg, sizeof(msg)),
+			 0);
 	ck_assert_int_eq(a, DEVGLOBAL_ACCESS_WRITE);
 }
 END_TEST
 
 START_TEST(test_bad_magic_is_refused)
 {
-	enum devglobal_access a;
-	struct words m;
-	char msg[256];
-
-	words_init(&m);
-	m.w[0] = 0x07230204;
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 0: magic number: saw 0x07230204");
+	refused(0x07230204, NULL, 0, "word 0: magic number: saw 0x07230204");
 }
 END_TEST
 
 START_TEST(test_zero_word_count_is_refused)
 {
 	static const uint32_t nop[] = { OP(1, 0), OP(0, 71) };
-	enum devglobal_access a;
-	struct words m;
-	char msg[256];
 
-	words_init(&m);
-	words_add(&m, 2, nop);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 6: instruction (opcode 71) has word count 0");
+	refused(0, nop, N(nop), "word 6: instruction (opcode 71) has word count 0");
 }
 END_TEST
 
 START_TEST(test_access_above_3_is_refused)
 {
 	static const uint32_t deco[] = { OP(6, 71), 7, 6188, 4, ABCD, 0 };
-	enum devglobal_access a;
-	struct words m;
-	char msg[256];
 
-	words_init(&m);
-	words_add(&m, 6, deco);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 8: HostAccessINTEL access qualifier: saw 4, expected 0 to 3");
+	refused(0, deco, N(deco),
+		"word 8: HostAccessINTEL access qualifier: saw 4, expected 0 to 3");
 }
 END_TEST
 
 START_TEST(test_name_without_nul_is_refused)
 {
 	/* "abcd" fills its word: the NUL word that must follow is missing. */
-	static const uint32_t deco[] = { OP(5, 71), 7, 6188, 1, ABCD };
-	static const uint32_t after[] = { OP(2, 5), 7 };
-	enum devglobal_access a;
-	struct words m;
-	char msg[256];
+	static const uint32_t deco[] = { OP(5, 71), 7, 6188, 1, ABCD,
+					 OP(2, 5), 7 };
 
-	words_init(&m);
-	words_add(&m, 5, deco);
-	words_add(&m, 2, after);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 9: HostAccessINTEL name: no NUL before the instruction ends at word 10");
+	refused(0, deco, N(deco),
+		"word 9: HostAccessINTEL name: no NUL before the instruction ends at word 10");
 }
 END_TEST
 
@@ -370,20 +344,11 @@ START_TEST(test_short_decorations_are_refused)
 {
 	static const uint32_t no_name[] = { OP(4, 71), 7, 6188, 1 };
 	static const uint32_t no_deco[] = { OP(2, 71), 7 };
-	enum devglobal_access a;
-	struct words m;
-	char msg[256];
 
-	words_init(&m);
-	words_add(&m, 4, no_name);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 5: HostAccessINTEL decoration 6188: saw 4 words, expected at least 5");
-	words_init(&m);
-	words_add(&m, 2, no_deco);
-	ck_assert_int_eq(words_access(&m, "abcd", &a, msg, sizeof(msg)),
-			 -EINVAL);
-	ck_assert_str_has(msg, "word 5: OpDecorate: saw 2 words, expected at least 3");
+	refused(0, no_name, N(no_name),
+		"word 5: HostAccessINTEL decoration 6188: saw 4 words, expected at least 5");
+	refused(0, no_deco, N(no_deco),
+		"word 5: OpDecorate: saw 2 words, expected at least 3");
 }
 END_TEST
 
