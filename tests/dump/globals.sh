@@ -10,21 +10,26 @@
 . "$top_srcdir/tests/lib.sh"
 wrap=$top_builddir/devimg-wrap
 dump=$top_builddir/devimg-dump
-[ -x "$wrap" ] || skip "devimg-wrap is not built"
-[ -x "$dump" ] || skip "devimg-dump is not built"
+[ -x "$wrap" ] && [ -x "$dump" ] || skip "devimg-wrap or devimg-dump is not built"
 command -v jq >/dev/null 2>&1 || skip "jq not found"
 cd "$scratch"
 
-printf '\003\002\043\007\000\005\001\000spirv-ish body' >i.spv
-printf 'kernel_a\n' >k.sym
+# wrap_globals OBJECT PROPS: a SPIR-V-looking image with one kernel.
+wrap_globals() {
+	printf '\003\002\043\007\000\005\001\000spirv-ish body' >i.spv
+	echo kernel_a >k.sym
+	"$wrap" -o "$1" -kind=sycl -target=spir64 -format=spirv \
+		-entries=k.sym -properties="$2" i.spv ||
+		fail "devimg-wrap $1 failed"
+}
+
 cat >g.props <<'PROPS'
 [SYCL/device globals]
 6da74a122db9f35d____ZL7dg_int1=2|ABAAAAAAAAABAAAAAAAAAA
 9d329ad59055e972____ZL8dg_bool3=2|ABAAAAAAAAQAAAAABAAAAA
 dda2bad52c45c432____ZL6dg_big=2|ABAAAAAAAAAABAAABUqW/D
 PROPS
-"$wrap" -o g.o -kind=sycl -target=spir64 -format=spirv -entries=k.sym \
-	-properties=g.props i.spv || fail "devimg-wrap g.o failed"
+wrap_globals g.o g.props
 
 cat >want <<'TEXT'
     [SYCL/device globals]
@@ -52,8 +57,7 @@ cat >bad.props <<'PROPS'
 long=2|gBAAAAAAAAABAAAAAAAAAAAAAAA
 flag=2|ABAAAAAAAAABAAAACAAAAA
 PROPS
-"$wrap" -o bad.o -kind=sycl -target=spir64 -format=spirv -entries=k.sym \
-	-properties=bad.props i.spv || fail "devimg-wrap bad.o failed"
+wrap_globals bad.o bad.props
 "$dump" bad.o >text || fail "devimg-dump bad.o failed"
 grep -qx "      long = 0400000000000000 00000000 (96 bits) \[cannot decode: set 'SYCL/device globals' property 'long': device global value: length: saw 20 bytes, expected 16 (8-byte bit count, uint32 size, uint8 device_image_scope, 3 padding bytes)\]" text ||
 	fail "long value: $(cat text)"
