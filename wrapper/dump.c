@@ -15,9 +15,9 @@
 
 #include "devimg/descriptor.h"
 #include "dump.h"
-#include "dump-globals.h"
 #include "dump-offload.h"
 #include "escape.h"
+#include "dump-globals.h"
 #include "json.h"
 #include "outfile.h"
 #include "props.h"
