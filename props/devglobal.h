@@ -46,9 +46,8 @@ enum devglobal_access {
  * decoration 6188, or 6147, the number translators wrote before it was
  * registered (its access values count 0 read, 1 write, 2 read_write,
  * 3 none; *out is given in the registered numbering). DPC++ names the
- * variable by the global's unique id. Only
- * OpDecorate instructions are looked into; the first whose name is id
- * gives the answer. -ENOENT when no such decoration names id (the caller
+ * variable by the global's unique id. Only OpDecorate instructions are
+ * looked into; the first whose name is id gives the answer. -ENOENT when no such decoration names id (the caller
  * then assumes read_write); -EINVAL with a reason in msg naming the word
  * offset when the module is malformed where it was read (a size that is
  * not whole words, a bad magic number, an instruction of 0 words or
