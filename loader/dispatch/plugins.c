@@ -885,6 +885,67 @@ int devimg_plugin_program_link(struct devimg_plugin *p,
 	return rc;
 }
 
+int devimg_plugin_global_info(struct devimg_plugin *p,
+			      struct devimg_plugin_program *prog,
+			      const char *name, size_t *size)
+{
+	int rc = p->ops.global_info ? p->ops.global_info(prog, name, size) :
+				      absent_op(p, "global_info");
+
+	if (TRACING(p))
+		trace_call(p, rc, "global_info(prog=%p, name=\"%s\") -> size=%zu",
+			   (void *)prog, name, rc == 0 && size ? *size : 0);
+	return rc;
+}
+
+int devimg_plugin_global_write(struct devimg_plugin *p,
+			       struct devimg_plugin_queue *q,
+			       struct devimg_plugin_program *prog,
+			       const char *name, size_t off, size_t n,
+			       const void *src, int blocking)
+{
+	int rc = p->ops.global_write ?
+		p->ops.global_write(q, prog, name, off, n, src, blocking) :
+		absent_op(p, "global_write");
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "global_write(q=%p, prog=%p, name=\"%s\", off=%zu, n=%zu, src=%p, blocking=%d)",
+			   (void *)q, (void *)prog, name, off, n, src,
+			   blocking);
+	return rc;
+}
+
+int devimg_plugin_global_read(struct devimg_plugin *p,
+			      struct devimg_plugin_queue *q,
+			      struct devimg_plugin_program *prog,
+			      const char *name, size_t off, size_t n, void *dst,
+			      int blocking)
+{
+	int rc = p->ops.global_read ?
+		p->ops.global_read(q, prog, name, off, n, dst, blocking) :
+		absent_op(p, "global_read");
+
+	if (TRACING(p))
+		trace_call(p, rc,
+			   "global_read(q=%p, prog=%p, name=\"%s\", off=%zu, n=%zu, dst=%p, blocking=%d)",
+			   (void *)q, (void *)prog, name, off, n, dst,
+			   blocking);
+	return rc;
+}
+
+int devimg_plugin_mem_address(struct devimg_plugin *p,
+			      struct devimg_plugin_mem *mem, uint64_t *addr)
+{
+	int rc = p->ops.mem_address ? p->ops.mem_address(mem, addr) :
+				      absent_op(p, "mem_address");
+
+	if (TRACING(p))
+		trace_call(p, rc, "mem_address(mem=%p) -> %#" PRIx64,
+			   (void *)mem, rc == 0 && addr ? *addr : 0);
+	return rc;
+}
+
 void devimg_plugin_program_release(struct devimg_plugin *p,
 				   struct devimg_plugin_program *prog)
 {

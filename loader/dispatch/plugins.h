@@ -176,6 +176,25 @@ int devimg_plugin_program_link(struct devimg_plugin *p,
 			       struct devimg_plugin_program *const *progs,
 			       const char *options,
 			       struct devimg_plugin_program **out);
+/*
+ * Device globals; -ENOTSUP (the loader's message naming the plugin and
+ * the operation) when the plugin's table lacks them.
+ */
+int devimg_plugin_global_info(struct devimg_plugin *p,
+			      struct devimg_plugin_program *prog,
+			      const char *name, size_t *size);
+int devimg_plugin_global_write(struct devimg_plugin *p,
+			       struct devimg_plugin_queue *q,
+			       struct devimg_plugin_program *prog,
+			       const char *name, size_t off, size_t n,
+			       const void *src, int blocking);
+int devimg_plugin_global_read(struct devimg_plugin *p,
+			      struct devimg_plugin_queue *q,
+			      struct devimg_plugin_program *prog,
+			      const char *name, size_t off, size_t n, void *dst,
+			      int blocking);
+int devimg_plugin_mem_address(struct devimg_plugin *p,
+			      struct devimg_plugin_mem *mem, uint64_t *addr);
 void devimg_plugin_program_release(struct devimg_plugin *p,
 				   struct devimg_plugin_program *prog);
 int devimg_plugin_kernel_create(struct devimg_plugin *p,
