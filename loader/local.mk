@@ -33,7 +33,9 @@ libdevimg_sources = \
 	loader/registry/select.c loader/registry/select.h \
 	loader/registry/content.c \
 	loader/registry/layout.c loader/registry/blob.c \
-	loader/registry/specconst.c loader/registry/specvalues.c
+	loader/registry/specconst.c loader/registry/specvalues.c \
+	loader/registry/globals.c loader/registry/globals.h \
+	loader/registry/devglobal-min.c
 
 # The loader's folders: the core (loader/) and its wings.
 loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \

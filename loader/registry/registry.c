@@ -28,6 +28,7 @@
 
 #include "checked.h"
 #include "escape.h"
+#include "globals.h"
 #include "libdevimg-internal.h"
 
 #define MAX_PROBLEMS 16
@@ -141,6 +142,7 @@ static void unlink_image(struct devimg_image *img, struct name_ref *refs)
 				    img->entries[j].hash);
 	}
 	atomic_store(&img->registered, false);
+	globals_image_gone(img);
 	image_unz_release(img);
 	registry.nimages--;
 }
@@ -336,6 +338,16 @@ int registry_remove(const void *key)
 	free(removed.refs);
 	shadow_free(removed.shadow);
 	return 0;
+}
+
+uint64_t registry_newest_id(void)
+{
+	uint64_t id;
+
+	registry_read_lock();
+	id = registry.last_id;
+	registry_unlock();
+	return id;
 }
 
 void registry_add_problem(const struct devimg_msg *msg)

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device globals of the registered images (sycl_ext_oneapi_device_global):
+ * the records behind devimg_global_find() and the host-address ties of
+ * devimg_global_bind_host().
+ *
+ * A record is made for each unique id when an image defining it is first
+ * read, or when a host address is tied to it, and is never freed, so a
+ * pointer a caller holds stays valid however libraries come and go; what
+ * changes is the list of images that define it now. Registration reads
+ * nothing (as for every other property set): the first request after
+ * new images were settled reads their "SYCL/device globals" sets, in
+ * registration order, and a record takes its size and scope from the
+ * first image that defines it. A value that cannot be decoded, or that
+ * disagrees with the record, is logged (naming the image and the
+ * property) and that image does not define the global.
+ *
+ * Locks: the registry's (read, to see what is registered; write, when
+ * images are unregistered) is taken before the mutex that guards the
+ * records and ties; property copies are made with neither held.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checked.h"
+#include "devglobal.h"
+#include "globals.h"
+
+/* A host address tied to a record. */
+struct host_tie {
+	struct hash_node node;
+	uint32_t hash;
+	struct devimg_global *g;
+	char key[2 * sizeof(uintptr_t) + 1];
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct hash ids;		/* unique id -> record */
+	struct hash hosts;		/* address (hex) -> tie */
+	uint64_t scanned;		/* images up to this id were read */
+} globals = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.ids = HASH_INIT,
+	.hosts = HASH_INIT,
+};
+
+static int global_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
+
+static int global_error(int err, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	err = error_vset(err, NULL, format, ap);
+	va_end(ap);
+	return err;
+}
+
+static struct devimg_global *record_of(const struct hash_node *node)
+{
+	return (struct devimg_global *)((char *)node -
+					offsetof(struct devimg_global, node));
+}
+
+/* The record of id, or NULL (the lock is held). */
+static struct devimg_global *lookup(const char *id, uint32_t hash)
+{
+	struct hash_node *node = hash_find(&globals.ids, id, hash);
+
+	return node ? record_of(node) : NULL;
+}
+
+/* The record of id, made when absent (the lock is held); NULL: ENOMEM. */
+static struct devimg_global *intern(const char *id)
+{
+	uint32_t hash = hash_string(id);
+	struct devimg_global *g = lookup(id, hash);
+	size_t len = strlen(id), bytes;
+
+	if (g)
+		return g;
+	if (size_add3(sizeof(*g), len, 1, &bytes) ||
+	    hash_reserve(&globals.ids, globals.ids.count + 1) < 0)
+		return NULL;
+	g = calloc(1, bytes);
+	if (!g)
+		return NULL;
+	memcpy(g->id, id, len + 1);
+	g->hash = hash;
+	hash_insert(&globals.ids, &g->node, g->id, hash);
+	return g;
+}
+
+/* ---- reading images ---- */
+
+/* One property of an image's set, decoded. */
+struct decoded {
+	const char *id;			/* in the image's property copy */
+	struct devglobal_info info;
+};
+
+static const struct devimg_propset_info *
+globals_set(const struct image_props *p)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->nsets; i++)
+		if (!strcmp(p->sets[i].name, GLOBALS_SET))
+			return &p->sets[i];
+	return NULL;
+}
+
+/*
+ * The globals img defines, decoded (logged and left out when a value is
+ * wrong). *n 0 when none. -ENOMEM; other errors of the property copy
+ * leave the image out (it was unregistered, or its sets do not fit).
+ */
+static int decode_image(struct devimg_image *img, struct decoded **out,
+			size_t *n)
+{
+	const struct devimg_propset_info *set;
+	const struct image_props *p;
+	struct decoded *d;
+	char msg[200];
+	size_t i, k = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	r = image_get_props(img, &p);
+	if (r == -ENOMEM)
+		return r;
+	set = r < 0 ? NULL : globals_set(p);
+	if (!set || !set->nprops)
+		return 0;
+	d = calloc(set->nprops, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (i = 0; i < set->nprops; i++) {
+		const struct devimg_property_info *prop = &set->props[i];
+
+		if (prop->type != DEVIMG_PROPERTY_BYTE_ARRAY) {
+			log_err("image %" PRIu64 " (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
+				img->id, img->index, GLOBALS_SET, prop->name,
+				prop->type);
+			continue;
+		}
+		if (devglobal_decode(prop->data, prop->size, &d[k].info, msg,
+				     sizeof(msg)) < 0) {
+			log_err("image %" PRIu64 " (index %u): set '%s' property '%s': %s",
+				img->id, img->index, GLOBALS_SET, prop->name,
+				msg);
+			continue;
+		}
+		d[k++].id = prop->name;
+	}
+	*out = d;
+	*n = k;
+	return 0;
+}
+
+/* A definition the record refused, logged once the locks are dropped. */
+struct refusal {
+	struct devimg_global *g;
+	struct devimg_image *img;
+	struct devglobal_info info;
+};
+
+static int add_def(struct devimg_global *g, struct devimg_image *img)
+{
+	if (g->ndefs == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 2;
+		struct devimg_image **defs;
+
+		defs = realloc(g->defs, cap * sizeof(*defs));
+		if (!defs)
+			return -ENOMEM;
+		g->defs = defs;
+		g->cap = cap;
+	}
+	g->defs[g->ndefs++] = img;
+	return 0;
+}
+
+/*
+ * Make img's decoded globals its definitions (both locks held): false
+ * when d[i] disagrees with its record (then in *ref).
+ */
+static int commit_one(struct devimg_image *img, const struct decoded *d,
+		      struct refusal *ref, bool *refused)
+{
+	struct devimg_global *g = intern(d->id);
+
+	*refused = false;
+	if (!g)
+		return -ENOMEM;
+	if (g->known && (g->size != d->info.size ||
+			 g->image_scope != !!d->info.image_scope)) {
+		*ref = (struct refusal){ g, img, d->info };
+		*refused = true;
+		return 0;
+	}
+	if (g->ndefs && g->defs[g->ndefs - 1] == img)
+		return 0;	/* the set names it twice */
+	if (add_def(g, img) < 0)
+		return -ENOMEM;
+	if (!g->known) {
+		g->size = d->info.size;
+		g->image_scope = d->info.image_scope;
+		g->known = true;
+	}
+	return 0;
+}
+
+static void log_refusal(const struct refusal *r)
+{
+	struct devimg_image *first = r->g->ndefs ? r->g->defs[0] : NULL;
+
+	log_err("image %" PRIu64 " (index %u): set '%s' property '%s': %u bytes%s, but %s%" PRIu64 " defines it with %u bytes%s; ignored",
+		r->img->id, r->img->index, GLOBALS_SET, r->g->id,
+		r->info.size,
+		r->info.image_scope ? " with device_image_scope" : "",
+		first ? "image " : "an image unregistered since, ",
+		first ? first->id : 0, r->g->size,
+		r->g->image_scope ? " with device_image_scope" : "");
+}
+
+/*
+ * Read the images settled since the last call: decode without locks,
+ * then, with the registry read-locked so none is unregistered meanwhile,
+ * add the definitions of those still registered and not read by another
+ * thread in between. Cheap when nothing new was settled.
+ */
+static int sync_images(void)
+{
+	struct devimg_image **imgs = NULL;
+	struct decoded **dec = NULL;
+	struct refusal *refs = NULL;
+	size_t n = 0, *ndec = NULL, nrefs = 0, maxrefs = 0, i, j;
+	uint64_t seen;
+	int r;
+
+	registry_settle();
+	pthread_mutex_lock(&globals.lock);
+	seen = globals.scanned;
+	pthread_mutex_unlock(&globals.lock);
+	if (registry_newest_id() <= seen)
+		return 0;
+	r = images_collect(NULL, &imgs, &n);
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	dec = calloc(n, sizeof(*dec));
+	ndec = calloc(n, sizeof(*ndec));
+	if (!dec || !ndec) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (imgs[i]->id <= seen)
+			continue;
+		r = decode_image(imgs[i], &dec[i], &ndec[i]);
+		if (r < 0)
+			goto out;
+		maxrefs += ndec[i];
+	}
+	refs = calloc(maxrefs ? maxrefs : 1, sizeof(*refs));
+	if (!refs) {
+		r = -ENOMEM;
+		goto out;
+	}
+	registry_read_lock();
+	pthread_mutex_lock(&globals.lock);
+	for (i = 0; i < n && r == 0; i++) {
+		if (imgs[i]->id <= globals.scanned)
+			continue;
+		for (j = 0; j < ndec[i] && r == 0; j++) {
+			bool refused;
+
+			if (!image_is_registered(imgs[i]))
+				break;
+			r = commit_one(imgs[i], &dec[i][j], &refs[nrefs],
+				       &refused);
+			nrefs += refused;
+		}
+		if (r == 0)
+			globals.scanned = imgs[i]->id;
+	}
+	pthread_mutex_unlock(&globals.lock);
+	registry_unlock();
+	for (i = 0; i < nrefs; i++)
+		log_refusal(&refs[i]);
+out:
+	for (i = 0; dec && i < n; i++)
+		free(dec[i]);
+	free(dec);
+	free(ndec);
+	free(refs);
+	images_drop(imgs, n);
+	return r;
+}
+
+void globals_image_gone(struct devimg_image *img)
+{
+	const struct devimg_propset_info *set;
+	size_t i, j;
+
+	/* Read images have their copy; one never read defined nothing. */
+	set = globals_set(atomic_load(&img->props));
+	if (!set)
+		return;
+	pthread_mutex_lock(&globals.lock);
+	for (i = 0; i < set->nprops; i++) {
+		const char *id = set->props[i].name;
+		struct devimg_global *g = lookup(id, hash_string(id));
+
+		for (j = 0; g && j < g->ndefs; j++) {
+			if (g->defs[j] != img)
+				continue;
+			memmove(&g->defs[j], &g->defs[j + 1],
+				(g->ndefs - j - 1) * sizeof(*g->defs));
+			g->ndefs--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&globals.lock);
+}
+
+/* ---- for the dispatch wing ---- */
+
+int globals_defs(const struct devimg_global *g, struct devimg_image ***imgs,
+		 size_t *n)
+{
+	struct devimg_image **v = NULL;
+	size_t k = 0, i;
+	int r = sync_images();
+
+	if (r < 0)
+		return global_error(r, "device global '%s': %s", g->id,
+				    devimg_strerror(r));
+	pthread_mutex_lock(&globals.lock);
+	if (g->ndefs) {
+		v = calloc(g->ndefs, sizeof(*v));
+		for (i = 0; v && i < g->ndefs; i++)
+			v[k++] = devimg_image_ref(g->defs[i]);
+	}
+	pthread_mutex_unlock(&globals.lock);
+	if (!k && g->ndefs)
+		return global_error(-ENOMEM, "device global '%s': out of memory",
+				    g->id);
+	if (!k)
+		return global_error(-ENOENT, "no registered image defines device global '%s'",
+				    g->id);
+	*imgs = v;
+	*n = k;
+	return 0;
+}
+
+int globals_of_image(struct devimg_image *img,
+		     const struct devimg_global ***out, size_t *n)
+{
+	const struct devimg_global **v;
+	const struct devimg_propset_info *set;
+	const struct image_props *p;
+	size_t i, j, k = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	r = sync_images();
+	if (r < 0)
+		return r;
+	if (image_get_props(img, &p) < 0 || !(set = globals_set(p)) ||
+	    !set->nprops)
+		return 0;
+	v = calloc(set->nprops, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	pthread_mutex_lock(&globals.lock);
+	for (i = 0; i < set->nprops; i++) {
+		const char *id = set->props[i].name;
+		struct devimg_global *g = lookup(id, hash_string(id));
+
+		for (j = 0; g && j < g->ndefs; j++)
+			if (g->defs[j] == img) {
+				v[k++] = g;
+				break;
+			}
+	}
+	pthread_mutex_unlock(&globals.lock);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* ---- the public functions ---- */
+
+/* The record of id when an image defines it now (the lock is held). */
+static int find_locked(const char *id, const struct devimg_global **out)
+{
+	struct devimg_global *g = lookup(id, hash_string(id));
+
+	if (!g || !g->ndefs)
+		return -ENOENT;
+	*out = g;
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_global_find(const char *unique_id,
+				     const struct devimg_global **out)
+{
+	int r;
+
+	if (!unique_id || !out)
+		return global_error(-EINVAL, "devimg_global_find: NULL argument");
+	r = sync_images();
+	if (r < 0)
+		return global_error(r, "devimg_global_find: %s",
+				    devimg_strerror(r));
+	pthread_mutex_lock(&globals.lock);
+	r = find_locked(unique_id, out);
+	pthread_mutex_unlock(&globals.lock);
+	if (r < 0)
+		return global_error(r, "no registered image defines device global '%s'",
+				    unique_id);
+	return 0;
+}
+
+static void host_key(const void *addr, char *key)
+{
+	static const char hex[] = "0123456789abcdef";
+	uintptr_t a = (uintptr_t)addr;
+	size_t i;
+
+	for (i = 0; i < 2 * sizeof(a); i++)
+		key[i] = hex[(a >> (4 * (2 * sizeof(a) - 1 - i))) & 0xf];
+	key[2 * sizeof(a)] = '\0';
+}
+
+static struct host_tie *tie_lookup(const char *key, uint32_t hash)
+{
+	struct hash_node *node = hash_find(&globals.hosts, key, hash);
+
+	return node ? (struct host_tie *)((char *)node -
+					  offsetof(struct host_tie, node)) :
+		      NULL;
+}
+
+DEVIMG_EXPORT int devimg_global_bind_host(const void *host_addr,
+					  const char *unique_id)
+{
+	struct devimg_global *g;
+	struct host_tie *t;
+	char key[sizeof(t->key)];
+	uint32_t hash;
+	int r = 0;
+
+	if (!host_addr || !unique_id)
+		return global_error(-EINVAL, "devimg_global_bind_host: NULL argument");
+	host_key(host_addr, key);
+	hash = hash_string(key);
+	pthread_mutex_lock(&globals.lock);
+	g = intern(unique_id);
+	t = g ? tie_lookup(key, hash) : NULL;
+	if (g && !t) {
+		t = calloc(1, sizeof(*t));
+		if (t && hash_reserve(&globals.hosts,
+				      globals.hosts.count + 1) == 0) {
+			memcpy(t->key, key, sizeof(key));
+			t->hash = hash;
+			hash_insert(&globals.hosts, &t->node, t->key, hash);
+		} else {
+			free(t);
+			t = NULL;
+		}
+	}
+	if (t)
+		t->g = g;
+	else
+		r = -ENOMEM;
+	pthread_mutex_unlock(&globals.lock);
+	if (r < 0)
+		return global_error(r, "devimg_global_bind_host: out of memory");
+	return 0;
+}
+
+DEVIMG_EXPORT int devimg_global_find_host(const void *host_addr,
+					  const struct devimg_global **out)
+{
+	char key[sizeof(((struct host_tie *)0)->key)];
+	struct host_tie *t;
+	int r;
+
+	if (!host_addr || !out)
+		return global_error(-EINVAL, "devimg_global_find_host: NULL argument");
+	r = sync_images();
+	if (r < 0)
+		return global_error(r, "devimg_global_find_host: %s",
+				    devimg_strerror(r));
+	host_key(host_addr, key);
+	pthread_mutex_lock(&globals.lock);
+	t = tie_lookup(key, hash_string(key));
+	r = t ? find_locked(t->g->id, out) : -ENOENT;
+	pthread_mutex_unlock(&globals.lock);
+	if (!t)
+		return global_error(r, "no device global is tied to host address %p",
+				    host_addr);
+	if (r < 0)
+		return global_error(r, "host address %p is tied to device global '%s', which no registered image defines",
+				    host_addr, t->g->id);
+	return 0;
+}
+
+DEVIMG_EXPORT const char *devimg_global_id(const struct devimg_global *g)
+{
+	return g ? g->id : NULL;
+}
+
+DEVIMG_EXPORT size_t devimg_global_size(const struct devimg_global *g)
+{
+	return g ? g->size : 0;
+}
+
+DEVIMG_EXPORT int devimg_global_image_scope(const struct devimg_global *g)
+{
+	return g ? g->image_scope : 0;
+}
