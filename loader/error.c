@@ -19,6 +19,7 @@ static const struct {
 	{ EINVAL, "invalid argument or malformed input" },
 	{ ENOMEM, "out of memory" },
 	{ ENOENT, "not found" },
+	{ EACCES, "access forbidden" },
 	{ EEXIST, "already registered" },
 	{ ESTALE, "image no longer registered (its library was unloaded)" },
 	{ ENOEXEC, "no image compatible with the device" },

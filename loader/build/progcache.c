@@ -339,6 +339,8 @@ static int get_locked(struct devimg_device *dev, enum progcache_kind kind,
 			devimg_plugin_program_release(dev->plugin, prog);
 		return err;
 	}
+	if (kind == PROGCACHE_BUILT)
+		global_program_built(dev, &img, 1, prog);
 	*out = prog;
 	return 0;
 }
@@ -403,6 +405,8 @@ static int link_locked(struct devimg_device *dev,
 				      devimg_image_target(u[0].img), n - 1,
 				      devimg_device_name(dev), options,
 				      devimg_plugin_last_error(dev->plugin));
+	for (i = 0; i < n; i++)
+		global_program_built(dev, &u[i].img, 1, *out);
 	return 0;
 }
 

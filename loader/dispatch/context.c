@@ -34,6 +34,7 @@ static void ctx_free(struct devimg_ctx *ctx)
 	unsigned i;
 
 	for (i = 0; i < ctx->ndevs; i++) {
+		global_mem_free(&ctx->devs[i]);
 		progcache_free(&ctx->devs[i]);
 		pthread_mutex_destroy(&ctx->devs[i].cache_lock);
 	}

@@ -22,6 +22,7 @@
 #include "plugins.h"
 
 struct progcache_entry;
+struct global_mem;
 
 /* One plugin context: the kept devices of one platform. */
 struct dispatch_platform {
@@ -39,6 +40,7 @@ struct devimg_device {
 	struct devimg_device_features features;
 	pthread_mutex_t cache_lock;		/* guards cache, serialises builds */
 	struct progcache_entry *cache;
+	struct global_mem *globals;		/* global.c; under cache_lock */
 };
 
 struct devimg_ctx {
@@ -81,6 +83,20 @@ int bundle_filter_read(const struct devimg_bundle_filter *filter,
 struct syclbin_owned;
 /* Unregister and free the SYCLBIN files of ctx (when it is freed). */
 void bundle_syclbin_release(struct devimg_ctx *ctx);
+
+/* ---- global.c: device globals ---- */
+
+/*
+ * prog was just built on dev from imgs (n; dev->cache_lock held): the
+ * memory of their globals without image scope, made if needed, has its
+ * address written into prog's variables. A failure is logged; reading or
+ * writing such a global then fails with the reason.
+ */
+void global_program_built(struct devimg_device *dev,
+			  struct devimg_image *const *imgs, size_t n,
+			  struct devimg_plugin_program *prog);
+/* Free the memory of dev's globals (its context is freed). */
+void global_mem_free(struct devimg_device *dev);
 
 /* ---- plugin-error.c ---- */
 
