@@ -88,7 +88,8 @@ loader_unit_tests = \
 	tests/loader/test-escape \
 	tests/loader/test-layout \
 	tests/loader/test-errors \
-	tests/loader/test-api
+	tests/loader/test-api \
+	tests/loader/test-globals
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -96,6 +97,11 @@ loader_test_cppflags = $(libdevimg_cppflags) -I$(top_srcdir)/tests/loader
 loader_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 loader_test_ldadd = loader/libdevimg-internal.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 loader_test_common = tests/loader/fixture.c tests/loader/fixture.h
+
+tests_loader_test_globals_SOURCES = tests/loader/test-globals.c $(loader_test_common)
+tests_loader_test_globals_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_globals_CFLAGS = $(loader_test_cflags)
+tests_loader_test_globals_LDADD = $(loader_test_ldadd)
 
 tests_loader_test_validate_SOURCES = tests/loader/test-validate.c $(loader_test_common)
 tests_loader_test_validate_CPPFLAGS = $(loader_test_cppflags)
