@@ -11,11 +11,17 @@
  *                    (DEVIMG_PLUGIN_OPS_MIN_SIZE): no optional operation,
  *                    though the bytes past that size hold them
  *   tiny             the same, its table stopping before launch
+ *   globals          a whole table whose programs hold variables in
+ *                    memory (device globals, see below) and whose
+ *                    buffers are host memory, kernels still refused
+ *   globals-short    the same, its table stopping before global_info:
+ *                    programs are made, device globals are unreachable
  * Built in the tree against plugins/devimg_plugin.h, and by
  * tests/pkg/plugin-sdk.sh out of the tree against the installed header
  * (DEVIMG_FAKE_INSTALLED).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +223,315 @@ FAKE_NOTSUP(launch, (struct devimg_plugin_queue *q,
 #pragma GCC diagnostic pop
 #undef FAKE_NOTSUP
 
+/*
+ * DEVIMG_TEST_FAKE=globals: programs made from SPIR-V hold one variable
+ * per OpName whose target a MaxByteOffset decoration sizes (the fake's
+ * own convention, enough for device globals), zero-filled at creation;
+ * buffers are host memory, filled with 0xa5 at creation so that a zero
+ * read back was written; a buffer's address is its host address. What
+ * the loader did is read back through the exported devimg_fake_*().
+ */
+#define FAKE_VARS 8
+#define FAKE_PROGS 64
+
+struct fake_var {
+	char name[64];
+	size_t size;
+	unsigned char *bytes;
+};
+
+struct fake_program {
+	unsigned index;
+	int built;
+	unsigned nvars;
+	struct fake_var vars[FAKE_VARS];
+};
+
+struct fake_mem {
+	size_t size;
+	unsigned char bytes[];
+};
+
+static struct fake_program *programs[FAKE_PROGS];
+static unsigned nprograms, nmems, nbuilds;
+
+static uint32_t word(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static struct fake_var *var_of_id(struct fake_program *fp, uint32_t *ids,
+				  uint32_t id)
+{
+	unsigned i;
+
+	for (i = 0; i < fp->nvars; i++)
+		if (ids[i] == id)
+			return &fp->vars[i];
+	if (fp->nvars == FAKE_VARS)
+		return NULL;
+	ids[fp->nvars] = id;
+	return &fp->vars[fp->nvars++];
+}
+
+/* OpName (5) names a variable, OpDecorate (71) MaxByteOffset (45) sizes it. */
+static int parse_vars(struct fake_program *fp, const unsigned char *p,
+		      size_t size)
+{
+	uint32_t ids[FAKE_VARS];
+	size_t w = 5, nwords = size / 4;
+	unsigned i;
+
+	while (w < nwords) {
+		uint32_t first = word(p + 4 * w), count = first >> 16;
+		struct fake_var *v;
+
+		if (count < 1 || count > nwords - w)
+			return fake_error("fake: bad SPIR-V word count");
+		if ((first & 0xffff) == 5 && count >= 3 &&
+		    (v = var_of_id(fp, ids, word(p + 4 * (w + 1)))))
+			memcpy(v->name, p + 4 * (w + 2),
+			       (count - 2) * 4 < sizeof(v->name) - 1 ?
+				       (count - 2) * 4 : sizeof(v->name) - 1);
+		if ((first & 0xffff) == 71 && count == 4 &&
+		    word(p + 4 * (w + 2)) == 45 &&
+		    (v = var_of_id(fp, ids, word(p + 4 * (w + 1)))))
+			v->size = word(p + 4 * (w + 3));
+		w += count;
+	}
+	for (i = 0; i < fp->nvars; i++) {
+		fp->vars[i].bytes = calloc(1, fp->vars[i].size + 1);
+		if (!fp->vars[i].bytes)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void gl_program_release(struct devimg_plugin_program *prog)
+{
+	struct fake_program *fp = (struct fake_program *)prog;
+	unsigned i;
+
+	programs[fp->index] = NULL;
+	for (i = 0; i < fp->nvars; i++)
+		free(fp->vars[i].bytes);
+	free(fp);
+}
+
+static int gl_program_create_il(struct devimg_plugin_context *ctx,
+				struct devimg_plugin_device *dev,
+				const void *il, size_t size,
+				struct devimg_plugin_program **out)
+{
+	struct fake_program *fp;
+	int err;
+
+	(void)ctx;
+	(void)dev;
+	if (nprograms == FAKE_PROGS)
+		return fake_error("fake: too many programs");
+	fp = calloc(1, sizeof(*fp));
+	if (!fp)
+		return -ENOMEM;
+	fp->index = nprograms;
+	programs[nprograms++] = fp;
+	err = parse_vars(fp, il, size);
+	if (err < 0) {
+		gl_program_release((struct devimg_plugin_program *)fp);
+		return err;
+	}
+	*out = (struct devimg_plugin_program *)fp;
+	return 0;
+}
+
+static int gl_program_build(struct devimg_plugin_program *prog,
+			    const char *options)
+{
+	(void)options;
+	((struct fake_program *)prog)->built = 1;
+	nbuilds++;
+	return 0;
+}
+
+static struct fake_var *var_named(struct devimg_plugin_program *prog,
+				  const char *name)
+{
+	struct fake_program *fp = (struct fake_program *)prog;
+	unsigned i;
+
+	for (i = 0; fp && i < fp->nvars; i++)
+		if (!strcmp(fp->vars[i].name, name))
+			return &fp->vars[i];
+	return NULL;
+}
+
+static int gl_global_info(struct devimg_plugin_program *prog,
+			  const char *name, size_t *size)
+{
+	struct fake_var *v = var_named(prog, name);
+
+	if (!v) {
+		message = "fake: no such variable";
+		return -ENOENT;
+	}
+	*size = v->size;
+	return 0;
+}
+
+/* The bytes off..off + n of variable name of a built program, or NULL. */
+static unsigned char *var_bytes(struct devimg_plugin_program *prog,
+				const char *name, size_t off, size_t n,
+				int *err)
+{
+	struct fake_var *v = var_named(prog, name);
+
+	*err = 0;
+	if (!v || !((struct fake_program *)prog)->built) {
+		message = "fake: no such variable in a built program";
+		*err = -ENOENT;
+	} else if (off > v->size || n > v->size - off) {
+		message = "fake: past the variable";
+		*err = -EINVAL;
+	}
+	return *err ? NULL : v->bytes + off;
+}
+
+static int gl_global_write(struct devimg_plugin_queue *q,
+			   struct devimg_plugin_program *prog,
+			   const char *name, size_t off, size_t n,
+			   const void *src, int blocking)
+{
+	int err;
+	unsigned char *dst = var_bytes(prog, name, off, n, &err);
+
+	(void)q;
+	(void)blocking;
+	if (dst)
+		memcpy(dst, src, n);
+	return err;
+}
+
+static int gl_global_read(struct devimg_plugin_queue *q,
+			  struct devimg_plugin_program *prog,
+			  const char *name, size_t off, size_t n, void *dst,
+			  int blocking)
+{
+	int err;
+	unsigned char *src = var_bytes(prog, name, off, n, &err);
+
+	(void)q;
+	(void)blocking;
+	if (src)
+		memcpy(dst, src, n);
+	return err;
+}
+
+static int gl_mem_create(struct devimg_plugin_context *ctx, unsigned flags,
+			 size_t size, struct devimg_plugin_mem **out)
+{
+	struct fake_mem *m = malloc(sizeof(*m) + size);
+
+	(void)ctx;
+	(void)flags;
+	if (!m)
+		return -ENOMEM;
+	m->size = size;
+	memset(m->bytes, 0xa5, size);
+	nmems++;
+	*out = (struct devimg_plugin_mem *)m;
+	return 0;
+}
+
+static void gl_mem_release(struct devimg_plugin_mem *mem)
+{
+	free(mem);
+}
+
+static int gl_mem_write(struct devimg_plugin_queue *q,
+			struct devimg_plugin_mem *mem, int blocking,
+			size_t offset, size_t n, const void *src)
+{
+	struct fake_mem *m = (struct fake_mem *)mem;
+
+	(void)q;
+	(void)blocking;
+	if (offset > m->size || n > m->size - offset)
+		return fake_error("fake: past the buffer");
+	memcpy(m->bytes + offset, src, n);
+	return 0;
+}
+
+static int gl_mem_read(struct devimg_plugin_queue *q,
+		       struct devimg_plugin_mem *mem, int blocking,
+		       size_t offset, size_t n, void *dst)
+{
+	struct fake_mem *m = (struct fake_mem *)mem;
+
+	(void)q;
+	(void)blocking;
+	if (offset > m->size || n > m->size - offset)
+		return fake_error("fake: past the buffer");
+	memcpy(dst, m->bytes + offset, n);
+	return 0;
+}
+
+static int gl_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr)
+{
+	*addr = (uint64_t)(uintptr_t)((struct fake_mem *)mem)->bytes;
+	return 0;
+}
+
+static void fake_globals_ops(struct devimg_plugin_ops *t)
+{
+	t->program_create_il = gl_program_create_il;
+	t->program_build = gl_program_build;
+	t->program_release = gl_program_release;
+	t->mem_create = gl_mem_create;
+	t->mem_write = gl_mem_write;
+	t->mem_read = gl_mem_read;
+	t->mem_release = gl_mem_release;
+	t->global_info = gl_global_info;
+	t->global_write = gl_global_write;
+	t->global_read = gl_global_read;
+	t->mem_address = gl_mem_address;
+}
+
+DEVIMG_PLUGIN_EXPORT int devimg_fake_program_var(unsigned index,
+						 const char *name, void *buf,
+						 size_t n);
+DEVIMG_PLUGIN_EXPORT unsigned devimg_fake_count(const char *what);
+
+/*
+ * For the tests: n bytes of variable name of the index-th program made
+ * (0, or -ENOENT: no such program alive or variable, -EINVAL: past it).
+ */
+DEVIMG_PLUGIN_EXPORT int devimg_fake_program_var(unsigned index,
+						 const char *name, void *buf,
+						 size_t n)
+{
+	struct fake_var *v;
+
+	if (index >= FAKE_PROGS || !programs[index] ||
+	    !(v = var_named((struct devimg_plugin_program *)programs[index],
+			    name)))
+		return -ENOENT;
+	if (n > v->size)
+		return -EINVAL;
+	memcpy(buf, v->bytes, n);
+	return 0;
+}
+
+/* For the tests: "programs" made, "builds" done, "mems" created. */
+DEVIMG_PLUGIN_EXPORT unsigned devimg_fake_count(const char *what)
+{
+	if (!strcmp(what, "programs"))
+		return nprograms;
+	if (!strcmp(what, "builds"))
+		return nbuilds;
+	return nmems;
+}
+
 static const struct devimg_plugin_ops fake_ops = {
 	.abi_version = DEVIMG_PLUGIN_ABI_VERSION,
 	.size = sizeof(struct devimg_plugin_ops),
@@ -255,14 +570,32 @@ static const struct devimg_plugin_ops fake_ops = {
 };
 
 /* The handshake, the table cut to size bytes; copy bytes copied. */
-static int install(unsigned abi_version, struct devimg_plugin_ops *ops,
-		   size_t copy, size_t size)
+static int install_table(unsigned abi_version, struct devimg_plugin_ops *ops,
+			 const struct devimg_plugin_ops *table, size_t copy,
+			 size_t size)
 {
 	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION || ops->size < copy)
 		return -EPROTO;
-	memcpy(ops, &fake_ops, copy);
+	memcpy(ops, table, copy);
 	ops->size = size;
 	return 0;
+}
+
+static int install(unsigned abi_version, struct devimg_plugin_ops *ops,
+		   size_t copy, size_t size)
+{
+	return install_table(abi_version, ops, &fake_ops, copy, size);
+}
+
+/* fake_ops with the operations of fake-globals.c in place. */
+static int install_globals(unsigned abi_version,
+			   struct devimg_plugin_ops *ops, size_t size)
+{
+	static struct devimg_plugin_ops table;
+
+	table = fake_ops;
+	fake_globals_ops(&table);
+	return install_table(abi_version, ops, &table, sizeof(table), size);
 }
 
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
@@ -274,6 +607,12 @@ DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 		return -EPROTO;
 	if (mode && !strcmp(mode, "device"))
 		return install(abi_version, ops, sizeof(*ops), sizeof(*ops));
+	if (mode && !strcmp(mode, "globals"))
+		return install_globals(abi_version, ops, sizeof(*ops));
+	if (mode && !strcmp(mode, "globals-short"))
+		return install_globals(abi_version, ops,
+				       offsetof(struct devimg_plugin_ops,
+						global_info));
 	if (mode && !strcmp(mode, "short"))
 		return install(abi_version, ops, sizeof(*ops),
 			       DEVIMG_PLUGIN_OPS_MIN_SIZE);
