@@ -68,13 +68,16 @@ static int compatible(struct devimg_device *dev, const struct devimg_global *g,
 				      devimg_global_id(g));
 	for (i = 0; i < n; i++)
 		if (devimg_select_image_with(&dev->caps, &dev->features, &ds[i],
-					     1, &chosen, &why[i]) == 0)
+					     1, &chosen, NULL) == 0)
 			ok[k++] = ds[i];
 	*nok = k;
 	if (k) {
 		free(why);
 		return 0;
 	}
+	/* The reasons, each naming the image by its place among ds. */
+	devimg_select_image_with(&dev->caps, &dev->features, ds, n, &chosen,
+				 why);
 	len = (size_t)snprintf(msg, sizeof(msg),
 			       "no image compatible with device %s (%s) defines device global '%s'",
 			       devimg_device_name(dev),
