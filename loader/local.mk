@@ -89,7 +89,8 @@ loader_unit_tests = \
 	tests/loader/test-layout \
 	tests/loader/test-errors \
 	tests/loader/test-api \
-	tests/loader/test-globals
+	tests/loader/test-globals \
+	tests/loader/test-global-rw
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
@@ -102,6 +103,13 @@ tests_loader_test_globals_SOURCES = tests/loader/test-globals.c $(loader_test_co
 tests_loader_test_globals_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_globals_CFLAGS = $(loader_test_cflags)
 tests_loader_test_globals_LDADD = $(loader_test_ldadd)
+
+# Through the fake plugin, which it opens again to read back what it holds.
+tests_loader_test_global_rw_SOURCES = tests/loader/test-global-rw.c $(loader_test_common)
+tests_loader_test_global_rw_CPPFLAGS = $(loader_test_cppflags) \
+	-DFAKE_PLUGIN_DIR=\"$(abs_top_builddir)/tests/plugins/.libs\"
+tests_loader_test_global_rw_CFLAGS = $(loader_test_cflags)
+tests_loader_test_global_rw_LDADD = $(loader_test_ldadd) -ldl
 
 tests_loader_test_validate_SOURCES = tests/loader/test-validate.c $(loader_test_common)
 tests_loader_test_validate_CPPFLAGS = $(loader_test_cppflags)

@@ -81,8 +81,10 @@ check_LTLIBRARIES += tests/plugins/devimg-fake.la
 tests_plugins_devimg_fake_la_SOURCES = tests/plugins/fake-plugin.c
 tests_plugins_devimg_fake_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 tests_plugins_devimg_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
-tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS) \
-	-rpath /nowhere
+# It also exports devimg_fake_*(), for tests to read back what it holds.
+tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-shared -no-undefined \
+	-export-symbols-regex '^devimg_(plugin_init|fake_.*)$$' -rpath /nowhere
 
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
