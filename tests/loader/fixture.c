@@ -113,6 +113,19 @@ void fx_bytes(struct fixture *f, unsigned img, unsigned set, const char *name,
 	p->size = 8 + n;
 }
 
+void fx_global(struct fixture *f, unsigned img, unsigned set, const char *id,
+	       uint32_t size, uint32_t scope)
+{
+	unsigned char v[8];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		v[i] = (unsigned char)(size >> (8 * i));
+		v[4 + i] = (unsigned char)(scope >> (8 * i));
+	}
+	fx_bytes(f, img, set, id, v, 64);
+}
+
 void fx_spec(struct fixture *f, unsigned img, unsigned set, const char *name,
 	     const uint32_t *tuples, size_t n)
 {

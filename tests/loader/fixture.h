@@ -44,6 +44,12 @@ void fx_u32(struct fixture *f, unsigned img, unsigned set, const char *name,
 /* A byte array: header for nbits, then the payload (copied). */
 void fx_bytes(struct fixture *f, unsigned img, unsigned set, const char *name,
 	      const void *payload, uint64_t nbits);
+/*
+ * A "SYCL/device globals" property: {uint32 size, uint32
+ * device_image_scope}, 64 bits, as sycl-post-link writes it.
+ */
+void fx_global(struct fixture *f, unsigned img, unsigned set, const char *id,
+	       uint32_t size, uint32_t scope);
 /* Spec-constant descriptors {id, offset, size} x n as a byte array. */
 void fx_spec(struct fixture *f, unsigned img, unsigned set, const char *name,
 	     const uint32_t *tuples, size_t n);

@@ -67,19 +67,6 @@ static void spv_var(struct spv *s, uint32_t id, const char *name,
 		spv_op(s, OP_DECORATE, access, 3, name);
 }
 
-static void fx_global(struct fixture *f, unsigned img, unsigned set,
-		      const char *id, uint32_t size, uint32_t scope)
-{
-	unsigned char v[8];
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		v[i] = (unsigned char)(size >> (8 * i));
-		v[4 + i] = (unsigned char)(scope >> (8 * i));
-	}
-	fx_bytes(f, img, set, id, v, 64);
-}
-
 /* The fake device, a queue on it, and what the fake exports. */
 struct env {
 	struct devimg_ctx *ctx;
@@ -127,6 +114,67 @@ static unsigned spv_image(struct fixture *f, const char *target,
 	return img;
 }
 
+/* f: one spir64 image defining id (size bytes, scope), registered. */
+static void one_global(struct fixture *f, struct spv *s, const char *id,
+		       uint32_t size, uint32_t scope)
+{
+	spv_init(s);
+	spv_var(s, 1, id, size, -1);
+	fx_global(f, spv_image(f, "spir64", s), fx_set(f, 0, SET), id, size,
+		  scope);
+	__sycl_register_lib(&f->desc);
+}
+
+/*
+ * Images A and B each define an image-scope global of their own and the
+ * pointer global uid_p (24 bytes; the variable in each holds an address).
+ */
+static void two_pointer_images(struct fixture *f, struct spv *a,
+			       struct spv *b)
+{
+	unsigned set;
+
+	spv_init(a);
+	spv_var(a, 1, "uid_a", 4, -1);
+	spv_var(a, 2, "uid_p", 8, -1);
+	spv_init(b);
+	spv_var(b, 1, "uid_b", 4, -1);
+	spv_var(b, 2, "uid_p", 8, -1);
+	set = fx_set(f, spv_image(f, "spir64", a), SET);
+	fx_global(f, 0, set, "uid_a", 4, 1);
+	fx_global(f, 0, set, "uid_p", 24, 0);
+	set = fx_set(f, spv_image(f, "spir64", b), SET);
+	fx_global(f, 1, set, "uid_b", 4, 1);
+	fx_global(f, 1, set, "uid_p", 24, 0);
+}
+
+/* The address a pointer variable holds (little-endian, as the host). */
+static uint64_t address_in(const unsigned char *var)
+{
+	uint64_t v;
+
+	memcpy(&v, var, sizeof(v));
+	return v;
+}
+
+/* What a test sets up; its teardown frees it (one process per test). */
+static struct fixture f;
+static struct spv s, a, b;
+static struct env e;
+
+static void setup(void)
+{
+	fx_init(&f);
+}
+
+static void teardown(void)
+{
+	if (e.ctx)
+		env_close(&e);
+	__sycl_unregister_lib(&f.desc);
+	fx_fini(&f);
+}
+
 static const struct devimg_global *find(const char *id)
 {
 	const struct devimg_global *g;
@@ -139,17 +187,9 @@ START_TEST(image_scope_writes_read_back)
 {
 	unsigned char in[16], out[16], var[16];
 	const struct devimg_global *g;
-	struct fixture f;
-	struct spv s;
-	struct env e;
 	unsigned i;
 
-	spv_init(&s);
-	spv_var(&s, 1, "uid_s", 16, -1);
-	fx_init(&f);
-	fx_global(&f, spv_image(&f, "spir64", &s), fx_set(&f, 0, SET),
-		  "uid_s", 16, 1);
-	__sycl_register_lib(&f.desc);
+	one_global(&f, &s, "uid_s", 16, 1);
 	env_open(&e, "globals");
 	g = find("uid_s");
 	for (i = 0; i < sizeof(in); i++)
@@ -168,9 +208,6 @@ START_TEST(image_scope_writes_read_back)
 	/* One program, from the cache ever after. */
 	ck_assert_uint_eq(e.count("builds"), 1);
 	ck_assert_uint_eq(e.count("mems"), 0);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
@@ -178,16 +215,8 @@ START_TEST(bytes_past_the_global_are_refused)
 {
 	const struct devimg_global *g;
 	unsigned char buf[32] = { 0 };
-	struct fixture f;
-	struct spv s;
-	struct env e;
 
-	spv_init(&s);
-	spv_var(&s, 1, "uid_r", 16, -1);
-	fx_init(&f);
-	fx_global(&f, spv_image(&f, "spir64", &s), fx_set(&f, 0, SET),
-		  "uid_r", 16, 1);
-	__sycl_register_lib(&f.desc);
+	one_global(&f, &s, "uid_r", 16, 1);
 	env_open(&e, "globals");
 	g = find("uid_r");
 	ck_assert_int_eq(devimg_global_write(e.q, g, 8, 9, buf), -EINVAL);
@@ -202,53 +231,13 @@ START_TEST(bytes_past_the_global_are_refused)
 	ck_assert_int_eq(devimg_global_read(e.q, g, 0, 1, NULL), -EINVAL);
 	/* Nothing was built for refused requests. */
 	ck_assert_uint_eq(e.count("builds"), 0);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
-
-/*
- * Images A and B each define an image-scope global of their own and the
- * pointer global uid_p (24 bytes; the variable in each holds an address).
- */
-static void two_pointer_images(struct fixture *f, struct spv *a,
-			       struct spv *b)
-{
-	unsigned set;
-
-	spv_init(a);
-	spv_var(a, 1, "uid_a", 4, -1);
-	spv_var(a, 2, "uid_p", 8, -1);
-	spv_init(b);
-	spv_var(b, 1, "uid_b", 4, -1);
-	spv_var(b, 2, "uid_p", 8, -1);
-	fx_init(f);
-	set = fx_set(f, spv_image(f, "spir64", a), SET);
-	fx_global(f, 0, set, "uid_a", 4, 1);
-	fx_global(f, 0, set, "uid_p", 24, 0);
-	set = fx_set(f, spv_image(f, "spir64", b), SET);
-	fx_global(f, 1, set, "uid_b", 4, 1);
-	fx_global(f, 1, set, "uid_p", 24, 0);
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 START_TEST(pointer_global_memory_is_made_once)
 {
 	unsigned char zeros[24] = { 0 }, in[24], out[24], pa[8], pb[8];
 	const struct devimg_global *p;
-	struct spv a, b;
-	struct fixture f;
-	struct env e;
 	unsigned i;
 
 	two_pointer_images(&f, &a, &b);
@@ -262,7 +251,7 @@ START_TEST(pointer_global_memory_is_made_once)
 	ck_assert_int_eq(e.var(0, "uid_p", pa, 8), 0);
 	ck_assert_int_eq(e.var(1, "uid_p", pb, 8), 0);
 	ck_assert_mem_eq(pa, pb, 8);
-	ck_assert_uint_ne(le64(pa), 0);
+	ck_assert_uint_ne(address_in(pa), 0);
 	p = find("uid_p");
 	ck_assert_int_eq(devimg_global_image_scope(p), 0);
 	/* Zero-filled: the fake fills new buffers with 0xa5. */
@@ -275,12 +264,9 @@ START_TEST(pointer_global_memory_is_made_once)
 	ck_assert_int_eq(devimg_global_read(e.q, p, 8, 16, out), 0);
 	ck_assert_mem_eq(out, in + 8, 16);
 	/* The address in the programs is that memory's (host memory here). */
-	ck_assert_mem_eq((const void *)(uintptr_t)le64(pa), in, 24);
+	ck_assert_mem_eq((const void *)(uintptr_t)address_in(pa), in, 24);
 	ck_assert_uint_eq(e.count("mems"), 1);
 	ck_assert_uint_eq(e.count("builds"), 2);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
@@ -288,9 +274,6 @@ START_TEST(programs_built_after_first_use_get_the_address)
 {
 	unsigned char in[24], pa[8], pb[8];
 	const struct devimg_global *p;
-	struct spv a, b;
-	struct fixture f;
-	struct env e;
 
 	two_pointer_images(&f, &a, &b);
 	__sycl_register_lib(&f.desc);
@@ -305,25 +288,18 @@ START_TEST(programs_built_after_first_use_get_the_address)
 	ck_assert_int_eq(e.var(0, "uid_p", pb, 8), 0);
 	ck_assert_int_eq(e.var(1, "uid_p", pa, 8), 0);
 	ck_assert_mem_eq(pa, pb, 8);
-	ck_assert_uint_ne(le64(pa), 0);
-	ck_assert_mem_eq((const void *)(uintptr_t)le64(pa), in, 24);
+	ck_assert_uint_ne(address_in(pa), 0);
+	ck_assert_mem_eq((const void *)(uintptr_t)address_in(pa), in, 24);
 	ck_assert_uint_eq(e.count("mems"), 1);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
 START_TEST(image_scope_in_two_images_is_refused)
 {
 	unsigned char buf[4];
-	struct fixture f;
-	struct spv s;
-	struct env e;
 
 	spv_init(&s);
 	spv_var(&s, 1, "uid_2", 4, -1);
-	fx_init(&f);
 	fx_global(&f, spv_image(&f, "spir64", &s), fx_set(&f, 0, SET),
 		  "uid_2", 4, 1);
 	fx_global(&f, spv_image(&f, "spir64", &s), fx_set(&f, 1, SET),
@@ -338,20 +314,14 @@ START_TEST(image_scope_in_two_images_is_refused)
 	ck_assert_has(devimg_last_error(),
 		      "(index 1, target spir64) both define it for device devimg fake device");
 	ck_assert_uint_eq(e.count("builds"), 0);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
 START_TEST(no_image_for_the_device)
 {
 	unsigned char buf[4];
-	struct fixture f;
 	unsigned img;
-	struct env e;
 
-	fx_init(&f);
 	img = fx_image(&f, "nvptx64", DEVIMG_FORMAT_NATIVE, fx_ptx,
 		       strlen(fx_ptx));
 	fx_global(&f, img, fx_set(&f, img, SET), "uid_c", 4, 1);
@@ -361,9 +331,6 @@ START_TEST(no_image_for_the_device)
 			 -ENOENT);
 	ck_assert_has(devimg_last_error(),
 		      "no image compatible with device devimg fake device (opencl) defines device global 'uid_c'; image 0 (target nvptx64)");
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
@@ -371,17 +338,13 @@ START_TEST(host_access_is_honoured)
 {
 	const struct devimg_global *ro, *wo, *na, *rw;
 	unsigned char buf[4] = { 1, 2, 3, 4 };
-	struct fixture f;
 	unsigned set;
-	struct spv s;
-	struct env e;
 
 	spv_init(&s);
 	spv_var(&s, 1, "uid_ro", 4, 1);
 	spv_var(&s, 2, "uid_wo", 4, 2);
 	spv_var(&s, 3, "uid_na", 4, 0);
 	spv_var(&s, 4, "uid_rw", 4, 3);
-	fx_init(&f);
 	set = fx_set(&f, spv_image(&f, "spir64", &s), SET);
 	fx_global(&f, 0, set, "uid_ro", 4, 1);
 	fx_global(&f, 0, set, "uid_wo", 4, 1);
@@ -407,18 +370,12 @@ START_TEST(host_access_is_honoured)
 			 "device global 'uid_na' has host access 'none': the host may not read it");
 	ck_assert_int_eq(devimg_global_write(e.q, rw, 0, 4, buf), 0);
 	ck_assert_int_eq(devimg_global_read(e.q, rw, 0, 4, buf), 0);
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
 START_TEST(a_plugin_without_the_operations)
 {
 	unsigned char buf[24] = { 0 };
-	struct spv a, b;
-	struct fixture f;
-	struct env e;
 
 	two_pointer_images(&f, &a, &b);
 	__sycl_register_lib(&f.desc);
@@ -436,9 +393,6 @@ START_TEST(a_plugin_without_the_operations)
 		      "device global 'uid_p' on devimg fake device: the fake plugin (");
 	ck_assert_has(devimg_last_error(), ") has no mem_address operation");
 	/* The memory made for the address it could not tell is gone again. */
-	env_close(&e);
-	__sycl_unregister_lib(&f.desc);
-	fx_fini(&f);
 }
 END_TEST
 
@@ -446,32 +400,23 @@ START_TEST(an_unloaded_global_is_not_found)
 {
 	const struct devimg_global *g;
 	unsigned char buf[4];
-	struct fixture f;
-	struct spv s;
-	struct env e;
 
-	spv_init(&s);
-	spv_var(&s, 1, "uid_gone", 4, -1);
-	fx_init(&f);
-	fx_global(&f, spv_image(&f, "spir64", &s), fx_set(&f, 0, SET),
-		  "uid_gone", 4, 1);
-	__sycl_register_lib(&f.desc);
+	one_global(&f, &s, "uid_gone", 4, 1);
 	env_open(&e, "globals");
 	g = find("uid_gone");
 	__sycl_unregister_lib(&f.desc);
 	ck_assert_int_eq(devimg_global_read(e.q, g, 0, 4, buf), -ENOENT);
 	ck_assert_str_eq(devimg_last_error(),
 			 "no registered image defines device global 'uid_gone'");
-	env_close(&e);
-	fx_fini(&f);
 }
 END_TEST
 
 static Suite *global_rw_suite(void)
 {
-	Suite *s = suite_create("global-rw");
+	Suite *suite = suite_create("global-rw");
 	TCase *tc = tcase_create("fake");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, image_scope_writes_read_back);
 	tcase_add_test(tc, bytes_past_the_global_are_refused);
 	tcase_add_test(tc, pointer_global_memory_is_made_once);
@@ -481,8 +426,8 @@ static Suite *global_rw_suite(void)
 	tcase_add_test(tc, host_access_is_honoured);
 	tcase_add_test(tc, a_plugin_without_the_operations);
 	tcase_add_test(tc, an_unloaded_global_is_not_found);
-	suite_add_tcase(s, tc);
-	return s;
+	suite_add_tcase(suite, tc);
+	return suite;
 }
 
 int main(void)

@@ -13,20 +13,6 @@
 
 #define SET "SYCL/device globals"
 
-/* A property of the set: {size, image_scope}, 64 bits. */
-static void fx_global(struct fixture *f, unsigned img, unsigned set,
-		      const char *id, uint32_t size, uint32_t scope)
-{
-	unsigned char v[8];
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		v[i] = (unsigned char)(size >> (8 * i));
-		v[4 + i] = (unsigned char)(scope >> (8 * i));
-	}
-	fx_bytes(f, img, set, id, v, 64);
-}
-
 /* One SPIR-V image of target defining the ids with their sizes and scopes. */
 static unsigned fx_global_image(struct fixture *f, const char *target,
 				const char *const *ids, const uint32_t *sizes,
