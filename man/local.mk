@@ -17,7 +17,8 @@ man3_pages = \
 	man/devimg_queue_new.3 \
 	man/devimg_kernel_new.3 \
 	man/devimg_bundle_new.3 \
-	man/devimg_launch.3
+	man/devimg_launch.3 \
+	man/devimg_global_find.3
 dist_man_MANS += $(man3_pages)
 
 # Prints "name page.3" for every further name of every page's NAME section.
