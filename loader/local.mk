@@ -35,6 +35,7 @@ libdevimg_sources = \
 	loader/registry/layout.c loader/registry/blob.c \
 	loader/registry/specconst.c loader/registry/specvalues.c \
 	loader/registry/globals.c loader/registry/globals.h \
+	loader/registry/global-records.c \
 	loader/registry/devglobal-min.c
 
 # The loader's folders: the core (loader/) and its wings.

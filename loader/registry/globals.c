@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Device globals of the registered images (sycl_ext_oneapi_device_global):
- * the records behind devimg_global_find() and the host-address ties of
- * devimg_global_bind_host().
+ * reading images for their globals, devimg_global_find() and the
+ * host-address ties of devimg_global_bind_host(). The records themselves
+ * are global-records.c's.
  *
  * A record is made for each unique id when an image defining it is first
  * read, or when a host address is tied to it, and is never freed, so a
@@ -16,8 +17,8 @@
  * property) and that image does not define the global.
  *
  * Locks: the registry's (read, to see what is registered; write, when
- * images are unregistered) is taken before the mutex that guards the
- * records and ties; property copies are made with neither held.
+ * images are unregistered) is taken before the records' lock, which also
+ * guards the ties; property copies are made with neither held.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,16 +40,9 @@ struct host_tie {
 	char key[2 * sizeof(uintptr_t) + 1];
 };
 
-static struct {
-	pthread_mutex_t lock;
-	struct hash ids;		/* unique id -> record */
-	struct hash hosts;		/* address (hex) -> tie */
-	uint64_t scanned;		/* images up to this id were read */
-} globals = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.ids = HASH_INIT,
-	.hosts = HASH_INIT,
-};
+/* Ties and the images read so far; under the records' lock. */
+static struct hash hosts = HASH_INIT;
+static uint64_t scanned;
 
 static int global_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
 
@@ -62,41 +56,6 @@ static int global_error(int err, const char *format, ...)
 	return err;
 }
 
-static struct devimg_global *record_of(const struct hash_node *node)
-{
-	return (struct devimg_global *)((char *)node -
-					offsetof(struct devimg_global, node));
-}
-
-/* The record of id, or NULL (the lock is held). */
-static struct devimg_global *lookup(const char *id, uint32_t hash)
-{
-	struct hash_node *node = hash_find(&globals.ids, id, hash);
-
-	return node ? record_of(node) : NULL;
-}
-
-/* The record of id, made when absent (the lock is held); NULL: ENOMEM. */
-static struct devimg_global *intern(const char *id)
-{
-	uint32_t hash = hash_string(id);
-	struct devimg_global *g = lookup(id, hash);
-	size_t len = strlen(id), bytes;
-
-	if (g)
-		return g;
-	if (size_add3(sizeof(*g), len, 1, &bytes) ||
-	    hash_reserve(&globals.ids, globals.ids.count + 1) < 0)
-		return NULL;
-	g = calloc(1, bytes);
-	if (!g)
-		return NULL;
-	memcpy(g->id, id, len + 1);
-	g->hash = hash;
-	hash_insert(&globals.ids, &g->node, g->id, hash);
-	return g;
-}
-
 /* ---- reading images ---- */
 
 /* One property of an image's set, decoded. */
@@ -104,17 +63,6 @@ struct decoded {
 	const char *id;			/* in the image's property copy */
 	struct devglobal_info info;
 };
-
-static const struct devimg_propset_info *
-globals_set(const struct image_props *p)
-{
-	size_t i;
-
-	for (i = 0; p && i < p->nsets; i++)
-		if (!strcmp(p->sets[i].name, GLOBALS_SET))
-			return &p->sets[i];
-	return NULL;
-}
 
 /*
  * The globals img defines, decoded (logged and left out when a value is
@@ -172,22 +120,6 @@ struct refusal {
 	struct devglobal_info info;
 };
 
-static int add_def(struct devimg_global *g, struct devimg_image *img)
-{
-	if (g->ndefs == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 2;
-		struct devimg_image **defs;
-
-		defs = realloc(g->defs, cap * sizeof(*defs));
-		if (!defs)
-			return -ENOMEM;
-		g->defs = defs;
-		g->cap = cap;
-	}
-	g->defs[g->ndefs++] = img;
-	return 0;
-}
-
 /*
  * Make img's decoded globals its definitions (both locks held): false
  * when d[i] disagrees with its record (then in *ref).
@@ -195,7 +127,7 @@ static int add_def(struct devimg_global *g, struct devimg_image *img)
 static int commit_one(struct devimg_image *img, const struct decoded *d,
 		      struct refusal *ref, bool *refused)
 {
-	struct devimg_global *g = intern(d->id);
+	struct devimg_global *g = records_intern(d->id);
 
 	*refused = false;
 	if (!g)
@@ -208,7 +140,7 @@ static int commit_one(struct devimg_image *img, const struct decoded *d,
 	}
 	if (g->ndefs && g->defs[g->ndefs - 1] == img)
 		return 0;	/* the set names it twice */
-	if (add_def(g, img) < 0)
+	if (records_add_def(g, img) < 0)
 		return -ENOMEM;
 	if (!g->known) {
 		g->size = d->info.size;
@@ -247,14 +179,14 @@ static int sync_images(void)
 	int r;
 
 	registry_settle();
-	pthread_mutex_lock(&globals.lock);
-	seen = globals.scanned;
-	pthread_mutex_unlock(&globals.lock);
+	records_lock();
+	seen = scanned;
+	records_unlock();
 	if (registry_newest_id() <= seen)
 		return 0;
 	r = images_collect(NULL, &imgs, &n);
-	if (r < 0)
-		return r == -ENOENT ? 0 : r;
+	if (r < 0 || n == 0)	/* all unregistered meanwhile */
+		return r;
 	dec = calloc(n, sizeof(*dec));
 	ndec = calloc(n, sizeof(*ndec));
 	if (!dec || !ndec) {
@@ -275,9 +207,9 @@ static int sync_images(void)
 		goto out;
 	}
 	registry_read_lock();
-	pthread_mutex_lock(&globals.lock);
+	records_lock();
 	for (i = 0; i < n && r == 0; i++) {
-		if (imgs[i]->id <= globals.scanned)
+		if (imgs[i]->id <= scanned)
 			continue;
 		for (j = 0; j < ndec[i] && r == 0; j++) {
 			bool refused;
@@ -289,9 +221,9 @@ static int sync_images(void)
 			nrefs += refused;
 		}
 		if (r == 0)
-			globals.scanned = imgs[i]->id;
+			scanned = imgs[i]->id;
 	}
-	pthread_mutex_unlock(&globals.lock);
+	records_unlock();
 	registry_unlock();
 	for (i = 0; i < nrefs; i++)
 		log_refusal(&refs[i]);
@@ -303,32 +235,6 @@ out:
 	free(refs);
 	images_drop(imgs, n);
 	return r;
-}
-
-void globals_image_gone(struct devimg_image *img)
-{
-	const struct devimg_propset_info *set;
-	size_t i, j;
-
-	/* Read images have their copy; one never read defined nothing. */
-	set = globals_set(atomic_load(&img->props));
-	if (!set)
-		return;
-	pthread_mutex_lock(&globals.lock);
-	for (i = 0; i < set->nprops; i++) {
-		const char *id = set->props[i].name;
-		struct devimg_global *g = lookup(id, hash_string(id));
-
-		for (j = 0; g && j < g->ndefs; j++) {
-			if (g->defs[j] != img)
-				continue;
-			memmove(&g->defs[j], &g->defs[j + 1],
-				(g->ndefs - j - 1) * sizeof(*g->defs));
-			g->ndefs--;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&globals.lock);
 }
 
 /* ---- for the dispatch wing ---- */
@@ -343,15 +249,16 @@ int globals_defs(const struct devimg_global *g, struct devimg_image ***imgs,
 	if (r < 0)
 		return global_error(r, "device global '%s': %s", g->id,
 				    devimg_strerror(r));
-	pthread_mutex_lock(&globals.lock);
+	records_lock();
 	if (g->ndefs) {
 		v = calloc(g->ndefs, sizeof(*v));
+		r = v ? 0 : -ENOMEM;
 		for (i = 0; v && i < g->ndefs; i++)
 			v[k++] = devimg_image_ref(g->defs[i]);
 	}
-	pthread_mutex_unlock(&globals.lock);
-	if (!k && g->ndefs)
-		return global_error(-ENOMEM, "device global '%s': out of memory",
+	records_unlock();
+	if (r < 0)
+		return global_error(r, "device global '%s': out of memory",
 				    g->id);
 	if (!k)
 		return global_error(-ENOENT, "no registered image defines device global '%s'",
@@ -381,10 +288,10 @@ int globals_of_image(struct devimg_image *img,
 	v = calloc(set->nprops, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	pthread_mutex_lock(&globals.lock);
+	records_lock();
 	for (i = 0; i < set->nprops; i++) {
 		const char *id = set->props[i].name;
-		struct devimg_global *g = lookup(id, hash_string(id));
+		struct devimg_global *g = records_find(id);
 
 		for (j = 0; g && j < g->ndefs; j++)
 			if (g->defs[j] == img) {
@@ -392,7 +299,7 @@ int globals_of_image(struct devimg_image *img,
 				break;
 			}
 	}
-	pthread_mutex_unlock(&globals.lock);
+	records_unlock();
 	*out = v;
 	*n = k;
 	return 0;
@@ -403,7 +310,7 @@ int globals_of_image(struct devimg_image *img,
 /* The record of id when an image defines it now (the lock is held). */
 static int find_locked(const char *id, const struct devimg_global **out)
 {
-	struct devimg_global *g = lookup(id, hash_string(id));
+	struct devimg_global *g = records_find(id);
 
 	if (!g || !g->ndefs)
 		return -ENOENT;
@@ -422,9 +329,9 @@ DEVIMG_EXPORT int devimg_global_find(const char *unique_id,
 	if (r < 0)
 		return global_error(r, "devimg_global_find: %s",
 				    devimg_strerror(r));
-	pthread_mutex_lock(&globals.lock);
+	records_lock();
 	r = find_locked(unique_id, out);
-	pthread_mutex_unlock(&globals.lock);
+	records_unlock();
 	if (r < 0)
 		return global_error(r, "no registered image defines device global '%s'",
 				    unique_id);
@@ -444,7 +351,7 @@ static void host_key(const void *addr, char *key)
 
 static struct host_tie *tie_lookup(const char *key, uint32_t hash)
 {
-	struct hash_node *node = hash_find(&globals.hosts, key, hash);
+	struct hash_node *node = hash_find(&hosts, key, hash);
 
 	return node ? (struct host_tie *)((char *)node -
 					  offsetof(struct host_tie, node)) :
@@ -464,16 +371,16 @@ DEVIMG_EXPORT int devimg_global_bind_host(const void *host_addr,
 		return global_error(-EINVAL, "devimg_global_bind_host: NULL argument");
 	host_key(host_addr, key);
 	hash = hash_string(key);
-	pthread_mutex_lock(&globals.lock);
-	g = intern(unique_id);
+	records_lock();
+	g = records_intern(unique_id);
 	t = g ? tie_lookup(key, hash) : NULL;
 	if (g && !t) {
 		t = calloc(1, sizeof(*t));
-		if (t && hash_reserve(&globals.hosts,
-				      globals.hosts.count + 1) == 0) {
+		if (t && hash_reserve(&hosts,
+				      hosts.count + 1) == 0) {
 			memcpy(t->key, key, sizeof(key));
 			t->hash = hash;
-			hash_insert(&globals.hosts, &t->node, t->key, hash);
+			hash_insert(&hosts, &t->node, t->key, hash);
 		} else {
 			free(t);
 			t = NULL;
@@ -483,7 +390,7 @@ DEVIMG_EXPORT int devimg_global_bind_host(const void *host_addr,
 		t->g = g;
 	else
 		r = -ENOMEM;
-	pthread_mutex_unlock(&globals.lock);
+	records_unlock();
 	if (r < 0)
 		return global_error(r, "devimg_global_bind_host: out of memory");
 	return 0;
@@ -493,6 +400,7 @@ DEVIMG_EXPORT int devimg_global_find_host(const void *host_addr,
 					  const struct devimg_global **out)
 {
 	char key[sizeof(((struct host_tie *)0)->key)];
+	const char *id = NULL;
 	struct host_tie *t;
 	int r;
 
@@ -503,16 +411,18 @@ DEVIMG_EXPORT int devimg_global_find_host(const void *host_addr,
 		return global_error(r, "devimg_global_find_host: %s",
 				    devimg_strerror(r));
 	host_key(host_addr, key);
-	pthread_mutex_lock(&globals.lock);
+	records_lock();
 	t = tie_lookup(key, hash_string(key));
-	r = t ? find_locked(t->g->id, out) : -ENOENT;
-	pthread_mutex_unlock(&globals.lock);
-	if (!t)
+	if (t)
+		id = t->g->id;	/* records are never freed */
+	r = id ? find_locked(id, out) : -ENOENT;
+	records_unlock();
+	if (!id)
 		return global_error(r, "no device global is tied to host address %p",
 				    host_addr);
 	if (r < 0)
 		return global_error(r, "host address %p is tied to device global '%s', which no registered image defines",
-				    host_addr, t->g->id);
+				    host_addr, id);
 	return 0;
 }
 

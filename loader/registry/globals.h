@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The device globals of the registered images (globals.c): one record per
+ * The device globals of the registered images: one record per
  * unique id, kept for the life of the process, with the images that
  * define it now. Images are read on the first request after they were
  * registered; their "SYCL/device globals" values are decoded then.
@@ -16,7 +16,6 @@
 
 struct devimg_global {
 	struct hash_node node;		/* in the map of ids */
-	uint32_t hash;
 	uint32_t size;
 	bool known;			/* size and scope come from an image */
 	bool image_scope;
@@ -25,6 +24,27 @@ struct devimg_global {
 	size_t cap;
 	char id[];
 };
+
+/*
+ * global-records.c: the records by id, under one lock (records_lock()),
+ * taken after the registry's when both are held. records_find() and
+ * records_intern() (which makes the record; NULL on ENOMEM) and
+ * records_add_def() (-ENOMEM) need the lock held.
+ */
+void records_lock(void);
+void records_unlock(void);
+struct devimg_global *records_find(const char *id);
+struct devimg_global *records_intern(const char *id);
+int records_add_def(struct devimg_global *g, struct devimg_image *img);
+/* The "SYCL/device globals" set of an image's property copy, or NULL. */
+const struct devimg_propset_info *globals_set(const struct image_props *p);
+/*
+ * img was just unregistered (the registry's write lock is held): the
+ * records it defined forget it.
+ */
+void globals_image_gone(struct devimg_image *img);
+
+/* globals.c: reading images, for the dispatch wing. */
 
 /*
  * A snapshot of the images that define g now (references), in
@@ -39,11 +59,6 @@ int globals_defs(const struct devimg_global *g, struct devimg_image ***imgs,
  */
 int globals_of_image(struct devimg_image *img,
 		     const struct devimg_global ***out, size_t *n);
-/*
- * registry.c: img was just unregistered (the registry's write lock is
- * held): the records it defined forget it.
- */
-void globals_image_gone(struct devimg_image *img);
 
 /* registry.c: the id of the newest image settled; 0 when none. */
 uint64_t registry_newest_id(void);
