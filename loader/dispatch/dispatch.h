@@ -84,7 +84,7 @@ struct syclbin_owned;
 /* Unregister and free the SYCLBIN files of ctx (when it is freed). */
 void bundle_syclbin_release(struct devimg_ctx *ctx);
 
-/* ---- global.c: device globals ---- */
+/* ---- global-mem.c: memory of device globals without image scope ---- */
 
 /*
  * prog was just built on dev from imgs (n; dev->cache_lock held): the
@@ -97,6 +97,18 @@ void global_program_built(struct devimg_device *dev,
 			  struct devimg_plugin_program *prog);
 /* Free the memory of dev's globals (its context is freed). */
 void global_mem_free(struct devimg_device *dev);
+/*
+ * The memory of g (a global without image scope) on dev, made now if
+ * needed, zero-filled through pq (dev->cache_lock held). -ENOTSUP when the
+ * backend cannot tell its address (the message names the plugin and the
+ * operation), -ENOMEM, the plugin's error.
+ */
+int global_mem_get_locked(struct devimg_device *dev,
+			  struct devimg_plugin_queue *pq,
+			  const struct devimg_global *g,
+			  struct global_mem **out);
+/* The plugin buffer of a global's memory. */
+struct devimg_plugin_mem *global_mem_buffer(const struct global_mem *m);
 
 /* ---- plugin-error.c ---- */
 

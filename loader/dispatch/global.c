@@ -7,12 +7,9 @@
  *    through the program cache as devimg_kernel_new() builds it: default
  *    options, default spec constants, linked when the image imports);
  *    the plugin copies to or from it on the queue;
- *  - without, the variable holds a pointer: the memory it points to is
- *    made once per device of a context, on first use, zero-filled, and
- *    its device address is written into the variable of every program
- *    built on that device from an image that defines the global (also
- *    those built before, since the memory is made when the first of them
- *    is built); reads and writes copy to or from that memory.
+ *  - without, the variable holds a pointer to memory made once per
+ *    device of a context (global-mem.c); reads and writes copy to or
+ *    from that memory.
  * Host access (SPIR-V's HostAccessINTEL) is checked first.
  */
 #include <errno.h>
@@ -25,14 +22,6 @@
 #include "dispatch.h"
 #include "globals.h"
 #include "link.h"
-
-/* The memory of a global without image scope, on one device. */
-struct global_mem {
-	struct global_mem *next;
-	const struct devimg_global *g;
-	struct devimg_plugin_mem *mem;
-	uint64_t addr;
-};
 
 /* "image 3 (index 0, target spir64)" */
 #define IMG_FMT "image %" PRIu64 " (index %u, target %s)"
@@ -153,165 +142,6 @@ static int image_program(struct devimg_device *dev, struct devimg_image *img,
 	return err;
 }
 
-/* ---- globals without image scope: their memory on a device ---- */
-
-/*
- * Make g's memory on dev, zero-filled through pq (dev->cache_lock held).
- * -ENOTSUP when the backend cannot tell its address.
- */
-static int mem_make(struct devimg_device *dev, struct devimg_plugin_queue *pq,
-		    const struct devimg_global *g, struct global_mem **out)
-{
-	size_t size = devimg_global_size(g) ? devimg_global_size(g) : 1;
-	struct global_mem *m = calloc(1, sizeof(*m));
-	void *zeros = calloc(1, size);
-	int err;
-
-	if (!m || !zeros) {
-		err = dispatch_error(-ENOMEM, "device global '%s': out of memory",
-				     devimg_global_id(g));
-		goto fail;
-	}
-	err = devimg_plugin_mem_create(dev->plugin, dev->pctx, 0, size,
-				       &m->mem);
-	if (err < 0) {
-		err = dispatch_error(err, "device global '%s': cannot create its %zu bytes on %s: %s",
-				     devimg_global_id(g), size,
-				     devimg_device_name(dev),
-				     devimg_plugin_last_error(dev->plugin));
-		goto fail;
-	}
-	err = devimg_plugin_mem_address(dev->plugin, m->mem, &m->addr);
-	if (err == 0)
-		err = devimg_plugin_mem_write(dev->plugin, pq, m->mem, 1, 0,
-					      size, zeros);
-	if (err < 0) {
-		err = dispatch_error(err, "device global '%s' on %s: %s",
-				     devimg_global_id(g),
-				     devimg_device_name(dev),
-				     devimg_plugin_last_error(dev->plugin));
-		devimg_plugin_mem_release(dev->plugin, m->mem);
-		goto fail;
-	}
-	free(zeros);
-	m->g = g;
-	m->next = dev->globals;
-	dev->globals = m;
-	*out = m;
-	return 0;
-fail:
-	free(zeros);
-	free(m);
-	return err;
-}
-
-/* g's memory on dev, made now if needed (dev->cache_lock held). */
-static int mem_get_locked(struct devimg_device *dev,
-			  struct devimg_plugin_queue *pq,
-			  const struct devimg_global *g,
-			  struct global_mem **out)
-{
-	struct global_mem *m;
-
-	for (m = dev->globals; m; m = m->next)
-		if (m->g == g) {
-			*out = m;
-			return 0;
-		}
-	return mem_make(dev, pq, g, out);
-}
-
-/* The device address of m into the variable g of prog, through pq. */
-static int pointer_write(struct devimg_device *dev,
-			 struct devimg_plugin_queue *pq,
-			 struct devimg_plugin_program *prog,
-			 const struct global_mem *m)
-{
-	unsigned char bytes[8];
-	size_t n = dev->info->address_bits == 32 ? 4 : 8, i;
-	int err;
-
-	for (i = 0; i < n; i++)
-		bytes[i] = (unsigned char)(m->addr >> (8 * i));
-	err = devimg_plugin_global_write(dev->plugin, pq, prog,
-					 devimg_global_id(m->g), 0, n, bytes,
-					 1);
-	if (err < 0)
-		return dispatch_error(err, "device global '%s': cannot write its address into a program on %s: %s",
-				      devimg_global_id(m->g),
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
-	return 0;
-}
-
-/* The memories of img's globals without image scope into prog. */
-static int program_pointers(struct devimg_device *dev,
-			    struct devimg_plugin_queue **pq,
-			    struct devimg_image *img,
-			    struct devimg_plugin_program *prog)
-{
-	const struct devimg_global **gs;
-	struct global_mem *m;
-	size_t n, i;
-	int err;
-
-	err = globals_of_image(img, &gs, &n);
-	if (err < 0)
-		return dispatch_error(err, IMG_FMT ": its device globals: %s",
-				      IMG_ARGS(img), devimg_strerror(err));
-	for (i = 0; i < n && err == 0; i++) {
-		if (devimg_global_image_scope(gs[i]))
-			continue;
-		if (!*pq) {
-			err = devimg_plugin_queue_create(dev->plugin, dev->pctx,
-							 dev->pdev, pq);
-			if (err < 0) {
-				err = dispatch_error(err, "device globals: no queue on %s: %s",
-						     devimg_device_name(dev),
-						     devimg_plugin_last_error(dev->plugin));
-				break;
-			}
-		}
-		err = mem_get_locked(dev, *pq, gs[i], &m);
-		if (err == 0)
-			err = pointer_write(dev, *pq, prog, m);
-	}
-	free(gs);
-	return err;
-}
-
-void global_program_built(struct devimg_device *dev,
-			  struct devimg_image *const *imgs, size_t n,
-			  struct devimg_plugin_program *prog)
-{
-	struct devimg_plugin_queue *pq = NULL;
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < n && err == 0; i++)
-		err = program_pointers(dev, &pq, imgs[i], prog);
-	if (pq)
-		devimg_plugin_queue_release(dev->plugin, pq);
-	/*
-	 * The program stays usable by kernels that do not reach the
-	 * global; reading or writing it fails with the same reason.
-	 */
-	if (err < 0)
-		log_warn("%s", devimg_last_error());
-}
-
-void global_mem_free(struct devimg_device *dev)
-{
-	struct global_mem *m, *next;
-
-	for (m = dev->globals; m; m = next) {
-		next = m->next;
-		devimg_plugin_mem_release(dev->plugin, m->mem);
-		free(m);
-	}
-	dev->globals = NULL;
-}
-
 /* ---- the public functions ---- */
 
 enum direction { WRITE, READ };
@@ -393,20 +223,22 @@ static int pointed_transfer(struct devimg_queue *q,
 			    size_t n, void *host, enum direction dir)
 {
 	struct devimg_device *dev = q->dev;
+	struct devimg_plugin_mem *mem;
 	struct global_mem *m;
 	int err;
 
 	pthread_mutex_lock(&dev->cache_lock);
-	err = mem_get_locked(dev, q->pq, g, &m);
+	err = global_mem_get_locked(dev, q->pq, g, &m);
 	pthread_mutex_unlock(&dev->cache_lock);
 	if (err < 0)
 		return err;
+	mem = global_mem_buffer(m);
 	if (dir == WRITE)
-		err = devimg_plugin_mem_write(dev->plugin, q->pq, m->mem, 1, off,
+		err = devimg_plugin_mem_write(dev->plugin, q->pq, mem, 1, off,
 					      n, host);
 	else
-		err = devimg_plugin_mem_read(dev->plugin, q->pq, m->mem, 1, off,
-					     n, host);
+		err = devimg_plugin_mem_read(dev->plugin, q->pq, mem, 1, off, n,
+					     host);
 	if (err < 0)
 		return dispatch_error(err, "device global '%s' on %s: %s",
 				      devimg_global_id(g),
