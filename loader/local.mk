@@ -35,8 +35,7 @@ libdevimg_sources = \
 	loader/registry/layout.c loader/registry/blob.c \
 	loader/registry/specconst.c loader/registry/specvalues.c \
 	loader/registry/globals.c loader/registry/globals.h \
-	loader/registry/global-records.c \
-	loader/registry/devglobal-min.c
+	loader/registry/global-records.c
 
 # The loader's folders: the core (loader/) and its wings.
 loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
