@@ -192,13 +192,15 @@ loader_shell_tests = \
 	tests/loader/threads.sh \
 	tests/loader/offload.sh \
 	tests/loader/offload-pocl.sh \
-	tests/loader/wings.sh
+	tests/loader/wings.sh \
+	tests/loader/globals.sh
 TESTS += $(loader_shell_tests)
 dist_check_SCRIPTS += $(loader_shell_tests)
 EXTRA_DIST += tests/loader/lib-loader.sh tests/loader/prog-ctor.c \
 	tests/loader/prog-dlopen.c tests/loader/prog-threads.c \
 	tests/loader/fixture-lib.c tests/loader/lib-offload.sh \
-	tests/loader/prog-offload.c tests/loader/prog-offload-run.c
+	tests/loader/prog-offload.c tests/loader/prog-offload-run.c \
+	tests/loader/prog-globals.c
 check_SCRIPTS += tests/loader/build-flags.sh
 CLEANFILES += tests/loader/build-flags.sh
 
