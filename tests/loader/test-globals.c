@@ -7,6 +7,7 @@
  * ties, unloading, and values that cannot be used.
  */
 #include <errno.h>
+#include <pthread.h>
 
 #include "fixture.h"
 #include "globals.h"
@@ -240,6 +241,63 @@ START_TEST(images_registered_later_are_read)
 }
 END_TEST
 
+/* Ties and look-ups from several threads while a library comes and goes. */
+#define THREADS 4
+#define ROUNDS 200
+
+static int thread_vars[THREADS][ROUNDS];
+
+static void *tie_and_find(void *arg)
+{
+	int (*vars)[ROUNDS] = arg;
+	const struct devimg_global *g;
+	int i, r;
+
+	for (i = 0; i < ROUNDS; i++) {
+		if (devimg_global_bind_host(&(*vars)[i], "uid_t") < 0)
+			return "bind failed";
+		r = devimg_global_find_host(&(*vars)[i], &g);
+		if (r == 0 && strcmp(devimg_global_id(g), "uid_t"))
+			return "another record";
+		if (r < 0 && r != -ENOENT)
+			return "find failed";
+	}
+	return NULL;
+}
+
+START_TEST(ties_are_thread_safe)
+{
+	static const char *const ids[] = { "uid_t" };
+	static const uint32_t sizes[] = { 4 }, scopes[] = { 0 };
+	const struct devimg_global *g;
+	pthread_t t[THREADS];
+	struct fixture f;
+	void *ret;
+	int i;
+
+	fx_init(&f);
+	fx_global_image(&f, "spir64", ids, sizes, scopes, 1);
+	for (i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, tie_and_find,
+						thread_vars[i]), 0);
+	for (i = 0; i < ROUNDS / 4; i++) {
+		__sycl_register_lib(&f.desc);
+		(void)devimg_global_find("uid_t", &g);
+		__sycl_unregister_lib(&f.desc);
+	}
+	for (i = 0; i < THREADS; i++) {
+		ck_assert_int_eq(pthread_join(t[i], &ret), 0);
+		ck_assert_msg(ret == NULL, "thread %d: %s", i, (char *)ret);
+	}
+	__sycl_register_lib(&f.desc);
+	ck_assert_int_eq(devimg_global_find_host(&thread_vars[0][ROUNDS - 1],
+						 &g), 0);
+	ck_assert_str_eq(devimg_global_id(g), "uid_t");
+	__sycl_unregister_lib(&f.desc);
+	fx_fini(&f);
+}
+END_TEST
+
 static Suite *globals_suite(void)
 {
 	Suite *s = suite_create("globals");
@@ -252,6 +310,7 @@ static Suite *globals_suite(void)
 	tcase_add_test(tc, bad_values_are_logged_and_left_out);
 	tcase_add_test(tc, a_disagreeing_definition_is_refused);
 	tcase_add_test(tc, images_registered_later_are_read);
+	tcase_add_test(tc, ties_are_thread_safe);
 	suite_add_tcase(s, tc);
 	return s;
 }
