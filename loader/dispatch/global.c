@@ -79,6 +79,40 @@ static int compatible(struct devimg_device *dev, const struct devimg_global *g,
 }
 
 /*
+ * The HostAccessINTEL decoration of img's module for g: -1 when none
+ * names it (or img is no SPIR-V). Read once per record and image.
+ */
+static int image_access(const struct devimg_global *g,
+			struct devimg_image *img, int *access)
+{
+	enum devimg_image_format fmt;
+	enum devglobal_access acc;
+	const unsigned char *bytes;
+	char msg[200];
+	size_t size;
+	int r;
+
+	if (globals_access_known(g, img, access))
+		return 0;
+	*access = -1;
+	if (devimg_image_guess_format(img, &fmt) < 0 ||
+	    fmt != DEVIMG_FORMAT_SPIRV)
+		return 0;
+	r = image_bytes(img, &bytes, &size);
+	if (r < 0)
+		return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(img),
+				      devimg_strerror(r));
+	r = devglobal_spirv_access(bytes, size, devimg_global_id(g), &acc,
+				   msg, sizeof(msg));
+	if (r < 0 && r != -ENOENT)
+		return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(img), msg);
+	if (r == 0)
+		*access = (int)acc;
+	globals_access_keep(g, img, *access);
+	return 0;
+}
+
+/*
  * What the SPIR-V images of imgs let the host do with g: the first
  * HostAccessINTEL decoration found; read_write when none says.
  */
@@ -86,29 +120,18 @@ static int host_access(const struct devimg_global *g,
 		       struct devimg_image **imgs, size_t n,
 		       enum devglobal_access *acc)
 {
-	enum devimg_image_format fmt;
-	const unsigned char *bytes;
-	char msg[200];
-	size_t size, i;
-	int r;
+	size_t i;
+	int r, access;
 
 	*acc = DEVGLOBAL_ACCESS_READ_WRITE;
 	for (i = 0; i < n; i++) {
-		if (devimg_image_guess_format(imgs[i], &fmt) < 0 ||
-		    fmt != DEVIMG_FORMAT_SPIRV)
-			continue;
-		r = image_bytes(imgs[i], &bytes, &size);
+		r = image_access(g, imgs[i], &access);
 		if (r < 0)
-			return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(imgs[i]),
-					      devimg_strerror(r));
-		r = devglobal_spirv_access(bytes, size, devimg_global_id(g),
-					   acc, msg, sizeof(msg));
-		if (r == -ENOENT)
-			continue;
-		if (r < 0)
-			return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(imgs[i]),
-					      msg);
-		return 0;
+			return r;
+		if (access >= 0) {
+			*acc = (enum devglobal_access)access;
+			return 0;
+		}
 	}
 	return 0;
 }

@@ -305,6 +305,31 @@ int globals_of_image(struct devimg_image *img,
 	return 0;
 }
 
+bool globals_access_known(const struct devimg_global *g,
+			  const struct devimg_image *img, int *access)
+{
+	bool known;
+
+	records_lock();
+	known = g->access_img && g->access_img == img->id;
+	if (known)
+		*access = g->access;
+	records_unlock();
+	return known;
+}
+
+void globals_access_keep(const struct devimg_global *g,
+			 const struct devimg_image *img, int access)
+{
+	/* The record is never freed nor read-only memory: only this changes. */
+	struct devimg_global *w = (struct devimg_global *)g;
+
+	records_lock();
+	w->access_img = img->id;
+	w->access = access;
+	records_unlock();
+}
+
 /* ---- the public functions ---- */
 
 /* The record of id when an image defines it now (the lock is held). */

@@ -22,6 +22,9 @@ struct devimg_global {
 	struct devimg_image **defs;	/* registered, in id order; no refs */
 	size_t ndefs;
 	size_t cap;
+	/* The host access image access_img gives (-1: says none); 0: none. */
+	uint64_t access_img;
+	int access;
 	char id[];
 };
 
@@ -45,6 +48,16 @@ const struct devimg_propset_info *globals_set(const struct image_props *p);
 void globals_image_gone(struct devimg_image *img);
 
 /* globals.c: reading images, for the dispatch wing. */
+
+/*
+ * The host access img's module gives g, as the dispatch wing last read
+ * it (-1: no decoration names g): true when known. Ids are never reused,
+ * so an answer kept stays true.
+ */
+bool globals_access_known(const struct devimg_global *g,
+			  const struct devimg_image *img, int *access);
+void globals_access_keep(const struct devimg_global *g,
+			 const struct devimg_image *img, int access);
 
 /*
  * A snapshot of the images that define g now (references), in
