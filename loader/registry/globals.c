@@ -35,6 +35,7 @@
 /* A host address tied to a record. */
 struct host_tie {
 	struct hash_node node;
+	struct host_tie *older;		/* as records are listed */
 	uint32_t hash;
 	struct devimg_global *g;
 	char key[2 * sizeof(uintptr_t) + 1];
@@ -42,6 +43,7 @@ struct host_tie {
 
 /* Ties and the images read so far; under the records' lock. */
 static struct hash hosts = HASH_INIT;
+static struct host_tie *newest_tie;
 static uint64_t scanned;
 
 static int global_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
@@ -406,6 +408,8 @@ DEVIMG_EXPORT int devimg_global_bind_host(const void *host_addr,
 			memcpy(t->key, key, sizeof(key));
 			t->hash = hash;
 			hash_insert(&hosts, &t->node, t->key, hash);
+			t->older = newest_tie;
+			newest_tie = t;
 		} else {
 			free(t);
 			t = NULL;

@@ -16,6 +16,7 @@
 
 struct devimg_global {
 	struct hash_node node;		/* in the map of ids */
+	struct devimg_global *older;	/* the list of all, newest first */
 	uint32_t size;
 	bool known;			/* size and scope come from an image */
 	bool image_scope;
