@@ -307,6 +307,8 @@ int props_spec_layout(struct props_spec_const *consts, size_t n,
 #define PROPS_META_REQD_WORK_GROUP_SIZE "@reqd_work_group_size"
 #define PROPS_META_MAX_WORK_GROUP_SIZE "@max_work_group_size"
 #define PROPS_META_WORK_GROUP_NUM_DIM "@work_group_num_dim"
+/* "<unique id>@global_id_mapping": a device global's name in the module */
+#define PROPS_META_GLOBAL_ID_MAPPING "@global_id_mapping"
 
 /*
  * A PROPS_SET_KERNEL_PARAM_OPT property (named by its kernel): *nargs is

@@ -109,6 +109,16 @@ int global_mem_get_locked(struct devimg_device *dev,
 			  struct global_mem **out);
 /* The plugin buffer of a global's memory. */
 struct devimg_plugin_mem *global_mem_buffer(const struct global_mem *m);
+/*
+ * Whether dev's backend finds a global by the name its image's
+ * "<id>@global_id_mapping" gives (CUDA, as DPC++'s CUDA adapter does)
+ * rather than by the unique id (the SPIR-V backends: HostAccessINTEL's
+ * name is the id).
+ */
+static inline bool global_mapped(const struct devimg_device *dev)
+{
+	return dev->caps.backend == DEVIMG_BACKEND_CUDA;
+}
 
 /* ---- plugin-error.c ---- */
 

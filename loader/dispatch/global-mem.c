@@ -96,17 +96,21 @@ int global_mem_get_locked(struct devimg_device *dev,
 static int pointer_write(struct devimg_device *dev,
 			 struct devimg_plugin_queue *pq,
 			 struct devimg_plugin_program *prog,
-			 const struct global_mem *m)
+			 struct devimg_image *img, const struct global_mem *m)
 {
 	unsigned char bytes[8];
 	size_t n = dev->info->address_bits == 32 ? 4 : 8, i;
+	char *sym;
 	int err;
 
 	for (i = 0; i < n; i++)
 		bytes[i] = (unsigned char)(m->addr >> (8 * i));
-	err = devimg_plugin_global_write(dev->plugin, pq, prog,
-					 devimg_global_id(m->g), 0, n, bytes,
-					 1);
+	err = globals_symbol(img, m->g, global_mapped(dev), &sym);
+	if (err < 0)
+		return err;
+	err = devimg_plugin_global_write(dev->plugin, pq, prog, sym, 0, n,
+					 bytes, 1);
+	free(sym);
 	if (err < 0)
 		return dispatch_error(err, "device global '%s': cannot write its address into a program on %s: %s",
 				      devimg_global_id(m->g),
@@ -145,7 +149,7 @@ static int program_pointers(struct devimg_device *dev,
 		}
 		err = global_mem_get_locked(dev, *pq, gs[i], &m);
 		if (err == 0)
-			err = pointer_write(dev, *pq, prog, m);
+			err = pointer_write(dev, *pq, prog, img, m);
 	}
 	free(gs);
 	return err;

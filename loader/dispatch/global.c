@@ -219,20 +219,23 @@ static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g
 {
 	struct devimg_device *dev = q->dev;
 	struct devimg_plugin_program *prog;
+	char *sym;
 	int err;
 
 	err = image_program(dev, img, &prog);
 	if (err < 0)
 		return dispatch_error_prefix(err, "device global '%s'",
 					     devimg_global_id(g));
+	err = globals_symbol(img, g, global_mapped(dev), &sym);
+	if (err < 0)
+		return err;
 	if (dir == WRITE)
-		err = devimg_plugin_global_write(dev->plugin, q->pq, prog,
-						 devimg_global_id(g), off, n,
-						 host, 1);
+		err = devimg_plugin_global_write(dev->plugin, q->pq, prog, sym,
+						 off, n, host, 1);
 	else
-		err = devimg_plugin_global_read(dev->plugin, q->pq, prog,
-						devimg_global_id(g), off, n,
-						host, 1);
+		err = devimg_plugin_global_read(dev->plugin, q->pq, prog, sym,
+						off, n, host, 1);
+	free(sym);
 	if (err < 0)
 		return dispatch_error(err, "device global '%s' in the program of " IMG_FMT " on %s: %s",
 				      devimg_global_id(g), IMG_ARGS(img),

@@ -31,6 +31,7 @@
 #include "checked.h"
 #include "devglobal.h"
 #include "globals.h"
+#include "props.h"
 
 /* A host address tied to a record. */
 struct host_tie {
@@ -330,6 +331,50 @@ void globals_access_keep(const struct devimg_global *g,
 	w->access_img = img->id;
 	w->access = access;
 	records_unlock();
+}
+
+/* ---- names in modules ---- */
+
+int globals_symbol(struct devimg_image *img, const struct devimg_global *g,
+		   bool mapped, char **out)
+{
+	const struct devimg_property_info *prop = NULL;
+	char name[512];
+	uint64_t len, bits = 0;
+	int r, i;
+
+	if (mapped) {
+		if (snprintf(name, sizeof(name), "%s%s", g->id,
+			     PROPS_META_GLOBAL_ID_MAPPING) >= (int)sizeof(name))
+			name[0] = '\0';	/* no such property can match */
+		error_hold();
+		r = name[0] ? devimg_image_find_property(img,
+				PROPS_SET_PROGRAM_METADATA, name, &prop) :
+			      -ENOENT;
+		error_release();
+		if (r < 0 && r != -ENOENT)
+			return global_error(r, "image %" PRIu64 " (index %u): device global '%s': %s",
+					    img->id, img->index, g->id,
+					    devimg_strerror(r));
+	}
+	if (!prop) {
+		*out = strdup(g->id);
+		return *out ? 0 : global_error(-ENOMEM, "device global '%s': out of memory",
+					       g->id);
+	}
+	/* The 8-byte bit count, then the name's bytes, no NUL. */
+	len = prop->size >= 8 ? prop->size - 8 : 0;
+	for (i = 7; len && i >= 0; i--)
+		bits = bits << 8 | prop->data[i];
+	if (prop->type != DEVIMG_PROPERTY_BYTE_ARRAY || !len ||
+	    len > UINT64_MAX / 8 || bits != 8 * len ||
+	    memchr(prop->data + 8, '\0', len))
+		return global_error(-EINVAL, "image %" PRIu64 " (index %u): set '%s' property '%s': not a byte array holding a name",
+				    img->id, img->index,
+				    PROPS_SET_PROGRAM_METADATA, name);
+	*out = strndup((const char *)prop->data + 8, len);
+	return *out ? 0 : global_error(-ENOMEM, "device global '%s': out of memory",
+				       g->id);
 }
 
 /* ---- the public functions ---- */

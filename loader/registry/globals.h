@@ -74,6 +74,16 @@ int globals_defs(const struct devimg_global *g, struct devimg_image ***imgs,
 int globals_of_image(struct devimg_image *img,
 		     const struct devimg_global ***out, size_t *n);
 
+/*
+ * The name img's module gives g, into *out (to be freed): with mapped, the
+ * one its "SYCL/program metadata" property "<id>@global_id_mapping" holds
+ * when it has one, else (and without mapped) the unique id. -EINVAL (the
+ * message names the image and property) when that property is not a
+ * byte array holding a name; -ENOMEM.
+ */
+int globals_symbol(struct devimg_image *img, const struct devimg_global *g,
+		   bool mapped, char **out);
+
 /* registry.c: the id of the newest image settled; 0 when none. */
 uint64_t registry_newest_id(void);
 
