@@ -79,6 +79,26 @@ struct devimg_plugin_program {
 CUcontext cu_primary_of(struct devimg_plugin_context *ctx,
 			struct devimg_plugin_device *device);
 
+/*
+ * cuda.c: copy n bytes on q's stream between device memory at dev and the
+ * host, from src when dst is NULL, else into dst; wait when blocking. The
+ * messages name what (before "offset N"; "" for a buffer).
+ */
+int cu_copy(struct devimg_plugin_queue *q, CUdeviceptr dev, void *dst,
+	    const void *src, size_t n, int blocking, const char *what,
+	    size_t offset);
+
+/* globals.c: device globals of built programs, buffers' addresses. */
+int cu_global_info(struct devimg_plugin_program *prog, const char *name,
+		   size_t *size);
+int cu_global_write(struct devimg_plugin_queue *q,
+		    struct devimg_plugin_program *prog, const char *name,
+		    size_t off, size_t n, const void *src, int blocking);
+int cu_global_read(struct devimg_plugin_queue *q,
+		   struct devimg_plugin_program *prog, const char *name,
+		   size_t off, size_t n, void *dst, int blocking);
+int cu_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr);
+
 /* kernel.c */
 int cu_kernel_create(struct devimg_plugin_program *prog, const char *name,
 		     struct devimg_plugin_kernel **out);

@@ -233,48 +233,57 @@ static int copy_check(const char *op, struct devimg_plugin_queue *q,
 	return cu_make_current(q->ctx, op);
 }
 
+/*
+ * Copy n bytes on q's stream between device memory at dev and the host:
+ * from src when dst is NULL, else into dst; wait for it when blocking.
+ * The messages say what at offset (what: "" for a buffer).
+ */
+int cu_copy(struct devimg_plugin_queue *q, CUdeviceptr dev, void *dst,
+	    const void *src, size_t n, int blocking, const char *what,
+	    size_t offset)
+{
+	CUresult err;
+
+	if (dst)
+		err = cu.cuMemcpyDtoHAsync(dst, dev, n, q->stream);
+	else
+		err = cu.cuMemcpyHtoDAsync(dev, src, n, q->stream);
+	if (err != CUDA_SUCCESS)
+		return cu_fail(err, "%s(%soffset %zu, %zu bytes) on \"%s\"",
+			       dst ? "cuMemcpyDtoHAsync" : "cuMemcpyHtoDAsync",
+			       what, offset, n, q->device->name);
+	if (blocking) {
+		err = cu.cuStreamSynchronize(q->stream);
+		if (err != CUDA_SUCCESS)
+			return cu_fail(err, "cuStreamSynchronize after a %s of %zu bytes on \"%s\"",
+				       dst ? "read" : "write", n,
+				       q->device->name);
+	}
+	return 0;
+}
+
 static int mem_write(struct devimg_plugin_queue *q,
 		     struct devimg_plugin_mem *mem, int blocking,
 		     size_t offset, size_t n, const void *src)
 {
-	CUresult err;
 	int rc = copy_check("mem_write", q, mem, offset, n, src);
 
 	if (rc < 0 || n == 0)
 		return rc;
-	err = cu.cuMemcpyHtoDAsync(mem->ptr + offset, src, n, q->stream);
-	if (err != CUDA_SUCCESS)
-		return cu_fail(err, "cuMemcpyHtoDAsync(offset %zu, %zu bytes) on \"%s\"",
-			       offset, n, q->device->name);
-	if (blocking) {
-		err = cu.cuStreamSynchronize(q->stream);
-		if (err != CUDA_SUCCESS)
-			return cu_fail(err, "cuStreamSynchronize after a write of %zu bytes on \"%s\"",
-				       n, q->device->name);
-	}
-	return 0;
+	return cu_copy(q, mem->ptr + offset, NULL, src, n, blocking, "",
+		       offset);
 }
 
 static int mem_read(struct devimg_plugin_queue *q,
 		    struct devimg_plugin_mem *mem, int blocking,
 		    size_t offset, size_t n, void *dst)
 {
-	CUresult err;
 	int rc = copy_check("mem_read", q, mem, offset, n, dst);
 
 	if (rc < 0 || n == 0)
 		return rc;
-	err = cu.cuMemcpyDtoHAsync(dst, mem->ptr + offset, n, q->stream);
-	if (err != CUDA_SUCCESS)
-		return cu_fail(err, "cuMemcpyDtoHAsync(offset %zu, %zu bytes) on \"%s\"",
-			       offset, n, q->device->name);
-	if (blocking) {
-		err = cu.cuStreamSynchronize(q->stream);
-		if (err != CUDA_SUCCESS)
-			return cu_fail(err, "cuStreamSynchronize after a read of %zu bytes on \"%s\"",
-				       n, q->device->name);
-	}
-	return 0;
+	return cu_copy(q, mem->ptr + offset, dst, NULL, n, blocking, "",
+		       offset);
 }
 
 static void mem_release(struct devimg_plugin_mem *mem)
@@ -326,6 +335,10 @@ static const struct devimg_plugin_ops cuda_ops = {
 	.launch = cu_launch,
 	.program_compile = cu_program_compile,
 	.program_link = cu_program_link,
+	.global_info = cu_global_info,
+	.global_write = cu_global_write,
+	.global_read = cu_global_read,
+	.mem_address = cu_mem_address,
 };
 
 /*

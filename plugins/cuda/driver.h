@@ -153,6 +153,9 @@ enum {
 	X(cuModuleUnload, cuModuleUnload, (CUmodule mod))		\
 	X(cuModuleGetFunction, cuModuleGetFunction,			\
 	  (CUfunction *fn, CUmodule mod, const char *name))		\
+	X(cuModuleGetGlobal, cuModuleGetGlobal_v2,			\
+	  (CUdeviceptr *ptr, size_t *bytes, CUmodule mod,		\
+	   const char *name))						\
 	X(cuFuncGetAttribute, cuFuncGetAttribute,			\
 	  (int *value, int attrib, CUfunction fn))			\
 	X(cuFuncSetAttribute, cuFuncSetAttribute,			\
