@@ -158,6 +158,10 @@ static const struct devimg_plugin_ops level_zero_ops = {
 	.launch = lz_launch,
 	.program_compile = lz_program_compile,
 	.program_link = lz_program_link,
+	.global_info = lz_global_info,
+	.global_write = lz_global_write,
+	.global_read = lz_global_read,
+	.mem_address = lz_mem_address,
 };
 
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,

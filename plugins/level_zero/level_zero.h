@@ -155,6 +155,12 @@ int lz_mem_write(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
 int lz_mem_read(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
 		int blocking, size_t offset, size_t n, void *dst);
 /*
+ * Append a copy of n bytes from src to dst to q; submit it and wait when
+ * blocking. what (and offset) say what it copies in messages.
+ */
+int lz_queue_copy(struct devimg_plugin_queue *q, void *dst, const void *src,
+		  size_t n, int blocking, const char *what, size_t offset);
+/*
  * Append a kernel launch to q (the kernel's group size and offset already
  * set); it is submitted with the next blocking command or finish.
  */
@@ -198,6 +204,17 @@ int lz_program_link(struct devimg_plugin_context *ctx,
 		    struct devimg_plugin_device *device, unsigned n,
 		    struct devimg_plugin_program *const *progs,
 		    const char *options, struct devimg_plugin_program **out);
+
+/* Device globals and buffer addresses (globals.c). */
+int lz_global_info(struct devimg_plugin_program *prog, const char *name,
+		   size_t *size);
+int lz_global_write(struct devimg_plugin_queue *q,
+		    struct devimg_plugin_program *prog, const char *name,
+		    size_t off, size_t n, const void *src, int blocking);
+int lz_global_read(struct devimg_plugin_queue *q,
+		   struct devimg_plugin_program *prog, const char *name,
+		   size_t off, size_t n, void *dst, int blocking);
+int lz_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr);
 
 /* Kernels and launches (kernel.c). */
 int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,

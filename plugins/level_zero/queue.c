@@ -177,8 +177,8 @@ void lz_context_drain(struct devimg_plugin_context *ctx)
 }
 
 /* Append a copy and its barrier; submit and wait when blocking. */
-static int copy(struct devimg_plugin_queue *q, void *dst, const void *src,
-		size_t n, int blocking, const char *what, size_t offset)
+int lz_queue_copy(struct devimg_plugin_queue *q, void *dst, const void *src,
+		  size_t n, int blocking, const char *what, size_t offset)
 {
 	ze_result_t res;
 	int rc = 0;
@@ -221,8 +221,8 @@ int lz_mem_write(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
 
 	if (rc < 0 || n == 0)
 		return rc;
-	return copy(q, (char *)mem->ptr + offset, src, n, blocking,
-		    "host to device", offset);
+	return lz_queue_copy(q, (char *)mem->ptr + offset, src, n, blocking,
+			     "host to device", offset);
 }
 
 int lz_mem_read(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
@@ -232,8 +232,8 @@ int lz_mem_read(struct devimg_plugin_queue *q, struct devimg_plugin_mem *mem,
 
 	if (rc < 0 || n == 0)
 		return rc;
-	return copy(q, dst, (const char *)mem->ptr + offset, n, blocking,
-		    "device to host", offset);
+	return lz_queue_copy(q, dst, (const char *)mem->ptr + offset, n,
+			     blocking, "device to host", offset);
 }
 
 int lz_queue_launch(struct devimg_plugin_queue *q,
