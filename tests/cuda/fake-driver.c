@@ -7,6 +7,9 @@
  * must be of the current one). Modules are PTX, whose .entry parameter
  * lists give the functions and their parameter sizes; a module whose
  * .extern .func no .func of it defines fails to load, as with ptxas.
+ * Module-scope .global variables (not .extern) get zero-filled host
+ * memory, their initializers ("= 5", "= {1, 2}", element by element)
+ * applied, which cuModuleGetGlobal gives by name.
  * Kernels do not run: cuLaunchKernel, cuMemAlloc*, cuFuncSetAttribute and
  * cuModuleLoadDataEx append one line each to the file
  * DEVIMG_FAKE_CUDA_LOG names, e.g.
@@ -53,10 +56,18 @@ struct CUfunc_st {
 	size_t size[MAX_PARAMS];
 };
 
+struct fake_global {
+	char name[128];
+	size_t size;
+	unsigned char *bytes;
+};
+
 struct CUmod_st {
 	struct CUctx_st *ctx;
 	unsigned nfuncs;
 	struct CUfunc_st *funcs;
+	unsigned nglobals;
+	struct fake_global *globals;
 };
 
 struct CUstream_st {
@@ -461,6 +472,108 @@ static int is_ptx(const char *text)
 	return !strncmp(text, "//", 2) || !strncmp(text, ".version", 8);
 }
 
+/* Store value at p in size little-endian bytes. */
+static void put_le(unsigned char *p, size_t size, unsigned long long value)
+{
+	size_t i;
+
+	for (i = 0; i < size && i < 8; i++)
+		p[i] = (unsigned char)(value >> (8 * i));
+}
+
+/*
+ * One declaration "[.visible] .global [.align N] .TYPE name[[N]] [= init];"
+ * from p (the line's text) into g; 0 when p declares none, -1 when it is
+ * malformed.
+ */
+static int parse_global(const char *p, struct fake_global *g)
+{
+	size_t elem, count = 1, n, i;
+	const char *name;
+	char *end;
+
+	p += strspn(p, " \t");
+	while (!strncmp(p, ".visible ", 9) || !strncmp(p, ".weak ", 6))
+		p = strchr(p, ' ') + 1;
+	if (strncmp(p, ".global ", 8))
+		return 0;
+	p += 8;
+	if (!strncmp(p, ".align ", 7)) {
+		strtoul(p + 7, &end, 10);
+		p = end + strspn(end, " ");
+	}
+	if (*p != '.' || !strchr("busf", p[1]))
+		return -1;
+	elem = strtoul(p + 2, &end, 10) / 8;
+	if (!elem || *end != ' ')
+		return -1;
+	name = end + 1;
+	n = strspn(name, PTX_NAME_CHARS);
+	if (!n || n >= sizeof(g->name))
+		return -1;
+	memcpy(g->name, name, n);
+	g->name[n] = '\0';
+	p = name + n;
+	if (*p == '[') {
+		count = strtoul(p + 1, &end, 10);
+		if (*end != ']' || !count)
+			return -1;
+		p = end + 1;
+	}
+	g->size = elem * count;
+	g->bytes = calloc(1, g->size);
+	if (!g->bytes)
+		return -1;
+	p += strspn(p, " ");
+	if (*p != '=')
+		return 1;
+	p += 1 + strspn(p + 1, " {");
+	for (i = 0; i < count && *p != '}' && *p != ';'; i++) {
+		put_le(g->bytes + i * elem, elem, strtoull(p, &end, 0));
+		if (end == p)
+			return -1;
+		p = end + strspn(end, ", ");
+	}
+	return 1;
+}
+
+static void globals_free(struct CUmod_st *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nglobals; i++)
+		free(m->globals[i].bytes);
+	free(m->globals);
+}
+
+/* The module's .global variables, line by line; -1: one is malformed. */
+static int parse_globals(struct CUmod_st *m, const char *text)
+{
+	const char *line;
+	int rc;
+
+	for (line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL) {
+		struct fake_global g = { 0 }, *v;
+
+		rc = parse_global(line, &g);
+		if (rc <= 0) {
+			free(g.bytes);
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		v = realloc(m->globals, (m->nglobals + 1) * sizeof(*v));
+		if (!v) {
+			free(g.bytes);
+			return -1;
+		}
+		m->globals = v;
+		v[m->nglobals++] = g;
+	}
+	return 0;
+}
+
 FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image,
 					unsigned int noptions, int *options,
 					void **values)
@@ -502,9 +615,19 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image,
 		v[m->nfuncs].module = m;
 		m->nfuncs++;
 	}
+	if (parse_globals(m, text) < 0) {
+		globals_free(m);
+		free(m->funcs);
+		free(m);
+		return CUDA_ERROR_INVALID_PTX;
+	}
 	jit_options("jit option", noptions, options, values, &logs);
 	log_to(logs.info, logs.info_size, "fake JIT: %u entries", m->nfuncs);
-	record("load %u entries on %d", m->nfuncs, current->device);
+	if (m->nglobals)
+		record("load %u entries %u globals on %d", m->nfuncs,
+		       m->nglobals, current->device);
+	else
+		record("load %u entries on %d", m->nfuncs, current->device);
 	*mod = m;
 	return CUDA_SUCCESS;
 }
@@ -513,6 +636,7 @@ FAKE_EXPORT CUresult cuModuleUnload(CUmodule mod)
 {
 	if (current != mod->ctx)
 		return CUDA_ERROR_INVALID_CONTEXT;
+	globals_free(mod);
 	free(mod->funcs);
 	free(mod);
 	return CUDA_SUCCESS;
@@ -526,6 +650,27 @@ FAKE_EXPORT CUresult cuModuleGetFunction(CUfunction *fn, CUmodule mod,
 	for (i = 0; i < mod->nfuncs; i++) {
 		if (!strcmp(mod->funcs[i].name, name)) {
 			*fn = &mod->funcs[i];
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+FAKE_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *ptr, size_t *bytes,
+					  CUmodule mod, const char *name)
+{
+	unsigned i;
+
+	if (!current || mod->ctx != current)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < mod->nglobals; i++) {
+		if (!strcmp(mod->globals[i].name, name)) {
+			if (ptr)
+				*ptr = (CUdeviceptr)(uintptr_t)mod->globals[i].bytes;
+			if (bytes)
+				*bytes = mod->globals[i].size;
 			return CUDA_SUCCESS;
 		}
 	}
