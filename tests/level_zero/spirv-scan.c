@@ -2,8 +2,8 @@
 /*
  * One pass over a SPIR-V module in its logical layout (entry points and
  * decorations, then types and constants, then functions), collecting the
- * kernels' parameters, the specialization constants, the imports and the
- * exports.
+ * kernels' parameters, the specialization constants, the imports, the
+ * exports and the variables the host may reach by name.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,13 +23,16 @@ enum {
 	OP_TYPE_INT = 21,
 	OP_TYPE_FLOAT = 22,
 	OP_TYPE_VECTOR = 23,
+	OP_TYPE_ARRAY = 28,
 	OP_TYPE_POINTER = 32,
+	OP_CONSTANT = 43,
 	OP_SPEC_CONSTANT_TRUE = 48,
 	OP_SPEC_CONSTANT_FALSE = 49,
 	OP_SPEC_CONSTANT = 50,
 	OP_FUNCTION = 54,
 	OP_FUNCTION_PARAMETER = 55,
 	OP_FUNCTION_END = 56,
+	OP_VARIABLE = 59,
 	OP_DECORATE = 71,
 };
 
@@ -39,6 +42,9 @@ enum {
 	LINKAGE_EXPORT = 0,
 	LINKAGE_IMPORT = 1,
 	STORAGE_WORKGROUP = 4,
+	STORAGE_CROSS_WORKGROUP = 5,
+	/* SPV_INTEL_global_variable_host_access: access, then the name */
+	DECORATION_HOST_ACCESS_INTEL = 6188,
 	EXECUTION_MODEL_KERNEL = 6,
 };
 
@@ -48,6 +54,9 @@ struct id_facts {
 	uint32_t spec_id;	/* SpecId + 1; 0: none */
 	bool pointer;
 	bool local;		/* a Workgroup pointer */
+	uint32_t pointee;	/* a pointer's type */
+	uint32_t value;		/* an OpConstant's low word */
+	char *name;		/* a variable's HostAccessINTEL or export name */
 };
 
 struct spec_candidate {
@@ -149,6 +158,19 @@ static int add_name(struct scan *s, char ***names, uint32_t *n,
 	return 0;
 }
 
+/* Name id, unless a HostAccessINTEL name (first) named it already. */
+static int set_name(struct scan *s, uint32_t id, const char *name,
+		    bool host_access)
+{
+	struct id_facts *f = &s->ids[id];
+
+	if (f->name && !host_access)
+		return 0;
+	free(f->name);
+	f->name = strdup(name);
+	return f->name ? 0 : fail(s, "out of memory");
+}
+
 static int decorate(struct scan *s, const uint32_t *w, uint32_t count)
 {
 	const char *name;
@@ -158,6 +180,11 @@ static int decorate(struct scan *s, const uint32_t *w, uint32_t count)
 		return fail(s, "OpDecorate: bad operands");
 	if (w[2] == DECORATION_SPEC_ID && count >= 4) {
 		s->ids[w[1]].spec_id = w[3] + 1;
+	} else if (w[2] == DECORATION_HOST_ACCESS_INTEL) {
+		name = literal(w, count, 4, &next);
+		if (!name)
+			return fail(s, "HostAccessINTEL: bad operands");
+		return set_name(s, w[1], name, true);
 	} else if (w[2] == DECORATION_LINKAGE_ATTRIBUTES) {
 		name = literal(w, count, 3, &next);
 		if (!name || next >= count)
@@ -166,7 +193,8 @@ static int decorate(struct scan *s, const uint32_t *w, uint32_t count)
 			return add_name(s, &s->m->imports, &s->m->nimports,
 					name);
 		if (w[next] == LINKAGE_EXPORT)
-			return add_name(s, &s->m->exports, &s->m->nexports,
+			return set_name(s, w[1], name, false) < 0 ? -1 :
+			       add_name(s, &s->m->exports, &s->m->nexports,
 					name);
 	}
 	return 0;
@@ -217,9 +245,48 @@ static int type(struct scan *s, const uint32_t *w, uint32_t count,
 	case OP_TYPE_POINTER:
 		t->pointer = true;
 		t->local = count > 2 && w[2] == STORAGE_WORKGROUP;
+		t->pointee = count > 3 && id_ok(s, w[3]) ? w[3] : 0;
 		t->size = 8;
 		break;
+	case OP_TYPE_ARRAY:
+		if (count > 3 && id_ok(s, w[2]) && id_ok(s, w[3]))
+			t->size = s->ids[w[2]].size * s->ids[w[3]].value;
+		break;
 	}
+	return 0;
+}
+
+static int constant(struct scan *s, const uint32_t *w, uint32_t count)
+{
+	if (count < 4 || !id_ok(s, w[2]))
+		return fail(s, "OpConstant: bad operands");
+	s->ids[w[2]].value = w[3];
+	return 0;
+}
+
+/* A named CrossWorkgroup variable (program scope, as SPIR-V has it). */
+static int variable(struct scan *s, const uint32_t *w, uint32_t count)
+{
+	struct spv_module *m = s->m;
+	struct spv_global *g;
+	const struct id_facts *v, *t;
+
+	if (count < 4 || !id_ok(s, w[1]) || !id_ok(s, w[2]))
+		return fail(s, "OpVariable: bad operands");
+	v = &s->ids[w[2]];
+	t = &s->ids[w[1]];
+	if (w[3] != STORAGE_CROSS_WORKGROUP || !v->name || !t->pointee)
+		return 0;
+	g = realloc(m->globals, (m->nglobals + 1) * sizeof(*g));
+	if (!g)
+		return fail(s, "out of memory");
+	m->globals = g;
+	g += m->nglobals;
+	g->name = strdup(v->name);
+	if (!g->name)
+		return fail(s, "out of memory");
+	g->size = s->ids[t->pointee].size;
+	m->nglobals++;
 	return 0;
 }
 
@@ -273,7 +340,12 @@ static int instruction(struct scan *s, const uint32_t *w, uint32_t count)
 	case OP_TYPE_FLOAT:
 	case OP_TYPE_VECTOR:
 	case OP_TYPE_POINTER:
+	case OP_TYPE_ARRAY:
 		return type(s, w, count, op);
+	case OP_CONSTANT:
+		return constant(s, w, count);
+	case OP_VARIABLE:
+		return variable(s, w, count);
 	case OP_SPEC_CONSTANT_TRUE:
 	case OP_SPEC_CONSTANT_FALSE:
 	case OP_SPEC_CONSTANT:
@@ -335,7 +407,7 @@ int spv_scan(const void *bytes, size_t size, struct spv_module *m,
 {
 	struct scan s = { .m = m, .err = err, .errsize = errsize,
 			  .current = -1 };
-	uint32_t *words = NULL;
+	uint32_t *words = NULL, i;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -358,6 +430,8 @@ int spv_scan(const void *bytes, size_t size, struct spv_module *m,
 		rc = fail(&s, "out of memory");
 	else
 		rc = walk(&s);
+	for (i = 0; s.ids && i < s.bound; i++)
+		free(s.ids[i].name);
 	free(s.ids);
 	free(s.entry_fn);
 	free(s.cands);
@@ -379,6 +453,9 @@ void spv_module_free(struct spv_module *m)
 		free(m->imports[i]);
 	for (i = 0; i < m->nexports; i++)
 		free(m->exports[i]);
+	for (i = 0; i < m->nglobals; i++)
+		free(m->globals[i].name);
+	free(m->globals);
 	free(m->kernels);
 	free(m->imports);
 	free(m->exports);
@@ -405,6 +482,17 @@ int spv_exports(const struct spv_module *m, const char *name)
 		if (!strcmp(m->exports[i], name))
 			return 1;
 	return 0;
+}
+
+const struct spv_global *spv_find_global(const struct spv_module *m,
+					 const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nglobals; i++)
+		if (!strcmp(m->globals[i].name, name))
+			return &m->globals[i];
+	return NULL;
 }
 
 const struct spv_spec *spv_find_spec(const struct spv_module *m,

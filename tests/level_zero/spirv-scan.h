@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the recording driver needs to know about a SPIR-V module: its
- * kernels with their parameters, its specialization constants and the
- * symbols it imports and exports (OpDecorate LinkageAttributes). Not a validator: it reads what it needs and
- * rejects only what it cannot read.
+ * kernels with their parameters, its specialization constants, the
+ * symbols it imports and exports (OpDecorate LinkageAttributes) and its
+ * program-scope CrossWorkgroup variables that a HostAccessINTEL
+ * decoration or an export names. Not a validator: it reads what it needs
+ * and rejects only what it cannot read.
  */
 #ifndef DEVIMG_TEST_SPIRV_SCAN_H
 #define DEVIMG_TEST_SPIRV_SCAN_H
@@ -34,6 +36,12 @@ struct spv_spec {
 	uint64_t value;		/* its default */
 };
 
+/* A variable the host may reach: its name and the bytes of its type. */
+struct spv_global {
+	char *name;
+	uint32_t size;
+};
+
 struct spv_module {
 	uint32_t nkernels;
 	struct spv_kernel *kernels;
@@ -43,6 +51,8 @@ struct spv_module {
 	char **imports;
 	uint32_t nexports;
 	char **exports;
+	uint32_t nglobals;
+	struct spv_global *globals;
 };
 
 /*
@@ -56,6 +66,8 @@ const struct spv_kernel *spv_find_kernel(const struct spv_module *m,
 					 const char *name);
 /* Whether m exports the symbol name. */
 int spv_exports(const struct spv_module *m, const char *name);
+const struct spv_global *spv_find_global(const struct spv_module *m,
+					 const char *name);
 const struct spv_spec *spv_find_spec(const struct spv_module *m,
 				     uint32_t spec_id);
 

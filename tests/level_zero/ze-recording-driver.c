@@ -22,6 +22,10 @@
  *    size;
  *  - zeKernelSuggestGroupSize picks, dimension by dimension, the largest
  *    divisor of the global size within a budget of 64 work-items;
+ *  - a module's CrossWorkgroup variables that HostAccessINTEL or an
+ *    export names are zero-filled host memory, which
+ *    zeModuleGetGlobalPointer gives by that name
+ *    (ZE_RESULT_ERROR_INVALID_GLOBAL_NAME for another);
  *  - copies run when a command list executes, on host memory that stands
  *    for device memory; kernels do not run;
  *  - lists must be closed to execute; a kernel or an allocation that a
@@ -131,6 +135,7 @@ struct module {
 	unsigned kernels;
 	bool linked;			/* its imports resolved */
 	unsigned *import_from;		/* the module of each import */
+	unsigned char **globals;	/* the storage of spv.globals[i] */
 };
 
 struct build_log {
@@ -240,6 +245,8 @@ static const char *result_name(ze_result_t r)
 		return "ZE_RESULT_ERROR_INVALID_KERNEL_NAME";
 	case ZE_RESULT_ERROR_INVALID_FUNCTION_NAME:
 		return "ZE_RESULT_ERROR_INVALID_FUNCTION_NAME";
+	case ZE_RESULT_ERROR_INVALID_GLOBAL_NAME:
+		return "ZE_RESULT_ERROR_INVALID_GLOBAL_NAME";
 	case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX:
 		return "ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX";
 	case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE:
@@ -1119,6 +1126,25 @@ static const unsigned char *module_spirv(const ze_module_desc_t *desc,
 	return in + NATIVE_MAGIC_SIZE;
 }
 
+/* Zero-filled storage for each of the module's globals. */
+static int globals_new(struct module *mod)
+{
+	uint32_t i;
+
+	if (!mod->spv.nglobals)
+		return 0;
+	mod->globals = calloc(mod->spv.nglobals, sizeof(*mod->globals));
+	if (!mod->globals)
+		return -1;
+	for (i = 0; i < mod->spv.nglobals; i++) {
+		mod->globals[i] = calloc(1, mod->spv.globals[i].size ?
+					    mod->spv.globals[i].size : 1);
+		if (!mod->globals[i])
+			return -1;
+	}
+	return 0;
+}
+
 /* Scan and link: the log says why a build fails. */
 static ze_result_t module_build(struct module *mod, const unsigned char *in,
 				size_t size, char *log, size_t logsize)
@@ -1134,7 +1160,8 @@ static ze_result_t module_build(struct module *mod, const unsigned char *in,
 	if (mod->spv.nimports)
 		mod->import_from = calloc(mod->spv.nimports,
 					  sizeof(*mod->import_from));
-	if (!mod->spirv || (mod->spv.nimports && !mod->import_from))
+	if (!mod->spirv || (mod->spv.nimports && !mod->import_from) ||
+	    globals_new(mod) < 0)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	memcpy(mod->spirv, in, size);
 	mod->size = size;
@@ -1147,6 +1174,11 @@ static ze_result_t module_build(struct module *mod, const unsigned char *in,
 
 static void module_free(struct module *mod)
 {
+	uint32_t i;
+
+	for (i = 0; mod->globals && i < mod->spv.nglobals; i++)
+		free(mod->globals[i]);
+	free(mod->globals);
 	spv_module_free(&mod->spv);
 	free(mod->spirv);
 	free(mod->import_from);
@@ -1263,6 +1295,38 @@ static ze_result_t ZE_APICALL module_native_binary(ze_module_handle_t h,
 	*size = need;
 	rec("%s module=%u size=%zu%s", call, mod->h.id, need,
 	    out ? " (copied)" : "");
+	return leave(ZE_RESULT_SUCCESS);
+}
+
+static ze_result_t ZE_APICALL module_global(ze_module_handle_t h,
+					    const char *name, size_t *size,
+					    void **ptr)
+{
+	const char *call = "zeModuleGetGlobalPointer";
+	struct module *mod;
+	uint32_t i;
+
+	ENTER();
+	mod = obj_get(h, KIND_MODULE);
+	if (!mod)
+		return refuse(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, call,
+			      "not a module");
+	if (!name)
+		return refuse(ZE_RESULT_ERROR_INVALID_NULL_POINTER, call,
+			      "no name");
+	for (i = 0; i < mod->spv.nglobals; i++)
+		if (!strcmp(mod->spv.globals[i].name, name))
+			break;
+	if (i == mod->spv.nglobals)
+		return refuse(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, call,
+			      "module=%u has no global \"%s\"", mod->h.id,
+			      name);
+	if (size)
+		*size = mod->spv.globals[i].size;
+	if (ptr)
+		*ptr = mod->globals[i];
+	rec("%s module=%u name=%s size=%u", call, mod->h.id, name,
+	    mod->spv.globals[i].size);
 	return leave(ZE_RESULT_SUCCESS);
 }
 
@@ -1937,6 +2001,7 @@ zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditable_t *t)
 	t->pfnGetNativeBinary = module_native_binary;
 	t->pfnGetProperties = module_properties;
 	t->pfnDynamicLink = module_dynamic_link;
+	t->pfnGetGlobalPointer = module_global;
 	return r;
 }
 
