@@ -68,7 +68,8 @@ CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
 	-I$(top_srcdir)/tests/cuda
 cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
 	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx \
-	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx
+	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx \
+	tests/cuda/globals.ptx tests/cuda/globals-b.ptx
 if HAVE_PTX
 check_DATA += $(cuda_test_ptx)
 endif
@@ -90,12 +91,14 @@ tests/cuda/link-helper.ptx: $(top_srcdir)/tests/cuda/link-helper.cu \
 
 # Without a GPU: no driver, stub drivers, the recording driver. On a GPU:
 # the dispatch suite, cuda-run's cases, two GPUs, cubin and fatbin images.
-cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh
+cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh \
+	tests/cuda/global-ops.sh
 TESTS += $(cuda_shell_tests)
 dist_check_SCRIPTS += $(cuda_shell_tests)
 EXTRA_DIST += tests/cuda/common.sh tests/cuda/lowered.h tests/cuda/dispatch.cu \
 	tests/cuda/spec.cu tests/cuda/broken.cu tests/cuda/cuda.cu \
 	tests/cuda/spec-off.cu tests/cuda/link-caller.cu tests/cuda/link-helper.cu \
+	tests/cuda/globals.cu tests/cuda/globals-b.cu \
 	tests/cuda/lsan.supp docs/cuda.md
 
 # ---- benchmark ----

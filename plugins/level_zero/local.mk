@@ -80,6 +80,7 @@ level_zero_shell_tests = \
 	tests/level_zero/threads.sh \
 	tests/level_zero/plugin-ops.sh \
 	tests/level_zero/link.sh \
+	tests/level_zero/global-ops.sh \
 	tests/level_zero/bundle.sh \
 	tests/level_zero/two-drivers.sh \
 	tests/level_zero/no-driver.sh \
@@ -89,9 +90,19 @@ dist_check_SCRIPTS += $(level_zero_shell_tests)
 
 endif
 
+# A plugin's device-global operations called directly: the CUDA tests run
+# it too, so it is built whatever configure found.
+check_PROGRAMS += tests/level_zero/global-ops
+tests_level_zero_global_ops_SOURCES = tests/level_zero/global-ops.c \
+	tests/level_zero/plugin-check.c tests/level_zero/plugin-check.h
+tests_level_zero_global_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_global_ops_CFLAGS = $(AM_CFLAGS)
+tests_level_zero_global_ops_LDADD = -ldl
+
 # Outside the condition: automake distributes the sources and scripts
 # above whatever configure found, and these must go with them.
 EXTRA_DIST += tests/level_zero/common.sh tests/level_zero/lsan.supp \
 	tests/level_zero/kernels.spvasm tests/level_zero/spec.spvasm \
 	tests/level_zero/broken.spvasm tests/level_zero/link-caller.spvasm \
-	tests/level_zero/link-helper.spvasm docs/level-zero.md
+	tests/level_zero/link-helper.spvasm tests/level_zero/globals.spvasm \
+	docs/level-zero.md
