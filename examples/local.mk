@@ -26,7 +26,7 @@ endif
 examples/vadd-wrap.o: $(vadd_images) devimg-wrap$(EXEEXT)
 	$(AM_V_GEN)./devimg-wrap -o $@ $(vadd_wrap_opts) $(vadd_wrap_images)
 
-EXTRA_PROGRAMS = examples/vadd
+EXTRA_PROGRAMS += examples/vadd
 examples_vadd_SOURCES = examples/vadd.c
 examples_vadd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 examples_vadd_LDADD = examples/vadd-wrap.o loader/libdevimg.la

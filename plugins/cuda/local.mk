@@ -42,6 +42,18 @@ tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 tests_cuda_cuda_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
+# Device globals end to end on a GPU (globals.sh). The program compiles
+# with every check (a convenience library of it); it is linked on demand,
+# `make tests/cuda/globals-run`, until libdevimg defines devimg_global_*.
+check_LTLIBRARIES += tests/cuda/libglobals-run.la
+tests_cuda_libglobals_run_la_SOURCES = tests/cuda/globals-run.c
+tests_cuda_libglobals_run_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+EXTRA_PROGRAMS += tests/cuda/globals-run
+tests_cuda_globals_run_SOURCES =
+tests_cuda_globals_run_LDADD = tests/cuda/libglobals-run.la \
+	loader/libdevimg.la -ldl
+CLEANFILES += tests/cuda/globals-run$(EXEEXT)
+
 # A recording CUDA driver over host memory: the plugin's launches checked
 # where there is no GPU (no-gpu.sh points DEVIMG_CUDA_DRIVER at it).
 check_LTLIBRARIES += tests/cuda/libcuda-fake.la
@@ -92,7 +104,7 @@ tests/cuda/link-helper.ptx: $(top_srcdir)/tests/cuda/link-helper.cu \
 # Without a GPU: no driver, stub drivers, the recording driver. On a GPU:
 # the dispatch suite, cuda-run's cases, two GPUs, cubin and fatbin images.
 cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh \
-	tests/cuda/global-ops.sh
+	tests/cuda/global-ops.sh tests/cuda/globals.sh
 TESTS += $(cuda_shell_tests)
 dist_check_SCRIPTS += $(cuda_shell_tests)
 EXTRA_DIST += tests/cuda/common.sh tests/cuda/lowered.h tests/cuda/dispatch.cu \

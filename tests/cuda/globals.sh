@@ -1,0 +1,45 @@
+#!/bin/sh
+# Device globals on a GPU, end to end: globals.ptx and globals-b.ptx
+# (tests/cuda/globals*.cu) wrapped with the "SYCL/device globals" property
+# sets a SYCL compiler gives them, and globals-run, which writes through
+# devimg_global_write, launches kernels that add through each kind of
+# global, and reads back. Skips (77) without a CUDA device, saying why.
+. "$top_srcdir/tests/cuda/common.sh"
+
+rc=0
+"$run" info >out.info 2>&1 || rc=$?
+if [ "$rc" -eq 77 ]; then
+	DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
+	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
+	skip "no CUDA device: ${why:-the driver shows none}"
+fi
+[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc: $(cat out.info)"
+for f in globals globals-b; do
+	[ -f "$built/$f.ptx" ] ||
+		skip "no PTX built for the CUDA tests (configure found no clang)"
+	cp "$built/$f.ptx" .
+done
+globals_run=$top_builddir/tests/cuda/globals-run
+[ -x "$globals_run" ] ||
+	fail "$globals_run is not built (make tests/cuda/globals-run)"
+
+# Values: the 8-byte bit count 64, then the size of the value and the
+# image-scope flag, 32 bits each (LSB-first base64, docs/formats.md):
+# 16 and 1 for the counter, 4 and 0 for the pointer's value.
+printf '[SYCL/device globals]\n%s\n%s\n' \
+	'devimg_test_counter=2|ABAAAAAAAAAEAAAABAAAAA' \
+	'devimg_test_ptr=2|ABAAAAAAAAABAAAAAAAAAA' >globals.props
+printf '[SYCL/device globals]\n%s\n' \
+	'devimg_test_ptr=2|ABAAAAAAAAABAAAAAAAAAA' >globals-b.props
+printf 'bump_counter\nbump_ptr\n' >globals.sym
+printf 'bump_ptr_b\n' >globals-b.sym
+lib globals -target=nvptx64 -format=native -entries=globals.sym \
+	-properties=globals.props globals.ptx \
+	-target=nvptx64 -format=native -entries=globals-b.sym \
+	-properties=globals-b.props globals-b.ptx
+
+rc=0
+DEVIMG_DEVICE_SELECTOR=cuda:0 "$globals_run" "$scratch/libglobals.so" \
+	>out.globals 2>&1 || rc=$?
+cat out.globals
+[ "$rc" -eq 0 ] || fail "globals-run exited $rc"
