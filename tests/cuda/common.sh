@@ -37,3 +37,17 @@ copy_ptx() {
 	printf 'local_layout\nbig_shared\nwhich\nnotwin\nscale\n' >cuda.sym
 	printf 'spec_off\n' >spec-off.sym
 }
+
+# need_gpu: cuda-run info's output in out.info, or skip (77) saying why
+# there is no CUDA device.
+need_gpu() {
+	rc=0
+	"$run" info >out.info 2>&1 || rc=$?
+	cat out.info
+	if [ "$rc" -eq 77 ]; then
+		DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
+		why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
+		skip "no CUDA device: ${why:-the driver shows none}"
+	fi
+	[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc"
+}

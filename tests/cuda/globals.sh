@@ -6,14 +6,7 @@
 # global, and reads back. Skips (77) without a CUDA device, saying why.
 . "$top_srcdir/tests/cuda/common.sh"
 
-rc=0
-"$run" info >out.info 2>&1 || rc=$?
-if [ "$rc" -eq 77 ]; then
-	DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
-	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
-	skip "no CUDA device: ${why:-the driver shows none}"
-fi
-[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc: $(cat out.info)"
+need_gpu
 for f in globals globals-b; do
 	[ -f "$built/$f.ptx" ] ||
 		skip "no PTX built for the CUDA tests (configure found no clang)"
