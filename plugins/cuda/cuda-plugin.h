@@ -11,6 +11,7 @@
 
 #include "devimg_plugin.h"
 #include "plugin-support.h"
+#include "plugin-globals.h"
 #include "driver.h"
 
 /* The driver's entry points; valid while cu_driver_loaded(). */
@@ -89,15 +90,7 @@ int cu_copy(struct devimg_plugin_queue *q, CUdeviceptr dev, void *dst,
 	    size_t offset);
 
 /* globals.c: device globals of built programs, buffers' addresses. */
-int cu_global_info(struct devimg_plugin_program *prog, const char *name,
-		   size_t *size);
-int cu_global_write(struct devimg_plugin_queue *q,
-		    struct devimg_plugin_program *prog, const char *name,
-		    size_t off, size_t n, const void *src, int blocking);
-int cu_global_read(struct devimg_plugin_queue *q,
-		   struct devimg_plugin_program *prog, const char *name,
-		   size_t off, size_t n, void *dst, int blocking);
-int cu_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr);
+PLUGIN_GLOBAL_OPS(cu);
 
 /* kernel.c */
 int cu_kernel_create(struct devimg_plugin_program *prog, const char *name,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cuda-plugin.h"
+#include "plugin-globals.h"
 
 /*
  * The device address and size of the variable name of prog: -ENOENT when
@@ -67,11 +68,9 @@ static int place(struct devimg_plugin_queue *q,
 		return plugin_error(-EINVAL, "%s(\"%s\"): the queue is on \"%s\", the program on \"%s\"",
 				    op, name, q->device->name,
 				    prog->device->name);
-	if (off > size || n > size - off)
-		return plugin_error(-EINVAL, "%s(\"%s\"): bytes %zu..%zu outside the %zu-byte variable",
-				    op, name, off, off + n, size);
+	rc = plugin_global_range(op, name, off, n, size);
 	*at = ptr + off;
-	return 0;
+	return rc;
 }
 
 /* Copy between the host and the variable: from src, or into dst. */
@@ -90,26 +89,9 @@ static int transfer(struct devimg_plugin_queue *q,
 	return cu_copy(q, at, dst, src, n, blocking, what, off);
 }
 
-int cu_global_write(struct devimg_plugin_queue *q,
-		    struct devimg_plugin_program *prog, const char *name,
-		    size_t off, size_t n, const void *src, int blocking)
-{
-	return transfer(q, prog, name, off, n, NULL, src, blocking,
-			"global_write");
-}
-
-int cu_global_read(struct devimg_plugin_queue *q,
-		   struct devimg_plugin_program *prog, const char *name,
-		   size_t off, size_t n, void *dst, int blocking)
-{
-	return transfer(q, prog, name, off, n, dst, NULL, blocking,
-			"global_read");
-}
+PLUGIN_GLOBAL_COPIES(cu, transfer)
 
 int cu_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr)
 {
-	if (!mem || !addr)
-		return plugin_error(-EINVAL, "mem_address: NULL argument");
-	*addr = mem->ptr;
-	return 0;
+	return plugin_mem_address(mem, mem ? mem->ptr : 0, addr);
 }

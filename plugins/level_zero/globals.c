@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "level_zero.h"
+#include "plugin-globals.h"
 
 /*
  * Drivers say "no such global" with ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,
@@ -91,11 +92,9 @@ static int transfer(struct devimg_plugin_queue *q,
 		return plugin_error(-EINVAL, "%s(\"%s\"): the queue is on \"%s\", the program on \"%s\"",
 				    op, name, q->device->name,
 				    prog->device->name);
-	if (off > size || n > size - off)
-		return plugin_error(-EINVAL, "%s(\"%s\"): bytes %zu..%zu outside the %zu-byte variable",
-				    op, name, off, off + n, size);
-	if (n == 0)
-		return 0;
+	rc = plugin_global_range(op, name, off, n, size);
+	if (rc < 0 || n == 0)
+		return rc;
 	snprintf(what, sizeof(what), "%s variable \"%s\"",
 		 dst ? "from" : "to", name);
 	if (dst)
@@ -105,26 +104,9 @@ static int transfer(struct devimg_plugin_queue *q,
 			     off);
 }
 
-int lz_global_write(struct devimg_plugin_queue *q,
-		    struct devimg_plugin_program *prog, const char *name,
-		    size_t off, size_t n, const void *src, int blocking)
-{
-	return transfer(q, prog, name, off, n, NULL, src, blocking,
-			"global_write");
-}
-
-int lz_global_read(struct devimg_plugin_queue *q,
-		   struct devimg_plugin_program *prog, const char *name,
-		   size_t off, size_t n, void *dst, int blocking)
-{
-	return transfer(q, prog, name, off, n, dst, NULL, blocking,
-			"global_read");
-}
+PLUGIN_GLOBAL_COPIES(lz, transfer)
 
 int lz_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr)
 {
-	if (!mem || !addr)
-		return plugin_error(-EINVAL, "mem_address: NULL argument");
-	*addr = (uint64_t)(uintptr_t)mem->ptr;
-	return 0;
+	return plugin_mem_address(mem, mem ? (uintptr_t)mem->ptr : 0, addr);
 }

@@ -22,6 +22,7 @@
 
 #include "devimg_plugin.h"
 #include "plugin-support.h"
+#include "plugin-globals.h"
 
 /* The experimental extension that gives kernels a global offset. */
 #define LZ_GLOBAL_OFFSET_EXT "ZE_experimental_global_offset"
@@ -206,15 +207,7 @@ int lz_program_link(struct devimg_plugin_context *ctx,
 		    const char *options, struct devimg_plugin_program **out);
 
 /* Device globals and buffer addresses (globals.c). */
-int lz_global_info(struct devimg_plugin_program *prog, const char *name,
-		   size_t *size);
-int lz_global_write(struct devimg_plugin_queue *q,
-		    struct devimg_plugin_program *prog, const char *name,
-		    size_t off, size_t n, const void *src, int blocking);
-int lz_global_read(struct devimg_plugin_queue *q,
-		   struct devimg_plugin_program *prog, const char *name,
-		   size_t off, size_t n, void *dst, int blocking);
-int lz_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr);
+PLUGIN_GLOBAL_OPS(lz);
 
 /* Kernels and launches (kernel.c). */
 int lz_kernel_create(struct devimg_plugin_program *prog, const char *name,
