@@ -46,19 +46,29 @@ static int run(struct devimg_device *dev, struct devimg_queue *q,
 	return 0;
 }
 
+/* The global id, which the properties say has size bytes and scope. */
+static int find(const char *id, size_t size, int scope,
+		const struct devimg_global **g)
+{
+	int err = devimg_global_find(id, g);
+
+	CHECK(err == 0, "global_find(%s): %d", id, err);
+	CHECK(devimg_global_size(*g) == size &&
+	      devimg_global_image_scope(*g) == scope,
+	      "%s: size %zu, image scope %d", id, devimg_global_size(*g),
+	      devimg_global_image_scope(*g));
+	CHECK(!strcmp(devimg_global_id(*g), id), "id %s", devimg_global_id(*g));
+	return 0;
+}
+
 static int image_scope(struct devimg_device *dev, struct devimg_queue *q)
 {
 	const struct devimg_global *g, *h;
 	uint32_t v[4] = { 0 }, w = 41;
 	int err;
 
-	err = devimg_global_find("devimg_test_counter", &g);
-	CHECK(err == 0, "global_find(devimg_test_counter): %d", err);
-	CHECK(devimg_global_size(g) == 16 && devimg_global_image_scope(g) == 1,
-	      "size %zu, image scope %d", devimg_global_size(g),
-	      devimg_global_image_scope(g));
-	CHECK(!strcmp(devimg_global_id(g), "devimg_test_counter"), "id %s",
-	      devimg_global_id(g));
+	if (find("devimg_test_counter", 16, 1, &g))
+		return -1;
 	err = devimg_global_bind_host(host_counter, "devimg_test_counter");
 	CHECK(err == 0, "bind_host: %d", err);
 	err = devimg_global_find_host(host_counter, &h);
@@ -85,11 +95,8 @@ static int shared_pointer(struct devimg_device *dev, struct devimg_queue *q)
 	uint32_t v = 100;
 	int err;
 
-	err = devimg_global_find("devimg_test_ptr", &g);
-	CHECK(err == 0, "global_find(devimg_test_ptr): %d", err);
-	CHECK(devimg_global_size(g) == 4 && devimg_global_image_scope(g) == 0,
-	      "size %zu, image scope %d", devimg_global_size(g),
-	      devimg_global_image_scope(g));
+	if (find("devimg_test_ptr", 4, 0, &g))
+		return -1;
 	err = devimg_global_write(q, g, 0, sizeof(v), &v);
 	CHECK(err == 0, "write: %d", err);
 	if (run(dev, q, "bump_ptr") || run(dev, q, "bump_ptr_b") ||

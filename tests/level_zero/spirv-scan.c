@@ -484,17 +484,6 @@ int spv_exports(const struct spv_module *m, const char *name)
 	return 0;
 }
 
-const struct spv_global *spv_find_global(const struct spv_module *m,
-					 const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < m->nglobals; i++)
-		if (!strcmp(m->globals[i].name, name))
-			return &m->globals[i];
-	return NULL;
-}
-
 const struct spv_spec *spv_find_spec(const struct spv_module *m,
 				     uint32_t spec_id)
 {

@@ -66,8 +66,6 @@ const struct spv_kernel *spv_find_kernel(const struct spv_module *m,
 					 const char *name);
 /* Whether m exports the symbol name. */
 int spv_exports(const struct spv_module *m, const char *name);
-const struct spv_global *spv_find_global(const struct spv_module *m,
-					 const char *name);
 const struct spv_spec *spv_find_spec(const struct spv_module *m,
 				     uint32_t spec_id);
 
