@@ -516,7 +516,7 @@ static int parse_global(const char *p, struct fake_global *g)
 	p = name + n;
 	if (*p == '[') {
 		count = strtoul(p + 1, &end, 10);
-		if (*end != ']' || !count)
+		if (*end != ']' || !count || count > SIZE_MAX / elem)
 			return -1;
 		p = end + 1;
 	}

@@ -249,8 +249,12 @@ static int type(struct scan *s, const uint32_t *w, uint32_t count,
 		t->size = 8;
 		break;
 	case OP_TYPE_ARRAY:
-		if (count > 3 && id_ok(s, w[2]) && id_ok(s, w[3]))
-			t->size = s->ids[w[2]].size * s->ids[w[3]].value;
+		if (count < 4 || !id_ok(s, w[2]) || !id_ok(s, w[3]))
+			return fail(s, "OpTypeArray: bad operands");
+		if (s->ids[w[3]].value &&
+		    s->ids[w[2]].size > UINT32_MAX / s->ids[w[3]].value)
+			return fail(s, "OpTypeArray %u: size overflows", w[1]);
+		t->size = s->ids[w[2]].size * s->ids[w[3]].value;
 		break;
 	}
 	return 0;
