@@ -20,3 +20,15 @@ expect_call ": zeModuleGetGlobalPointer -> ZE_RESULT_ERROR_INVALID_GLOBAL_NAME (
 expect_match ": zeCommandListAppendMemoryCopy list=[0-9]+ dst=.* size=16$"
 expect_all_destroyed
 echo "ok the Level Zero plugin's device-global operations"
+
+# A driver that says ZE_RESULT_ERROR_INVALID_ARGUMENT for an unknown name,
+# as Intel's did before ZE_RESULT_ERROR_INVALID_GLOBAL_NAME: still -ENOENT.
+use_driver
+rc=0
+ZE_RECORDING_OLD_GLOBALS=1 "$top_builddir/tests/level_zero/global-ops" \
+	"$plugin" il "$scratch/globals.spv" >"$scratch/out" 2>&1 || rc=$?
+cat "$scratch/out"
+[ "$rc" -eq 0 ] || fail "global-ops on the older driver exited $rc"
+expect_call ": zeModuleGetGlobalPointer -> ZE_RESULT_ERROR_INVALID_ARGUMENT (module=1 has no global \"devimg_no_such\")"
+expect_all_destroyed
+echo "ok an unknown name is -ENOENT on drivers that answer INVALID_ARGUMENT"

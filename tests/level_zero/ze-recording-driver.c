@@ -36,6 +36,10 @@
  *   ZE_RECORDING_LOG=FILE            append the call records to FILE
  *   ZE_RECORDING_NO_GLOBAL_OFFSET=1  do not report the
  *                                    ZE_experimental_global_offset extension
+ *   ZE_RECORDING_OLD_GLOBALS=1       refuse an unknown global name with
+ *                                    ZE_RESULT_ERROR_INVALID_ARGUMENT, as
+ *                                    Intel's driver did before
+ *                                    ZE_RESULT_ERROR_INVALID_GLOBAL_NAME
  *
  * Lines are "<driver file>: <call> key=value ..."; a failed call's line
  * ends with "-> ZE_RESULT_..." and, when its arguments were refused, why.
@@ -1298,6 +1302,13 @@ static ze_result_t ZE_APICALL module_native_binary(ze_module_handle_t h,
 	return leave(ZE_RESULT_SUCCESS);
 }
 
+static bool old_globals(void)
+{
+	const char *v = getenv("ZE_RECORDING_OLD_GLOBALS");
+
+	return v && !strcmp(v, "1");
+}
+
 static ze_result_t ZE_APICALL module_global(ze_module_handle_t h,
 					    const char *name, size_t *size,
 					    void **ptr)
@@ -1318,7 +1329,9 @@ static ze_result_t ZE_APICALL module_global(ze_module_handle_t h,
 		if (!strcmp(mod->spv.globals[i].name, name))
 			break;
 	if (i == mod->spv.nglobals)
-		return refuse(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, call,
+		return refuse(old_globals() ? ZE_RESULT_ERROR_INVALID_ARGUMENT :
+					      ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,
+			      call,
 			      "module=%u has no global \"%s\"", mod->h.id,
 			      name);
 	if (size)
