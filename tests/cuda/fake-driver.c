@@ -665,16 +665,16 @@ FAKE_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *ptr, size_t *bytes,
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (i = 0; i < mod->nglobals; i++) {
-		if (!strcmp(mod->globals[i].name, name)) {
-			if (ptr)
-				*ptr = (CUdeviceptr)(uintptr_t)mod->globals[i].bytes;
-			if (bytes)
-				*bytes = mod->globals[i].size;
-			return CUDA_SUCCESS;
-		}
-	}
-	return CUDA_ERROR_NOT_FOUND;
+	for (i = 0; i < mod->nglobals; i++)
+		if (!strcmp(mod->globals[i].name, name))
+			break;
+	if (i == mod->nglobals)
+		return CUDA_ERROR_NOT_FOUND;
+	if (ptr)
+		*ptr = (CUdeviceptr)(uintptr_t)mod->globals[i].bytes;
+	if (bytes)
+		*bytes = mod->globals[i].size;
+	return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuFuncGetAttribute(int *value, int attr, CUfunction fn)

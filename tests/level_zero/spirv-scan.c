@@ -56,7 +56,7 @@ struct id_facts {
 	bool local;		/* a Workgroup pointer */
 	uint32_t pointee;	/* a pointer's type */
 	uint32_t value;		/* an OpConstant's low word */
-	char *name;		/* a variable's HostAccessINTEL or export name */
+	char *name;		/* a variable's HostAccessINTEL/export name */
 };
 
 struct spec_candidate {

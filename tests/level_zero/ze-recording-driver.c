@@ -1329,9 +1329,9 @@ static ze_result_t ZE_APICALL module_global(ze_module_handle_t h,
 		if (!strcmp(mod->spv.globals[i].name, name))
 			break;
 	if (i == mod->spv.nglobals)
-		return refuse(old_globals() ? ZE_RESULT_ERROR_INVALID_ARGUMENT :
-					      ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,
-			      call,
+		return refuse(old_globals() ?
+			      ZE_RESULT_ERROR_INVALID_ARGUMENT :
+			      ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, call,
 			      "module=%u has no global \"%s\"", mod->h.id,
 			      name);
 	if (size)
