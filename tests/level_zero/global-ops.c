@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * global-ops PLUGIN il|native IMAGE [FIRST]: a plugin's device-global
+ * global-ops PLUGIN il|native IMAGE [FIRST [OTHER]]: a plugin's device-global
  * operations called directly, as the loader calls them, on the first
  * device of its first platform (a recording driver's): IMAGE, a SPIR-V
  * module (il) or a native binary, defines devimg_test_counter (four
@@ -8,7 +8,9 @@
  * (a 64-bit pointer). Sizes, writes read back (blocking and not, at an
  * offset), ranges, unknown names and unbuilt programs with the messages
  * that name the variable, and a buffer's address stored in the pointer.
- * Shared by the CUDA and the Level Zero tests.
+ * With OTHER, an image of the same format without the variables, also a
+ * program linked from OTHER and IMAGE, in that order, where the counter
+ * is found after OTHER. Shared by the CUDA and the Level Zero tests.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,29 +30,39 @@ struct state {
 	struct devimg_plugin_program *prog;
 };
 
+/* A program of the image at path, SPIR-V (il) or native. */
+static int program(struct state *s, const char *format, const char *path,
+		   struct devimg_plugin_program **out)
+{
+	unsigned char *image;
+	size_t size;
+	int rc;
+
+	if (read_file(path, &image, &size) < 0)
+		return -1;
+	if (!strcmp(format, "il"))
+		rc = ops.program_create_il(s->ctx, s->dev, image, size, out);
+	else
+		rc = ops.program_create_binary(s->ctx, s->dev,
+					       DEVIMG_PLUGIN_BINARY_NATIVE,
+					       image, size, out);
+	free(image);
+	CHECK(rc == 0, "program_create (%s, %s): %d", format, path, rc);
+	return 0;
+}
+
 static int setup(struct state *s, const char *format, const char *path)
 {
 	struct devimg_plugin_platform *pl;
-	unsigned char *image;
 	unsigned n = 0;
 	size_t size;
-	int rc;
 
 	CHECK(!ops.platform_list(1, &pl, &n) && n == 1, "%u platforms", n);
 	CHECK(!ops.device_list(pl, 1, &s->dev, &n) && n == 1, "%u devices", n);
 	CHECK(!ops.context_create(1, &s->dev, &s->ctx), "context_create");
 	CHECK(!ops.queue_create(s->ctx, s->dev, &s->q), "queue_create");
-	if (read_file(path, &image, &size) < 0)
+	if (program(s, format, path, &s->prog) < 0)
 		return -1;
-	if (!strcmp(format, "il"))
-		rc = ops.program_create_il(s->ctx, s->dev, image, size,
-					   &s->prog);
-	else
-		rc = ops.program_create_binary(s->ctx, s->dev,
-					       DEVIMG_PLUGIN_BINARY_NATIVE,
-					       image, size, &s->prog);
-	free(image);
-	CHECK(rc == 0, "program_create (%s): %d", format, rc);
 	/* Not built yet: no module to hold the variable. */
 	CHECK(ops.global_info && ops.global_write && ops.global_read &&
 	      ops.mem_address, "the plugin has no device-global operations");
@@ -135,22 +147,61 @@ static int check_pointer(struct state *s)
 	return 0;
 }
 
+/* The variables of a program linked from other and image. */
+static int check_linked(struct state *s, const char *format,
+			const char *image, const char *other)
+{
+	struct devimg_plugin_program *objs[2] = { NULL, NULL }, *linked = NULL;
+	uint32_t v = 99, back = 0;
+	size_t size = 0;
+	int rc = -1;
+
+	if (program(s, format, other, &objs[0]) < 0 ||
+	    program(s, format, image, &objs[1]) < 0)
+		goto out;
+	if (ops.program_compile(objs[0], "") || ops.program_compile(objs[1], "") ||
+	    ops.program_link(s->ctx, s->dev, 2, objs, "", &linked)) {
+		fprintf(stderr, "FAIL: compile or link: %s\n", ops.last_error());
+		failed = 1;
+		goto out;
+	}
+	if (ops.global_info(linked, COUNTER, &size) || size != 16 ||
+	    ops.global_write(s->q, linked, COUNTER, 4, 4, &v, 1) ||
+	    ops.global_read(s->q, linked, COUNTER, 4, 4, &back, 1) ||
+	    back != 99) {
+		fprintf(stderr, "FAIL: the linked program's counter: size %zu, read %u: %s\n",
+			size, back, ops.last_error());
+		failed = 1;
+		goto out;
+	}
+	rc = 0;
+	printf("ok " COUNTER " found in a program linked from two\n");
+out:
+	if (linked)
+		ops.program_release(linked);
+	if (objs[1])
+		ops.program_release(objs[1]);
+	if (objs[0])
+		ops.program_release(objs[0]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct state s = { 0 };
 	uint32_t first;
 
-	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: %s PLUGIN il|native IMAGE [FIRST]\n",
+	if (argc < 4 || argc > 6) {
+		fprintf(stderr, "usage: %s PLUGIN il|native IMAGE [FIRST [OTHER]]\n",
 			argv[0]);
 		return 2;
 	}
-	first = argc == 5 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0;
+	first = argc >= 5 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0;
 	if (plugin_open(argv[1]) < 0)
 		return 1;
 	if (setup(&s, argv[2], argv[3]) == 0 && check_values(&s, first) == 0 &&
-	    check_errors(&s) == 0)
-		check_pointer(&s);
+	    check_errors(&s) == 0 && check_pointer(&s) == 0 && argc == 6)
+		check_linked(&s, argv[2], argv[3], argv[5]);
 	if (s.prog)
 		ops.program_release(s.prog);
 	if (s.q)
