@@ -3,7 +3,8 @@
 # driver, through global-ops: variables found by their HostAccessINTEL
 # names with zeModuleGetGlobalPointer, copies appended to the queue's
 # list, ranges and unknown names refused with messages that name the
-# variable, a buffer's address stored in the pointer global.
+# variable, a buffer's address stored in the pointer global, the counter
+# of a program linked from kernels.spv and globals.spv.
 . "$top_srcdir/tests/level_zero/common.sh"
 
 assemble globals
