@@ -61,15 +61,21 @@ static int find(const char *id, size_t size, int scope,
 	return 0;
 }
 
+/*
+ * The counter's unique id as a SYCL compiler makes it; its PTX name,
+ * devimg_test_counter, comes from the image's "@global_id_mapping".
+ */
+#define COUNTER_ID "6da74a122db9f35d____devimg_test_counter"
+
 static int image_scope(struct devimg_device *dev, struct devimg_queue *q)
 {
 	const struct devimg_global *g, *h;
 	uint32_t v[4] = { 0 }, w = 41;
 	int err;
 
-	if (find("devimg_test_counter", 16, 1, &g))
+	if (find(COUNTER_ID, 16, 1, &g))
 		return -1;
-	err = devimg_global_bind_host(host_counter, "devimg_test_counter");
+	err = devimg_global_bind_host(host_counter, COUNTER_ID);
 	CHECK(err == 0, "bind_host: %d", err);
 	err = devimg_global_find_host(host_counter, &h);
 	CHECK(err == 0 && h == g, "find_host: %d", err);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device globals lowered for CUDA: a module-scope __device__ variable
- * whose PTX name is the global's unique id. devimg_test_counter has
+ * Device globals lowered for CUDA: module-scope __device__ variables.
+ * devimg_test_counter's unique id differs from its PTX name (the image's
+ * "@global_id_mapping" property maps it, as sycl-post-link writes it);
+ * devimg_test_ptr's id is its name (no mapping). devimg_test_counter has
  * device_image_scope (the variable is the value); devimg_test_ptr has not
  * (the variable holds the address of the value, which the runtime
  * allocates and stores). Each kernel adds to the value through one.

@@ -19,9 +19,13 @@ globals_run=$top_builddir/tests/cuda/globals-run
 # Values: the 8-byte bit count 64, then the size of the value and the
 # image-scope flag, 32 bits each (LSB-first base64, docs/formats.md):
 # 16 and 1 for the counter, 4 and 0 for the pointer's value.
-printf '[SYCL/device globals]\n%s\n%s\n' \
-	'devimg_test_counter=2|ABAAAAAAAAAEAAAABAAAAA' \
-	'devimg_test_ptr=2|ABAAAAAAAAABAAAAAAAAAA' >globals.props
+# The counter's id maps to its PTX name through "[SYCL/program metadata]"
+# (the bit count 152, then "devimg_test_counter").
+printf '[SYCL/device globals]\n%s\n%s\n[SYCL/program metadata]\n%s\n' \
+	'6da74a122db9f35d____devimg_test_counter=2|ABAAAAAAAAAEAAAABAAAAA' \
+	'devimg_test_ptr=2|ABAAAAAAAAABAAAAAAAAAA' \
+	'6da74a122db9f35d____devimg_test_counter@global_id_mapping=2|YCAAAAAAAAAZlZXatd2X0V2c091YvVnb0Vmc' \
+	>globals.props
 printf '[SYCL/device globals]\n%s\n' \
 	'devimg_test_ptr=2|ABAAAAAAAAABAAAAAAAAAA' >globals-b.props
 printf 'bump_counter\nbump_ptr\n' >globals.sym

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fixture.h"
 #include "globals.h"
@@ -298,6 +300,52 @@ START_TEST(ties_are_thread_safe)
 }
 END_TEST
 
+/*
+ * The name a backend knows a global by: with mapping (CUDA), the one
+ * "<id>@global_id_mapping" in "SYCL/program metadata" holds (a byte
+ * array, as sycl-post-link writes it); without, or when the image has no
+ * such property, the id. A property that holds no name is refused.
+ */
+START_TEST(global_id_mapping_names_the_variable)
+{
+	static const char *const ids[] = { "uid_m", "uid_n", "uid_bad" };
+	static const uint32_t sizes[] = { 4, 4, 4 }, scopes[] = { 1, 1, 1 };
+	const struct devimg_global *m, *n, *bad;
+	struct devimg_image **imgs;
+	struct fixture f;
+	unsigned img, set;
+	size_t count;
+	char *name;
+
+	fx_init(&f);
+	img = fx_global_image(&f, "nvptx64", ids, sizes, scopes, 3);
+	set = fx_set(&f, img, "SYCL/program metadata");
+	fx_bytes(&f, img, set, "uid_m@global_id_mapping", "_ZL5dg_m", 64);
+	fx_bytes(&f, img, set, "uid_bad@global_id_mapping", "a\0b", 24);
+	__sycl_register_lib(&f.desc);
+	ck_assert_int_eq(devimg_global_find("uid_m", &m), 0);
+	ck_assert_int_eq(devimg_global_find("uid_n", &n), 0);
+	ck_assert_int_eq(devimg_global_find("uid_bad", &bad), 0);
+	ck_assert_int_eq(globals_defs(m, &imgs, &count), 0);
+	ck_assert_uint_eq(count, 1);
+	ck_assert_int_eq(globals_symbol(imgs[0], m, true, &name), 0);
+	ck_assert_str_eq(name, "_ZL5dg_m");
+	free(name);
+	ck_assert_int_eq(globals_symbol(imgs[0], m, false, &name), 0);
+	ck_assert_str_eq(name, "uid_m");
+	free(name);
+	ck_assert_int_eq(globals_symbol(imgs[0], n, true, &name), 0);
+	ck_assert_str_eq(name, "uid_n");
+	free(name);
+	ck_assert_int_eq(globals_symbol(imgs[0], bad, true, &name), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(devimg_last_error(),
+		"property 'uid_bad@global_id_mapping': not a byte array holding a name"));
+	images_drop(imgs, count);
+	__sycl_unregister_lib(&f.desc);
+	fx_fini(&f);
+}
+END_TEST
+
 static Suite *globals_suite(void)
 {
 	Suite *s = suite_create("globals");
@@ -311,6 +359,7 @@ static Suite *globals_suite(void)
 	tcase_add_test(tc, a_disagreeing_definition_is_refused);
 	tcase_add_test(tc, images_registered_later_are_read);
 	tcase_add_test(tc, ties_are_thread_safe);
+	tcase_add_test(tc, global_id_mapping_names_the_variable);
 	suite_add_tcase(s, tc);
 	return s;
 }
