@@ -316,6 +316,10 @@ static const struct devimg_plugin_ops opencl_ops = {
 	.launch = launch,
 	.program_compile = ocl_program_compile,
 	.program_link = ocl_program_link,
+	.global_info = ocl_global_info,
+	.global_write = ocl_global_write,
+	.global_read = ocl_global_read,
+	.mem_address = ocl_mem_address,
 };
 
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,

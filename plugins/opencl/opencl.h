@@ -119,4 +119,15 @@ int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,
 		       size_t capacity, size_t *len);
 void ocl_program_release(struct devimg_plugin_program *prog);
 
+/* Program variables and buffer addresses (globals.c). */
+int ocl_global_info(struct devimg_plugin_program *prog, const char *name,
+		    size_t *size);
+int ocl_global_write(struct devimg_plugin_queue *q,
+		     struct devimg_plugin_program *prog, const char *name,
+		     size_t off, size_t n, const void *src, int blocking);
+int ocl_global_read(struct devimg_plugin_queue *q,
+		    struct devimg_plugin_program *prog, const char *name,
+		    size_t off, size_t n, void *dst, int blocking);
+int ocl_mem_address(struct devimg_plugin_mem *mem, uint64_t *addr);
+
 #endif
