@@ -86,6 +86,19 @@ tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined \
 	-export-symbols-regex '^devimg_(plugin_init|fake_.*)$$' -rpath /nowhere
 
+# A fake OpenCL driver, loaded by the ICD loader where OCL_ICD_VENDORS
+# names a folder with its .icd file: tests/plugins/fake-icd.c.
+if HAVE_OPENCL
+check_LTLIBRARIES += tests/plugins/fake-icd.la
+tests_plugins_fake_icd_la_SOURCES = tests/plugins/fake-icd.c
+tests_plugins_fake_icd_la_CPPFLAGS = $(AM_CPPFLAGS) $(OPENCL_CFLAGS)
+tests_plugins_fake_icd_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
+	$(PTHREAD_CFLAGS)
+tests_plugins_fake_icd_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-shared -no-undefined -export-symbols-regex '^cl' -rpath /nowhere
+tests_plugins_fake_icd_la_LIBADD = $(PTHREAD_LIBS)
+endif
+
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
