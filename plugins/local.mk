@@ -99,10 +99,33 @@ tests_plugins_fake_icd_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 tests_plugins_fake_icd_la_LIBADD = $(PTHREAD_LIBS)
 endif
 
+# Device globals through the OpenCL plugin's table (opened as the loader
+# opens it): on the fake driver, which offers
+# cl_intel_global_variable_access, and on PoCL, which does not.
+check_PROGRAMS += tests/plugins/opencl-globals
+tests_plugins_opencl_globals_SOURCES = tests/plugins/opencl-globals.c
+tests_plugins_opencl_globals_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_plugins_opencl_globals_LDADD = -ldl
+# Its variables: LLVM IR as DPC++ gives device globals to llvm-spirv.
+if HAVE_CLANG
+if HAVE_LLVM_SPIRV
+check_DATA += tests/plugins/globals.spv
+endif
+endif
+CLEANFILES += tests/plugins/globals.spv tests/plugins/globals.spv.bc
+EXTRA_DIST += tests/plugins/globals.ll
+tests/plugins/globals.spv: $(top_srcdir)/tests/plugins/globals.ll
+	$(AM_V_GEN)$(MKDIR_P) tests/plugins && \
+	$(CLANG) -cc1 -triple spir64-unknown-unknown -emit-llvm-bc -x ir \
+		-o $@.bc $(top_srcdir)/tests/plugins/globals.ll && \
+	$(SPIRV_TRANSLATE) --spirv-ext=+SPV_INTEL_global_variable_decorations \
+		-o $@ $@.bc
+
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
-	tests/plugins/link-absent.sh
+	tests/plugins/link-absent.sh \
+	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode
