@@ -44,13 +44,12 @@ demo: examples/vadd$(EXEEXT) devimg-dump$(EXEEXT) $(plugin_LTLIBRARIES)
 
 # A counter in a device global across launches, on a CUDA GPU: the device
 # code is CUDA C in the form a SYCL compiler lowers it to, compiled to PTX
-# by clang, wrapped with its "SYCL/device globals" properties. The
-# program compiles with every check (a convenience library of it) and is
-# linked on demand, `make examples/device-global`, until libdevimg
-# defines devimg_global_*; tests/cuda/example.sh runs it.
+# by clang, wrapped with its "SYCL/device globals" properties;
+# tests/cuda/example.sh runs it.
 EXTRA_DIST += examples/device-global.cu examples/device-global.sym \
 	examples/device-global.props
 
+if HAVE_PTX
 examples/device-global.ptx: $(top_srcdir)/examples/device-global.cu
 	$(AM_V_GEN)$(MKDIR_P) examples && $(CLANG) -x cuda \
 		--cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
@@ -62,15 +61,13 @@ examples/device-global-wrap.o: examples/device-global.ptx devimg-wrap$(EXEEXT)
 		-properties=$(top_srcdir)/examples/device-global.props \
 		examples/device-global.ptx
 
-check_LTLIBRARIES += examples/libdevice-global.la
-examples_libdevice_global_la_SOURCES = examples/device-global.c
-examples_libdevice_global_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
-EXTRA_PROGRAMS += examples/device-global
-examples_device_global_SOURCES =
-examples_device_global_LDADD = examples/libdevice-global.la \
-	examples/device-global-wrap.o loader/libdevimg.la
-examples_device_global_DEPENDENCIES = examples/libdevice-global.la \
-	examples/device-global-wrap.o loader/libdevimg.la
+check_PROGRAMS += examples/device-global
+examples_device_global_SOURCES = examples/device-global.c
+examples_device_global_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+examples_device_global_LDADD = examples/device-global-wrap.o \
+	loader/libdevimg.la
+examples_device_global_DEPENDENCIES = examples/device-global-wrap.o \
+	loader/libdevimg.la
+endif
 
-CLEANFILES += examples/device-global.ptx examples/device-global-wrap.o \
-	examples/device-global$(EXEEXT)
+CLEANFILES += examples/device-global.ptx examples/device-global-wrap.o

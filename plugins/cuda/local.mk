@@ -42,17 +42,11 @@ tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 tests_cuda_cuda_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
-# Device globals end to end on a GPU (globals.sh). The program compiles
-# with every check (a convenience library of it); it is linked on demand,
-# `make tests/cuda/globals-run`, until libdevimg defines devimg_global_*.
-check_LTLIBRARIES += tests/cuda/libglobals-run.la
-tests_cuda_libglobals_run_la_SOURCES = tests/cuda/globals-run.c
-tests_cuda_libglobals_run_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
-EXTRA_PROGRAMS += tests/cuda/globals-run
-tests_cuda_globals_run_SOURCES =
-tests_cuda_globals_run_LDADD = tests/cuda/libglobals-run.la \
-	loader/libdevimg.la -ldl
-CLEANFILES += tests/cuda/globals-run$(EXEEXT)
+# Device globals end to end on a GPU (globals.sh).
+check_PROGRAMS += tests/cuda/globals-run
+tests_cuda_globals_run_SOURCES = tests/cuda/globals-run.c
+tests_cuda_globals_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_cuda_globals_run_LDADD = loader/libdevimg.la -ldl
 
 # A recording CUDA driver over host memory: the plugin's launches checked
 # where there is no GPU (no-gpu.sh points DEVIMG_CUDA_DRIVER at it).
