@@ -121,11 +121,37 @@ tests/plugins/globals.spv: $(top_srcdir)/tests/plugins/globals.ll
 	$(SPIRV_TRANSLATE) --spirv-ext=+SPV_INTEL_global_variable_decorations \
 		-o $@ $@.bc
 
+# Device globals through the public API on PoCL (globals-pocl.sh): the
+# runner, and its image made at build time from LLVM IR as DPC++ gives
+# device globals to llvm-spirv, as SPIR bitcode (PoCL 3) and SPIR-V (PoCL 6).
+check_PROGRAMS += tests/plugins/globals-pocl
+tests_plugins_globals_pocl_SOURCES = tests/plugins/globals-pocl.c \
+	tests/runner.h
+tests_plugins_globals_pocl_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_plugins_globals_pocl_LDADD = loader/libdevimg.la -ldl
+if HAVE_CLANG
+check_DATA += tests/plugins/globals-pocl.bc
+if HAVE_LLVM_SPIRV
+check_DATA += tests/plugins/globals-pocl.spv
+endif
+endif
+CLEANFILES += tests/plugins/globals-pocl.bc tests/plugins/globals-pocl.spv
+EXTRA_DIST += tests/plugins/globals-pocl.ll
+tests/plugins/globals-pocl.bc: $(top_srcdir)/tests/plugins/globals-pocl.ll
+	$(AM_V_GEN)$(MKDIR_P) tests/plugins && \
+	$(CLANG) -cc1 -triple spir64-unknown-unknown -emit-llvm-bc -x ir \
+		-o $@ $(top_srcdir)/tests/plugins/globals-pocl.ll
+tests/plugins/globals-pocl.spv: tests/plugins/globals-pocl.bc
+	$(AM_V_GEN)$(SPIRV_TRANSLATE) \
+		--spirv-ext=+SPV_INTEL_global_variable_decorations -o $@ \
+		tests/plugins/globals-pocl.bc
+
 plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
 	tests/plugins/link-absent.sh \
-	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh
+	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh \
+	tests/plugins/globals-pocl.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode

@@ -2,8 +2,8 @@
 /*
  * What the end-to-end runners (tests/dispatch for OpenCL and CUDA,
  * tests/cuda, tests/launch-metadata, tests/level_zero, tests/bundle,
- * tests/containers, tests/compress, tests/loader's prog-offload-run)
- * share: CHECK(), which reports a failed condition with
+ * tests/containers, tests/compress, tests/loader's prog-offload-run,
+ * tests/plugins' globals-pocl) share: CHECK(), which reports a failed condition with
  * its place, a message and devimg_last_error(), marks the run failed and
  * returns -1 from the test function; the context, device and queue a test
  * runs on, how they are opened and closed; buffers filled and read back;
