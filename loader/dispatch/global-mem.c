@@ -163,16 +163,21 @@ void global_program_built(struct devimg_device *dev,
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n && err == 0; i++)
-		err = program_pointers(dev, &pq, imgs[i], prog);
-	if (pq)
-		devimg_plugin_queue_release(dev->plugin, pq);
 	/*
 	 * The program stays usable by kernels that do not reach the
-	 * global; reading or writing it fails with the same reason.
+	 * global, so the call that built it succeeds and keeps the thread's
+	 * message; reading or writing the global fails with the reason
+	 * (logged here at debug priority with the details).
 	 */
+	error_hold();
+	for (i = 0; i < n && err == 0; i++)
+		err = program_pointers(dev, &pq, imgs[i], prog);
+	error_release();
+	if (pq)
+		devimg_plugin_queue_release(dev->plugin, pq);
 	if (err < 0)
-		log_warn("%s", devimg_last_error());
+		log_warn("device globals of a program built on %s: their address cannot be written: %s",
+			 devimg_device_name(dev), devimg_strerror(err));
 }
 
 void global_mem_free(struct devimg_device *dev)
