@@ -10,13 +10,21 @@
  * size is the default local size and the only one accepted.
  *
  * A kernel's argument state and spec constants are guarded by its lock,
- * held from argument application to the plugin's launch, so threads may
- * launch one kernel object on their own queues. A changed emulated value
- * is written through the launching queue; a launch still running on
- * another queue may then see it: finish that queue first.
+ * so threads may launch one kernel object on their own queues. The
+ * plugin kernel is also guarded by the kernel's launch gate, a flag that
+ * state changes hold with the lock and that a launch takes alone: what a
+ * launch needs is resolved when the kernel is made or its state changes
+ * (k->ready), so a launch of a ready kernel takes the gate, calls the
+ * plugin and leaves; any other launch takes the lock and the gate and
+ * brings the state up to date first. A changed emulated value is written
+ * through the launching queue; a launch still running on another queue
+ * may then see it: finish that queue first.
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +78,39 @@ struct devimg_kernel {
 	size_t reqd[3];
 	struct link_plan plan;		/* n > 1: a linked program */
 	bool spec_fixed;		/* from an executable bundle */
+	/*
+	 * Resolved for launches: ready when every argument is set and the
+	 * spec constants are on the device (the gate guards it and pk);
+	 * offset_ok when the backend takes a global offset.
+	 */
+	atomic_bool gate;
+	bool ready;
+	bool offset_ok;
 };
 
 #define ELIMINATED UINT_MAX
+
+/* Take the launch gate if it is free: whether it was taken. */
+static inline bool gate_try(struct devimg_kernel *k)
+{
+	return !atomic_exchange_explicit(&k->gate, true, memory_order_acquire);
+}
+
+/*
+ * Take the launch gate (k->lock held): its other holders then can only be
+ * launches of a ready kernel, which leave it soon.
+ */
+static void gate_enter(struct devimg_kernel *k)
+{
+	while (!gate_try(k))
+		while (atomic_load_explicit(&k->gate, memory_order_relaxed))
+			sched_yield();
+}
+
+static inline void gate_leave(struct devimg_kernel *k)
+{
+	atomic_store_explicit(&k->gate, false, memory_order_release);
+}
 
 static int pick_image(struct devimg_device *dev, const char *name,
 		      struct devimg_image **out)
@@ -119,6 +157,26 @@ out:
 static bool eliminated(const struct devimg_kernel *k, unsigned i)
 {
 	return k->backend && k->backend[i] == ELIMINATED;
+}
+
+/* The first argument a launch needs that is not set; UINT_MAX: none. */
+static unsigned first_unset(const struct devimg_kernel *k)
+{
+	unsigned i;
+
+	if (k->nuser == UINT_MAX)
+		return UINT_MAX;
+	for (i = 0; i < k->nuser; i++)
+		if (!eliminated(k, i) && (i >= k->nargs_rec ||
+		    k->args[i].kind == ARG_UNSET))
+			return i;
+	return UINT_MAX;
+}
+
+/* Resolve k->ready after a state change (k->lock and the gate held). */
+static void update_ready(struct devimg_kernel *k)
+{
+	k->ready = !(k->spec && k->spec_dirty) && first_unset(k) == UINT_MAX;
 }
 
 /* Pass recorded argument i to the plugin kernel, unless eliminated. */
@@ -426,11 +484,14 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 	k->ctx = devimg_ctx_ref(dev->ctx);
 	k->dev = dev;
 	pthread_mutex_init(&k->lock, NULL);
+	atomic_init(&k->gate, false);
 	err = kernel_setup(k, src);
 	if (err < 0) {
 		devimg_kernel_unref(k);
 		return err;
 	}
+	k->offset_ok = dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
+	update_ready(k);
 	*out = k;
 	return 0;
 }
@@ -527,11 +588,14 @@ static int store_arg(struct devimg_kernel *k, unsigned i,
 		arg_clear(a);
 		return err;
 	}
+	gate_enter(k);
 	arg_clear(&k->args[i]);
 	k->args[i] = *a;
 	err = apply_arg(k, i);
 	if (err < 0)
 		arg_clear(&k->args[i]);
+	update_ready(k);
+	gate_leave(k);
 	return err;
 }
 
@@ -784,8 +848,12 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 				      k->name, symbolic_id);
 	pthread_mutex_lock(&k->lock);
 	err = devimg_spec_values_set(k->spec, symbolic_id, size, value);
-	if (err == 0)
+	if (err == 0) {
+		gate_enter(k);
 		k->spec_dirty = true;
+		k->ready = false;
+		gate_leave(k);
+	}
 	pthread_mutex_unlock(&k->lock);
 	if (err == -ENOENT)
 		return dispatch_error(err, "kernel '%s': its image has no spec constant '%s'",
@@ -907,6 +975,58 @@ int launch_range_check(unsigned dims, const size_t *global_offset,
 	return 0;
 }
 
+/* A launch of k failed in the plugin: the error, said. */
+static __attribute__((noinline, cold)) int
+launch_failed(struct devimg_kernel *k, int err)
+{
+	return dispatch_error(err, "launching kernel '%s' on %s: %s", k->name,
+			      devimg_device_name(k->dev),
+			      devimg_plugin_last_error(k->dev->plugin));
+}
+
+/*
+ * A launch of a kernel that is not ready, or whose gate another launch
+ * holds: under k->lock and the gate, check the arguments, bring the spec
+ * constants to the device, launch.
+ */
+static __attribute__((noinline)) int
+launch_locked(struct devimg_queue *q, struct devimg_kernel *k, unsigned dims,
+	      const size_t *global_offset, const size_t *global_size,
+	      const size_t *local)
+{
+	unsigned i;
+	int err = 0;
+
+	pthread_mutex_lock(&k->lock);
+	gate_enter(k);
+	i = first_unset(k);
+	if (i != UINT_MAX) {
+		err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
+				     i, k->name);
+		goto out;
+	}
+	if (k->spec && k->spec_dirty) {
+		err = spec_refresh(k, q);
+		update_ready(k);
+		if (err < 0)
+			goto out;
+	}
+	err = devimg_plugin_launch(k->dev->plugin, q->pq, k->pk, dims,
+				   global_offset, global_size, local);
+	if (err < 0)
+		err = launch_failed(k, err);
+out:
+	gate_leave(k);
+	pthread_mutex_unlock(&k->lock);
+	return err;
+}
+
+/*
+ * The call's checks come first, in the order they always had; those that
+ * cannot fail are skipped (the range check of a one-dimensional launch
+ * without offset or local size). A ready kernel whose gate is free is
+ * launched at once.
+ */
 DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 				unsigned dims, const size_t *global_offset,
 				const size_t *global_size,
@@ -914,9 +1034,8 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 {
 	const size_t *local = local_size;
 	size_t reqd[3];
-	struct devimg_plugin *p;
 	unsigned i;
-	int err = 0;
+	int err;
 
 	if (!q || !k || !global_size)
 		return dispatch_error(-EINVAL, "devimg_launch: NULL argument");
@@ -932,37 +1051,26 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 			return err;
 		local = reqd;
 	}
-	err = launch_range_check(dims, global_offset, global_size, local);
-	if (err < 0)
-		return err;
-	p = k->dev->plugin;
-	if (global_offset &&
-	    !(k->dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET))
+	if (dims > 1 || global_offset || local) {
+		err = launch_range_check(dims, global_offset, global_size,
+					 local);
+		if (err < 0)
+			return err;
+	}
+	if (global_offset && !k->offset_ok)
 		for (i = 0; i < dims; i++)
 			if (global_offset[i])
 				return dispatch_error(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
 						      devimg_device_name(k->dev));
-	pthread_mutex_lock(&k->lock);
-	if (k->nuser != UINT_MAX)
-		for (i = 0; i < k->nuser; i++)
-			if (!eliminated(k, i) && (i >= k->nargs_rec ||
-			    k->args[i].kind == ARG_UNSET)) {
-				err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
-						     i, k->name);
-				goto out;
-			}
-	if (k->spec && k->spec_dirty) {
-		err = spec_refresh(k, q);
-		if (err < 0)
-			goto out;
+	if (gate_try(k)) {
+		if (k->ready) {
+			err = devimg_plugin_launch(k->dev->plugin, q->pq, k->pk,
+						   dims, global_offset,
+						   global_size, local);
+			gate_leave(k);
+			return err < 0 ? launch_failed(k, err) : 0;
+		}
+		gate_leave(k);
 	}
-	err = devimg_plugin_launch(p, q->pq, k->pk, dims, global_offset,
-				   global_size, local);
-	if (err < 0)
-		err = dispatch_error(err, "launching kernel '%s' on %s: %s",
-				     k->name, devimg_device_name(k->dev),
-				     devimg_plugin_last_error(p));
-out:
-	pthread_mutex_unlock(&k->lock);
-	return err;
+	return launch_locked(q, k, dims, global_offset, global_size, local);
 }

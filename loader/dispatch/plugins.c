@@ -1042,6 +1042,23 @@ static void format_range(char *buf, size_t size, unsigned dims,
 		snprintf(buf + used, size - used, "}");
 }
 
+/* The trace line of a launch, out of the launch's way. */
+static __attribute__((noinline, cold)) void
+trace_launch(struct devimg_plugin *p, int rc, struct devimg_plugin_queue *q,
+	     struct devimg_plugin_kernel *k, unsigned dims,
+	     const size_t *global_offset, const size_t *global_size,
+	     const size_t *local_size)
+{
+	char off[80], glob[80], loc[80];
+
+	format_range(off, sizeof(off), dims, global_offset);
+	format_range(glob, sizeof(glob), dims, global_size);
+	format_range(loc, sizeof(loc), dims, local_size);
+	trace_call(p, rc,
+		   "launch(q=%p, kernel=%p, dims=%u, offset=%s, global=%s, local=%s)",
+		   (void *)q, (void *)k, dims, off, glob, loc);
+}
+
 int devimg_plugin_launch(struct devimg_plugin *p,
 			 struct devimg_plugin_queue *q,
 			 struct devimg_plugin_kernel *k, unsigned dims,
@@ -1049,17 +1066,14 @@ int devimg_plugin_launch(struct devimg_plugin *p,
 			 const size_t *global_size,
 			 const size_t *local_size)
 {
-	char off[80], glob[80], loc[80];
-	int rc = p->ops.launch(q, k, dims, global_offset, global_size,
-			       local_size);
+	int rc;
 
+	/* Untraced: a tail call, the plugin returns to the caller. */
 	if (!TRACING(p))
-		return rc;
-	format_range(off, sizeof(off), dims, global_offset);
-	format_range(glob, sizeof(glob), dims, global_size);
-	format_range(loc, sizeof(loc), dims, local_size);
-	trace_call(p, rc,
-		   "launch(q=%p, kernel=%p, dims=%u, offset=%s, global=%s, local=%s)",
-		   (void *)q, (void *)k, dims, off, glob, loc);
+		return p->ops.launch(q, k, dims, global_offset, global_size,
+				     local_size);
+	rc = p->ops.launch(q, k, dims, global_offset, global_size, local_size);
+	trace_launch(p, rc, q, k, dims, global_offset, global_size,
+		     local_size);
 	return rc;
 }

@@ -252,11 +252,27 @@ static void format_range(char *buf, size_t size, unsigned dims,
 					 i ? "x" : "", v[i]);
 }
 
+/* A failed clEnqueueNDRangeKernel, said: out of the launch's way. */
+static __attribute__((noinline, cold)) int
+launch_failed(cl_int err, struct devimg_plugin_kernel *k, unsigned dims,
+	      const size_t *global_offset, const size_t *global_size,
+	      const size_t *local_size)
+{
+	char name[128], off[64], glob[64], loc[64];
+
+	format_range(off, sizeof(off), dims, global_offset);
+	format_range(glob, sizeof(glob), dims, global_size);
+	format_range(loc, sizeof(loc), dims, local_size);
+	return ocl_fail(err,
+			"clEnqueueNDRangeKernel(%s, offset %s, global %s, local %s)",
+			kernel_name((cl_kernel)k, name, sizeof(name)), off, glob,
+			loc);
+}
+
 static int launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 		  unsigned dims, const size_t *global_offset,
 		  const size_t *global_size, const size_t *local_size)
 {
-	char name[128], off[64], glob[64], loc[64];
 	cl_int err;
 
 	if (!q || !k || !global_size || dims < 1 || dims > 3)
@@ -267,13 +283,8 @@ static int launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 				     NULL, NULL);
 	if (err == CL_SUCCESS)
 		return 0;
-	format_range(off, sizeof(off), dims, global_offset);
-	format_range(glob, sizeof(glob), dims, global_size);
-	format_range(loc, sizeof(loc), dims, local_size);
-	return ocl_fail(err,
-			"clEnqueueNDRangeKernel(%s, offset %s, global %s, local %s)",
-			kernel_name((cl_kernel)k, name, sizeof(name)), off, glob,
-			loc);
+	return launch_failed(err, k, dims, global_offset, global_size,
+			     local_size);
 }
 
 static void fini(void)
