@@ -15,7 +15,8 @@
  * prints the median microseconds per launch and the ratio devimg/raw.
  * The ratio is the median of the REPS paired ratios (each devimg run over
  * the raw run next to it), which cancels the slow drifts of a shared CPU
- * that PoCL's worker threads also run on. "target <= 1.05x PASS/MISS".
+ * that PoCL's worker threads also run on. "target <= 1.05x PASS/MISS",
+ * then the nanoseconds devimg adds per launch (its median minus raw's).
  * Exits 77 without a device, 1 on errors, 0 otherwise (also on MISS).
  */
 #define _POSIX_C_SOURCE 200809L

@@ -4,7 +4,8 @@
  * "sync" and "batch"), repetitions interleaved with the order alternating,
  * the batch modes' enqueue loops reported as "submit", and the devimg/raw
  * ratio as the median of the paired ratios of each repetition, which
- * cancels the slow drifts of a shared machine. Included by
+ * cancels the slow drifts of a shared machine, and the nanoseconds devimg
+ * adds per launch: its median minus raw's, per mode. Included by
  * bench/launch-main.c (OpenCL) and bench/launch-cuda.c (CUDA).
  */
 #ifndef DEVIMG_BENCH_PAIRED_H
@@ -118,6 +119,13 @@ static int paired_measure(void *bench, paired_run_fn run, unsigned reps,
 	}
 	printf("\ntarget <= %.2fx on sync and batch %s\n", PAIRED_TARGET,
 	       pass ? "PASS" : "MISS");
+	/* The medians are sorted in place above: t[m][reps / 2]. */
+	printf("added ns/launch devimg-raw (medians):");
+	for (p = 0; p < 3; p++)
+		printf(" %s %+.0f", pair_name[p],
+		       (t[pair[p][0]][reps / 2] - t[pair[p][1]][reps / 2]) *
+			       1e3);
+	printf("\n");
 	ret = 0;
 out:
 	for (m = 0; m < NFIGS; m++)
