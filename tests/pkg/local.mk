@@ -44,6 +44,7 @@ EXTRA_DIST += \
 # Documentation of the design, the formats and the plugin interface (the
 # other pages travel with the tests that cite them), the contributors'
 # guide, and what checks that references to them resolve.
+EXTRA_DIST += docs/performance.md
 EXTRA_DIST += docs/design.md docs/formats.md docs/writing-a-plugin.md \
 	docs/dump-json.md CONTRIBUTING.md .editorconfig .clang-format \
 	tools/check-doc-refs.sh
