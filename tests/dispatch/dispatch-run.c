@@ -6,6 +6,7 @@
  * spec constants, program cache, missing kernel), "nocompat"
  * (only images for another backend), "broken" (a failing build),
  * "threads" (threads launching their own kernels on their own queues),
+ * "shared" (threads launching one kernel object while it is changed),
  * "pick" (one kernel in images for several targets: the value the launch
  * writes says which image was chosen), "vadd" (that test alone).
  * A third argument says how spec_k's spec constants must reach the device:
@@ -14,6 +15,8 @@
  * Exits 77 when there is no device.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +215,90 @@ static int test_threads(struct env *e)
 	return runner_threads(e, 6, 25, 512, RUNNER_SUMS);
 }
 
+enum { SHARED_N = 256, SHARED_THREADS = 4, SHARED_LAUNCHES = 200 };
+
+struct shared {
+	struct env *e;
+	struct devimg_kernel *k;
+	atomic_uint failures;
+};
+
+/* Launch the shared kernel on a queue of its own; 0 or 1 (failed). */
+static void *shared_launcher(void *arg)
+{
+	struct shared *s = arg;
+	struct devimg_queue *q;
+	size_t g = SHARED_N;
+	unsigned i;
+
+	if (devimg_queue_new(s->e->dev, &q)) {
+		atomic_fetch_add(&s->failures, 1);
+		return NULL;
+	}
+	for (i = 0; i < SHARED_LAUNCHES; i++)
+		if (devimg_launch(q, s->k, 1, NULL, &g, NULL)) {
+			fprintf(stderr, "launch %u: %s\n", i,
+				devimg_last_error());
+			atomic_fetch_add(&s->failures, 1);
+			break;
+		}
+	if (devimg_queue_finish(q))
+		atomic_fetch_add(&s->failures, 1);
+	devimg_queue_unref(q);
+	return NULL;
+}
+
+/*
+ * One kernel object launched by threads on their own queues while the
+ * main thread sets its arguments again and again (to the same buffers):
+ * no launch may fail or see an argument unset, and the sums are right.
+ */
+static int test_shared(struct env *e)
+{
+	float a[SHARED_N], b[SHARED_N], c[SHARED_N];
+	struct devimg_buf *ba, *bb, *bc;
+	struct shared s = { .e = e };
+	pthread_t t[SHARED_THREADS];
+	unsigned i, j;
+
+	for (i = 0; i < SHARED_N; i++) {
+		a[i] = (float)i;
+		b[i] = (float)(3 * i + 1);
+	}
+	atomic_init(&s.failures, 0);
+	CHECK(!devimg_kernel_new(e->dev, "vadd", &s.k), "kernel_new(vadd)");
+	CHECK(!devimg_buf_new(e->dev, sizeof(a), &ba) &&
+	      !devimg_buf_new(e->dev, sizeof(b), &bb) &&
+	      !devimg_buf_new(e->dev, sizeof(c), &bc), "buf_new");
+	CHECK(!devimg_buf_write(e->q, ba, 0, sizeof(a), a) &&
+	      !devimg_buf_write(e->q, bb, 0, sizeof(b), b) &&
+	      !devimg_queue_finish(e->q), "buf_write");
+	CHECK(!devimg_kernel_set_arg_buf(s.k, 0, ba) &&
+	      !devimg_kernel_set_arg_buf(s.k, 1, bb) &&
+	      !devimg_kernel_set_arg_buf(s.k, 2, bc), "set_arg_buf");
+	for (i = 0; i < SHARED_THREADS; i++)
+		CHECK(!pthread_create(&t[i], NULL, shared_launcher, &s),
+		      "pthread_create");
+	for (j = 0; j < 2 * SHARED_LAUNCHES; j++)
+		if (devimg_kernel_set_arg_buf(s.k, j % 2, j % 2 ? bb : ba))
+			atomic_fetch_add(&s.failures, 1);
+	for (i = 0; i < SHARED_THREADS; i++)
+		pthread_join(t[i], NULL);
+	CHECK(atomic_load(&s.failures) == 0, "%u shared launches failed",
+	      atomic_load(&s.failures));
+	CHECK(!devimg_buf_read(e->q, bc, 0, sizeof(c), c), "buf_read");
+	for (i = 0; i < SHARED_N; i++)
+		CHECK(c[i] == a[i] + b[i], "c[%u] = %g, want %g", i, c[i],
+		      a[i] + b[i]);
+	devimg_kernel_unref(s.k);
+	devimg_buf_unref(ba);
+	devimg_buf_unref(bb);
+	devimg_buf_unref(bc);
+	printf("ok %u threads launched one kernel %u times each while its arguments were set again\n",
+	       SHARED_THREADS, SHARED_LAUNCHES);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct devimg_device_caps caps = { .size = sizeof(caps) };
@@ -223,7 +310,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[3], "native"))
 		native = 1;
 	else if (argc != 3 && (argc != 4 || strcmp(argv[3], "emulated"))) {
-		fprintf(stderr, "usage: %s main|vadd|nocompat|broken|threads|pick LIBRARY [emulated|native]\n",
+		fprintf(stderr, "usage: %s main|vadd|nocompat|broken|threads|shared|pick LIBRARY [emulated|native]\n",
 			argv[0]);
 		return 2;
 	}
@@ -247,6 +334,8 @@ int main(int argc, char **argv)
 		test_nocompat(&e);
 	} else if (!strcmp(argv[1], "threads")) {
 		test_threads(&e);
+	} else if (!strcmp(argv[1], "shared")) {
+		test_shared(&e);
 	} else if (!strcmp(argv[1], "vadd")) {
 		test_vadd(&e);
 	} else if (!strcmp(argv[1], "pick")) {

@@ -40,10 +40,10 @@ LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugi
 export LSAN_OPTIONS
 
 mkdir dump
-for mode in main nocompat broken threads pick; do
+for mode in main nocompat broken threads shared pick; do
 	rc=0
 	libname=$mode
-	[ "$mode" = threads ] && libname=main
+	[ "$mode" = threads ] || [ "$mode" = shared ] && libname=main
 	dumpdir=
 	[ "$mode" = pick ] && dumpdir=$scratch/dump
 	DEVIMG_DUMP_IMAGES=$dumpdir "$run" "$mode" "$scratch/lib$libname.so" \
