@@ -67,6 +67,9 @@ struct devimg_plugin_kernel {
 	unsigned last_dims;
 	size_t last_global[3];
 	size_t last_block[3];
+	/* geo_ok: the grid and block of a launch of that size, checked. */
+	bool geo_ok;
+	unsigned geo_grid[3], geo_block[3];
 };
 
 /* The sizes of fn's parameters, probed with cuFuncGetParamInfo (12.4). */
@@ -523,6 +526,14 @@ static int geometry(struct devimg_plugin_kernel *k, struct cu_function *f,
 	char glob[64], loc[64];
 	unsigned i;
 
+	/* The size of the last launch without a local size: as checked. */
+	if (!local && k->geo_ok && f == k->last_f && dims == k->last_dims &&
+	    !memcmp(global, k->last_global, dims * sizeof(*global))) {
+		memcpy(grid, k->geo_grid, sizeof(k->geo_grid));
+		memcpy(block, k->geo_block, sizeof(k->geo_block));
+		return 0;
+	}
+	k->geo_ok = false;
 	for (i = 0; i < dims; i++)
 		if (!global[i])
 			goto bad;
@@ -546,6 +557,11 @@ static int geometry(struct devimg_plugin_kernel *k, struct cu_function *f,
 			goto bad;
 		grid[i] = (unsigned)g;
 		block[i] = (unsigned)b[i];
+	}
+	if (!local) {
+		memcpy(k->geo_grid, grid, sizeof(k->geo_grid));
+		memcpy(k->geo_block, block, sizeof(k->geo_block));
+		k->geo_ok = true;
 	}
 	return 0;
 bad:
