@@ -84,6 +84,7 @@ struct devimg_kernel {
 	 * offset_ok when the backend takes a global offset.
 	 */
 	atomic_bool gate;
+	atomic_uint waiting;		/* gate_enter() calls waiting */
 	bool ready;
 	bool offset_ok;
 };
@@ -98,13 +99,19 @@ static inline bool gate_try(struct devimg_kernel *k)
 
 /*
  * Take the launch gate (k->lock held): its other holders then can only be
- * launches of a ready kernel, which leave it soon.
+ * launches of a ready kernel, which leave it soon. While one waits, new
+ * launches go to the lock instead (k->waiting), so a stream of them
+ * cannot keep the gate from a state change.
  */
 static void gate_enter(struct devimg_kernel *k)
 {
+	if (gate_try(k))
+		return;
+	atomic_fetch_add_explicit(&k->waiting, 1, memory_order_relaxed);
 	while (!gate_try(k))
 		while (atomic_load_explicit(&k->gate, memory_order_relaxed))
 			sched_yield();
+	atomic_fetch_sub_explicit(&k->waiting, 1, memory_order_relaxed);
 }
 
 static inline void gate_leave(struct devimg_kernel *k)
@@ -485,6 +492,7 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 	k->dev = dev;
 	pthread_mutex_init(&k->lock, NULL);
 	atomic_init(&k->gate, false);
+	atomic_init(&k->waiting, 0);
 	err = kernel_setup(k, src);
 	if (err < 0) {
 		devimg_kernel_unref(k);
@@ -1062,7 +1070,8 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 			if (global_offset[i])
 				return dispatch_error(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
 						      devimg_device_name(k->dev));
-	if (gate_try(k)) {
+	if (!atomic_load_explicit(&k->waiting, memory_order_relaxed) &&
+	    gate_try(k)) {
 		if (k->ready) {
 			err = devimg_plugin_launch(k->dev->plugin, q->pq, k->pk,
 						   dims, global_offset,
