@@ -1,0 +1,35 @@
+# Time to first result: one process from start to one kernel's result, a
+# raw OpenCL or CUDA driver program against the same work through devimg,
+# default and pinned selection, cold and warm driver caches
+# (bench/first-result.sh says how). `make bench-first-result` runs it
+# alone; `make bench` with the others.
+bench_scripts += bench/first-result.sh
+EXTRA_DIST += bench/first-result-build.sh bench/first-result-opencl.c \
+	bench/first-result-cuda.c bench/first-result-devimg.c
+
+bench: bench-first-result
+
+first_result_plugins =
+if HAVE_OPENCL
+first_result_plugins += plugins/devimg-opencl.la
+endif
+if BUILD_CUDA
+first_result_plugins += plugins/devimg-cuda.la
+endif
+
+bench-first-result: loader/libdevimg.la devimg-wrap$(EXEEXT) \
+		devimg-ls$(EXEEXT) bench/runstat$(EXEEXT) \
+		$(first_result_plugins)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
+	CLANG='$(CLANG)' LLVM_SPIRV='$(LLVM_SPIRV)' \
+	OPENCL_CFLAGS='$(OPENCL_CFLAGS)' OPENCL_LIBS='$(OPENCL_LIBS)' \
+	BENCH_RUNS='$(BENCH_RUNS)' BENCH_FORMAT='$(BENCH_FORMAT)' \
+	$(SHELL) $(top_srcdir)/bench/first-result.sh; \
+	rc=$$?; test $$rc -eq 0 || test $$rc -eq 77
+
+clean-local: clean-bench-first-result
+clean-bench-first-result:
+	-rm -rf bench/first-result
+
+.PHONY: bench bench-first-result clean-bench-first-result
