@@ -2,10 +2,12 @@
 # raw OpenCL or CUDA driver program against the same work through devimg,
 # default and pinned selection, cold and warm driver caches
 # (bench/first-result.sh says how). `make bench-first-result` runs it
-# alone; `make bench` with the others.
+# alone; `make bench` with the others. make check builds its programs and
+# runs each once (bench/first-result-smoke.sh).
 bench_scripts += bench/first-result.sh
 EXTRA_DIST += bench/first-result-build.sh bench/first-result-opencl.c \
-	bench/first-result-cuda.c bench/first-result-devimg.c
+	bench/first-result-cuda.c bench/first-result-devimg.c \
+	bench/first-result-smoke.sh
 
 bench: bench-first-result
 
@@ -31,5 +33,12 @@ bench-first-result: loader/libdevimg.la devimg-wrap$(EXEEXT) \
 clean-local: clean-bench-first-result
 clean-bench-first-result:
 	-rm -rf bench/first-result
+
+# The smoke test: the programs build warning-free and print their result.
+TESTS += bench/first-result-smoke.sh
+AM_TESTS_ENVIRONMENT += \
+	FIRST_RESULT_CFLAGS='$(CFLAGS) $(LDFLAGS)'; \
+	OPENCL_CFLAGS='$(OPENCL_CFLAGS)'; OPENCL_LIBS='$(OPENCL_LIBS)'; \
+	export FIRST_RESULT_CFLAGS OPENCL_CFLAGS OPENCL_LIBS;
 
 .PHONY: bench bench-first-result clean-bench-first-result
