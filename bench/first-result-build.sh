@@ -18,7 +18,7 @@ first_cc() {
 	shift 2
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 ${CFLAGS:-} ${FIRST_WARN:-} \
-		-I"$top_srcdir/include" -o "$first_o" \
+		-I"$top_srcdir/include" -I"$top_srcdir/bench" -o "$first_o" \
 		"$top_srcdir/bench/$first_src" "$@"
 }
 

@@ -24,8 +24,7 @@
 #include <string.h>
 
 #include "driver.h"
-
-#define FIRST_VALUE 42
+#include "first-result.h"
 
 /* The entry points this program calls, and nothing else. */
 struct cu {
@@ -86,24 +85,6 @@ static const char *resolve(void *handle, struct cu *cu)
 	return NULL;
 }
 
-static char *read_ptx(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (text = calloc(1, (size_t)len + 1)) &&
-	    fread(text, 1, (size_t)len, f) != (size_t)len) {
-		free(text);
-		text = NULL;
-	}
-	fclose(f);
-	return text;
-}
-
 int main(int argc, char **argv)
 {
 	const char *file = getenv("DEVIMG_CUDA_DRIVER"), *missing, *step;
@@ -116,8 +97,9 @@ int main(int argc, char **argv)
 	CUdeviceptr ptr = 0;
 	CUresult err;
 	void *handle, *params[1];
-	char *ptx;
-	int value = -1, ret = 1;
+	unsigned char *ptx;
+	size_t size;
+	int value = -1, ret;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s PTX\n", argv[0]);
@@ -144,7 +126,7 @@ int main(int argc, char **argv)
 		       (int)err);
 		return 77;
 	}
-	ptx = read_ptx(argv[1]);
+	ptx = first_slurp(argv[1], &size);
 	if (!ptx) {
 		fprintf(stderr, "first-result: cannot read %s\n", argv[1]);
 		return 1;
@@ -171,17 +153,7 @@ int main(int argc, char **argv)
 		step = "cuStreamSynchronize";
 	else
 		step = NULL;
-	if (step) {
-		fprintf(stderr, "first-result: %s: CUresult %d\n", step,
-			(int)err);
-	} else if (value != FIRST_VALUE) {
-		fprintf(stderr, "first-result: raw cuda: read %d, want %d\n",
-			value, FIRST_VALUE);
-		ret = 2;
-	} else {
-		printf("first-result: raw cuda: %d\n", value);
-		ret = 0;
-	}
+	ret = first_report("raw cuda", step, "CUresult", (int)err, value);
 	if (ptr)
 		cu.mem_free(ptr);
 	if (mod)

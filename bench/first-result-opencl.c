@@ -22,42 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIRST_VALUE 42
+#include "first-result.h"
+
 #define MAX_IDS 16
 
 typedef cl_program (*il_fn)(cl_context, const void *, size_t, cl_int *);
-
-/* The whole of path, in *size bytes; NULL when it cannot be read. */
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	unsigned char *data = NULL, *grown;
-	size_t cap = 0, got;
-	FILE *f = fopen(path, "rb");
-
-	*size = 0;
-	if (!f)
-		return NULL;
-	do {
-		if (*size == cap) {
-			cap = cap ? cap * 2 : 4096;
-			grown = realloc(data, cap);
-			if (!grown) {
-				free(data);
-				data = NULL;
-				break;
-			}
-			data = grown;
-		}
-		got = fread(data + *size, 1, cap - *size, f);
-		*size += got;
-	} while (got > 0);
-	if (data && (ferror(f) || *size == 0)) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	return data;
-}
 
 /* PoCL's first CPU device, else the first device; NULL when none. */
 static cl_device_id pick_device(void)
@@ -127,7 +96,7 @@ int main(int argc, char **argv)
 	unsigned char *image;
 	const char *step = NULL;
 	size_t size;
-	int spirv, value = -1, ret = 1;
+	int spirv, value = -1, ret;
 
 	if (argc != 3 || (strcmp(argv[1], "spirv") &&
 			  strcmp(argv[1], "llvmbc"))) {
@@ -140,7 +109,7 @@ int main(int argc, char **argv)
 		printf("first-result: no OpenCL device, skipped\n");
 		return 77;
 	}
-	image = slurp(argv[2], &size);
+	image = first_slurp(argv[2], &size);
 	if (!image) {
 		fprintf(stderr, "first-result: cannot read %s\n", argv[2]);
 		return 1;
@@ -189,17 +158,7 @@ int main(int argc, char **argv)
 		 CL_SUCCESS)
 		step = "clEnqueueReadBuffer";
 out:
-	if (step) {
-		fprintf(stderr, "first-result: %s: OpenCL error %d\n", step,
-			(int)err);
-	} else if (value != FIRST_VALUE) {
-		fprintf(stderr, "first-result: raw opencl: read %d, want %d\n",
-			value, FIRST_VALUE);
-		ret = 2;
-	} else {
-		printf("first-result: raw opencl: %d\n", value);
-		ret = 0;
-	}
+	ret = first_report("raw opencl", step, "OpenCL error", (int)err, value);
 	if (mem)
 		clReleaseMemObject(mem);
 	if (k)

@@ -88,9 +88,8 @@ if [ -f "$plugins/devimg-cuda.so" ] && [ -f "$fake" ]; then
 			fail "$side CUDA printed: $(cat out)"
 		grep -q '^load 1 entries on 0$' record.log ||
 			fail "$side CUDA: no module load: $(cat record.log)"
-		[ "$(grep -c '^launch ' record.log)" -eq 1 ] &&
-			grep -q '^launch first grid 1 1 1 block 1 1 1 shared 0 params x8$' \
-				record.log ||
+		launches=$(grep '^launch ' record.log)
+		[ "$launches" = 'launch first grid 1 1 1 block 1 1 1 shared 0 params x8' ] ||
 			fail "$side CUDA: not one launch of first: $(cat record.log)"
 	done
 	echo "ok: CUDA on the recording driver, raw and devimg launch first once"
