@@ -451,3 +451,34 @@ bool devimg_selector_wants_sub_devices(const struct devimg_selector *sel,
 	}
 	return false;
 }
+
+/* The root devices of be that f matches, all of them. */
+static bool covers_backend(const struct filter *f, enum backend be)
+{
+	return (f->backend == BACKEND_ANY || f->backend == be) &&
+	       f->kind == KIND_ALL;
+}
+
+bool devimg_selector_may_keep_backend(const struct devimg_selector *sel,
+				      const char *backend)
+{
+	enum backend be = backend_of(backend);
+	unsigned i;
+
+	if (!sel || be == BACKEND_UNKNOWN)
+		return true;
+	for (i = 0; i < sel->count; i++) {
+		const struct filter *f = &sel->filters[i];
+
+		if (!f->discard &&
+		    (f->backend == BACKEND_ANY || f->backend == be))
+			return true;
+	}
+	if (sel->naccept)
+		return false;
+	/* Discarding terms only: roots are kept unless one drops them all. */
+	for (i = 0; i < sel->count; i++)
+		if (covers_backend(&sel->filters[i], be))
+			return false;
+	return true;
+}

@@ -72,6 +72,18 @@ bool devimg_selector_keep_sub(const struct devimg_selector *sel,
 bool devimg_selector_wants_sub_devices(const struct devimg_selector *sel,
 				       const char *backend, unsigned index);
 
+/*
+ * Whether the selector may keep any device, root or sub-device, of backend:
+ * false only when backend is one of the grammar's (opencl, level_zero,
+ * cuda, in any case) and no term can select a device of it: every
+ * accepting term names another backend, or, with discarding terms only,
+ * one of them discards every root device of it ("!cuda:*", "!*:*").
+ * A NULL selector and a backend outside the grammar give true. The loader
+ * uses it to leave unopened the plugin files named for such a backend.
+ */
+bool devimg_selector_may_keep_backend(const struct devimg_selector *sel,
+				      const char *backend);
+
 #ifdef __cplusplus
 }
 #endif

@@ -181,6 +181,46 @@ START_TEST(unknown_device_backend_matches_only_wildcard)
 }
 END_TEST
 
+/* Whether backend may keep a device under text (NULL: no selector). */
+static bool may_keep(const char *text, const char *backend)
+{
+	struct devimg_selector *sel = text ? parse_ok(text) : NULL;
+	bool may = devimg_selector_may_keep_backend(sel, backend);
+
+	devimg_selector_free(sel);
+	return may;
+}
+
+START_TEST(backends_no_term_can_match)
+{
+	/* Accepting terms: only the backends they name, or all for "*". */
+	ck_assert(may_keep("cuda:0", "cuda"));
+	ck_assert(!may_keep("cuda:0", "opencl"));
+	ck_assert(!may_keep("cuda:0", "level_zero"));
+	ck_assert(may_keep("cuda:0;opencl:cpu", "opencl"));
+	ck_assert(may_keep("CUDA:gpu", "cuda"));
+	ck_assert(may_keep("cuda:0", "CUDA"));
+	ck_assert(may_keep("*:gpu", "opencl"));
+	ck_assert(may_keep("opencl:0.1", "opencl"));
+	ck_assert(may_keep("*:*.*", "cuda"));
+	/* A discarding term does not open a backend the others close. */
+	ck_assert(!may_keep("cuda:*;!opencl:cpu", "opencl"));
+	ck_assert(!may_keep("cuda:*;!*:cpu", "opencl"));
+	/* Discarding terms alone: closed only when every root is dropped. */
+	ck_assert(!may_keep("!cuda:*", "cuda"));
+	ck_assert(may_keep("!cuda:*", "opencl"));
+	ck_assert(!may_keep("!*:*", "level_zero"));
+	ck_assert(may_keep("!cuda:0", "cuda"));
+	ck_assert(may_keep("!cuda:gpu", "cuda"));
+	ck_assert(may_keep("!cuda:0.*", "cuda"));
+	/* No selector, an empty one, a name outside the grammar: open. */
+	ck_assert(may_keep(NULL, "cuda"));
+	ck_assert(may_keep("", "cuda"));
+	ck_assert(may_keep("cuda:0", "fake"));
+	ck_assert(may_keep("cuda:0", NULL));
+}
+END_TEST
+
 START_TEST(errors_name_the_column)
 {
 	parse_bad("ocl:gpu", 1, "unknown backend 'ocl'");
@@ -231,6 +271,7 @@ static Suite *selector_suite(void)
 	tcase_add_test(tc, discarding_terms_come_last_and_win);
 	tcase_add_test(tc, discarding_terms_alone_start_from_everything);
 	tcase_add_test(tc, unknown_device_backend_matches_only_wildcard);
+	tcase_add_test(tc, backends_no_term_can_match);
 	tcase_add_test(tc, errors_name_the_column);
 	tcase_add_test(tc, error_without_report_still_fails);
 	suite_add_tcase(s, tc);
