@@ -6,21 +6,41 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "escape.h"
 #include "libdevimg-internal.h"
 #include "plugins.h"
+#include "selector.h"
 
 struct devimg_plugin {
 	char *file;
 	void *handle;
 	int trace;
 	struct devimg_plugin_ops ops;
+};
+
+/*
+ * What discovery found, in order: a trace line, or a plugin to start. The
+ * starts (devimg_plugin_init) run at once, one thread each; then the notes
+ * are gone through in order, so that traces and devices keep the order of
+ * the files.
+ */
+struct note {
+	char *text;			/* a trace line, or NULL */
+	struct devimg_plugin *p;	/* a plugin to start, or NULL */
+	devimg_plugin_init_fn init;
+	int rc;				/* what init returned; 1: not run */
+	bool beside;			/* starts at once with the others */
+	bool threaded;
+	pthread_t thread;
+	char msg[1024];			/* the plugin's message after init */
 };
 
 struct devimg_plugins {
@@ -31,6 +51,11 @@ struct devimg_plugins {
 	unsigned nseen;
 	char **seen;
 	int trace;
+	/* While loading: the selector (NULL: every plugin), the notes. */
+	struct devimg_selector *sel;
+	unsigned nnotes;
+	unsigned capnotes;
+	struct note *notes;
 };
 
 /* Every function pointer of the table, to check a plugin filled them all. */
@@ -111,6 +136,7 @@ void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
 {
 	cfg->search_path = devimg_env(DEVIMG_ENV_PLUGIN_PATH);
 	cfg->plugindir = PLUGINDIR;
+	cfg->selector = devimg_env(DEVIMG_ENV_DEVICE_SELECTOR);
 	cfg->trace = trace_level();
 }
 
@@ -203,18 +229,18 @@ static void trace_device(struct devimg_plugin *p, unsigned platform,
 	      di->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS ? " spec-constants" : "");
 }
 
-/* Level 1: what a freshly bound plugin offers. */
-static void trace_devices(struct devimg_plugin *p)
+/*
+ * Level 1: what a freshly bound plugin offers; why: its message just after
+ * init, which says why init found nothing (no driver...).
+ */
+static void trace_devices(struct devimg_plugin *p, const char *why)
 {
 	struct devimg_plugin_platform *pl[16];
 	struct devimg_plugin_device *dev[64];
 	unsigned npl = 0, ndev, i, j;
-	char why[256];
 
 	if (p->trace < 1)
 		return;
-	/* Why init found nothing (no driver...), before the next call. */
-	snprintf(why, sizeof(why), "%s", p->ops.last_error());
 	if (p->ops.platform_list(16, pl, &npl) < 0)
 		return;
 	if (!npl && why[0])
@@ -308,15 +334,12 @@ static const char *check_ops(struct devimg_plugins *ps,
 	return NULL;
 }
 
-static const char *init_failure(struct devimg_plugin *p, int rc, char *why,
+/* msg: the plugin's message, read on the thread that ran init. */
+static const char *init_failure(int rc, const char *msg, char *why,
 				size_t size)
 {
-	const char *msg = "";
-
-	if (rc != -EPROTO && p->ops.last_error)
-		msg = p->ops.last_error();
 	snprintf(why, size, "%s failed: %s (%d)%s%s", DEVIMG_PLUGIN_ENTRY,
-		 strerror(-rc), rc, msg && msg[0] ? ": " : "", msg ? msg : "");
+		 strerror(-rc), rc, msg[0] ? ": " : "", msg);
 	return why;
 }
 
@@ -333,17 +356,61 @@ static void keep_mapped(const char *file)
 		dlclose(handle);
 }
 
+static void note_text(struct devimg_plugins *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static struct note *note_new(struct devimg_plugins *ps)
+{
+	struct note *n;
+
+	if (ps->nnotes == ps->capnotes) {
+		unsigned cap = ps->capnotes ? 2 * ps->capnotes : 8;
+
+		n = realloc(ps->notes, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		ps->notes = n;
+		ps->capnotes = cap;
+	}
+	n = &ps->notes[ps->nnotes++];
+	memset(n, 0, sizeof(*n));
+	n->rc = 1;
+	return n;
+}
+
 /*
- * Open and bind one file. Returns 0 whether it was bound or skipped,
- * -ENOMEM only.
+ * A level-1 trace line, kept to be emitted in its turn; escaped as by
+ * trace(). Out of memory, the line is lost.
  */
-static int bind_file(struct devimg_plugins *ps, const char *file)
+static void note_text(struct devimg_plugins *ps, const char *fmt, ...)
+{
+	char buf[TRACE_MAX];
+	struct note *n;
+	char *text;
+	va_list ap;
+
+	if (ps->trace < 1)
+		return;
+	va_start(ap, fmt);
+	props_vsnprintf_esc(buf, sizeof(buf), NULL, fmt, ap);
+	va_end(ap);
+	text = strdup(buf);
+	n = text ? note_new(ps) : NULL;
+	if (n)
+		n->text = text;
+	else
+		free(text);
+}
+
+/*
+ * Open one file and find its entry point, to start it later. Returns 0
+ * whether it is to start or was skipped, -ENOMEM only.
+ */
+static int open_file(struct devimg_plugins *ps, const char *file)
 {
 	struct devimg_plugin *p;
 	devimg_plugin_init_fn init;
-	const char *skip;
-	char why[1024];
-	int rc;
+	struct note *n;
 
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->file = strdup(file))) {
@@ -353,24 +420,161 @@ static int bind_file(struct devimg_plugins *ps, const char *file)
 	p->trace = ps->trace;
 	p->handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle) {
-		trace(ps->trace, 1, "plugins: skipping %s: cannot load: %s",
-		      file, dlerror());
+		note_text(ps, "plugins: skipping %s: cannot load: %s", file,
+			  dlerror());
 		goto skip;
 	}
 	init = (devimg_plugin_init_fn)dlsym(p->handle, DEVIMG_PLUGIN_ENTRY);
 	if (!init) {
-		trace(ps->trace, 1, "plugins: skipping %s: no %s: %s", file,
-		      DEVIMG_PLUGIN_ENTRY, dlerror());
+		note_text(ps, "plugins: skipping %s: no %s: %s", file,
+			  DEVIMG_PLUGIN_ENTRY, dlerror());
 		goto skip;
 	}
-	p->ops.abi_version = DEVIMG_PLUGIN_ABI_VERSION;
-	p->ops.size = sizeof(p->ops);
-	rc = init(DEVIMG_PLUGIN_ABI_VERSION, &p->ops);
-	skip = rc < 0 ? init_failure(p, rc, why, sizeof(why)) :
-			check_ops(ps, &p->ops, why, sizeof(why));
+	n = note_new(ps);
+	if (!n) {
+		plugin_free(p, false);
+		return -ENOMEM;
+	}
+	n->p = p;
+	n->init = init;
+	return 0;
+skip:
+	plugin_free(p, false);
+	return 0;
+}
+
+/* Run one plugin's init; on its own thread when there are several. */
+static void *start(void *arg)
+{
+	struct note *n = arg;
+	struct devimg_plugin_ops *ops = &n->p->ops;
+	const char *msg = NULL;
+	bool talks;
+
+	ops->abi_version = DEVIMG_PLUGIN_ABI_VERSION;
+	ops->size = sizeof(*ops);
+	n->rc = n->init(DEVIMG_PLUGIN_ABI_VERSION, ops);
+	/* Plugin messages are per thread: read it on this one. */
+	if (n->rc < 0)
+		talks = n->rc != -EPROTO;
+	else
+		talks = ops->abi_version == DEVIMG_PLUGIN_ABI_VERSION &&
+			ops->size >= DEVIMG_PLUGIN_OPS_MIN;
+	if (talks && ops->last_error)
+		msg = ops->last_error();
+	snprintf(n->msg, sizeof(n->msg), "%s", msg ? msg : "");
+	return NULL;
+}
+
+/* The backend a plugin's file name says: "opencl" for devimg-opencl.so. */
+static void backend_of_name(const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name);
+	size_t pre = strlen(DEVIMG_PLUGIN_PREFIX);
+	size_t suf = strlen(DEVIMG_PLUGIN_SUFFIX);
+
+	if (n < pre + suf)
+		n = pre + suf;
+	snprintf(buf, size, "%.*s", (int)(n - pre - suf), name + pre);
+}
+
+/* The same for a path. */
+static void backend_of_file(const char *file, char *buf, size_t size)
+{
+	const char *slash = strrchr(file, '/');
+
+	backend_of_name(slash ? slash + 1 : file, buf, size);
+}
+
+/*
+ * Whether the plugin of note i starts beside the others: its file is named
+ * for a backend of the selector grammar that no earlier file names. Any
+ * other file (a second copy of a backend's plugin, say) may start the
+ * same vendor library as one of them, which need not bear two starts at
+ * once (PoCL 3 does not): it starts alone, after them.
+ */
+static bool starts_beside(const struct devimg_plugins *ps, unsigned i)
+{
+	char name[256], other[256];
+	unsigned j;
+
+	backend_of_file(ps->notes[i].p->file, name, sizeof(name));
+	if (!devimg_selector_known_backend(name))
+		return false;
+	for (j = 0; j < i; j++) {
+		if (!ps->notes[j].p)
+			continue;
+		backend_of_file(ps->notes[j].p->file, other, sizeof(other));
+		if (!strcasecmp(name, other))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Start every plugin found. Those that start beside the others each run
+ * init in a thread of their own, all joined here (one alone runs on the
+ * calling thread); then the rest, one after the other.
+ */
+static void start_all(struct devimg_plugins *ps)
+{
+	unsigned i, nbeside = 0;
+
+	for (i = 0; i < ps->nnotes; i++) {
+		struct note *n = &ps->notes[i];
+
+		n->beside = n->p && starts_beside(ps, i);
+		nbeside += n->beside;
+	}
+	for (i = 0; i < ps->nnotes; i++) {
+		struct note *n = &ps->notes[i];
+
+		if (!n->beside)
+			continue;
+		if (nbeside > 1 &&
+		    pthread_create(&n->thread, NULL, start, n) == 0)
+			n->threaded = true;
+		else
+			start(n);
+	}
+	for (i = 0; i < ps->nnotes; i++)
+		if (ps->notes[i].threaded)
+			pthread_join(ps->notes[i].thread, NULL);
+	for (i = 0; i < ps->nnotes; i++)
+		if (ps->notes[i].p && !ps->notes[i].beside)
+			start(&ps->notes[i]);
+}
+
+/*
+ * The selector leaves files unopened by their names: say when a plugin's
+ * backend is not the one its name says.
+ */
+static void check_name(struct devimg_plugin *p)
+{
+	char named[256];
+
+	backend_of_file(p->file, named, sizeof(named));
+	if (strcasecmp(named, p->ops.backend))
+		trace(p->trace, 1, "plugins: %s gives backend %s, not the %s of its name: bound whatever DEVIMG_DEVICE_SELECTOR names",
+		      p->file, p->ops.backend, named);
+}
+
+/*
+ * Bind a started plugin, or skip it with its reason. Returns 0 whether
+ * it was bound or skipped, -ENOMEM only.
+ */
+static int bind_started(struct devimg_plugins *ps, struct note *n)
+{
+	struct devimg_plugin *p = n->p;
+	const char *skip;
+	char why[sizeof(n->msg) + 128];
+
+	n->p = NULL;
+	skip = n->rc < 0 ? init_failure(n->rc, n->msg, why, sizeof(why)) :
+			   check_ops(ps, &p->ops, why, sizeof(why));
 	if (skip) {
-		trace(ps->trace, 1, "plugins: skipping %s: %s", file, skip);
-		plugin_free(p, rc == 0 && can_fini(&p->ops));
+		trace(ps->trace, 1, "plugins: skipping %s: %s", p->file, skip);
+		plugin_free(p, n->rc == 0 && can_fini(&p->ops));
 		return 0;
 	}
 	clear_beyond(&p->ops);
@@ -378,14 +582,47 @@ static int bind_file(struct devimg_plugins *ps, const char *file)
 		plugin_free(p, true);
 		return -ENOMEM;
 	}
-	keep_mapped(file);
+	keep_mapped(p->file);
 	trace(ps->trace, 1, "plugins: bound %s from %s (ABI %u)",
-	      p->ops.backend, file, p->ops.abi_version);
-	trace_devices(p);
+	      p->ops.backend, p->file, p->ops.abi_version);
+	check_name(p);
+	trace_devices(p, n->msg);
 	return 0;
-skip:
-	plugin_free(p, false);
-	return 0;
+}
+
+/* Go through the notes in order: emit the lines, bind the plugins. */
+static int bind_noted(struct devimg_plugins *ps)
+{
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < ps->nnotes && rc == 0; i++) {
+		struct note *n = &ps->notes[i];
+
+		if (n->text)
+			devimg_trace_text(TRACE_PRIORITY(1), __FILE__, __LINE__,
+					  __func__, n->text);
+		if (n->p)
+			rc = bind_started(ps, n);
+	}
+	return rc;
+}
+
+/* Free the notes, and the plugins left in them (out of memory). */
+static void notes_free(struct devimg_plugins *ps)
+{
+	unsigned i;
+
+	for (i = 0; i < ps->nnotes; i++) {
+		struct note *n = &ps->notes[i];
+
+		free(n->text);
+		if (n->p)
+			plugin_free(n->p, n->rc == 0 && can_fini(&n->p->ops));
+	}
+	free(ps->notes);
+	ps->notes = NULL;
+	ps->nnotes = ps->capnotes = 0;
 }
 
 static int is_plugin_name(const struct dirent *d)
@@ -403,6 +640,7 @@ static int bind_entry(struct devimg_plugins *ps, const char *dir,
 		      const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
+	char backend[256];
 	char *file;
 	int rc;
 
@@ -411,14 +649,18 @@ static int bind_entry(struct devimg_plugins *ps, const char *dir,
 		return -ENOMEM;
 	snprintf(file, n, "%s/%s", dir, name);
 	if (seen_before(ps, name)) {
-		trace(ps->trace, 1, "plugins: skipping %s: shadowed by a %s found earlier",
-		      file, name);
+		note_text(ps, "plugins: skipping %s: shadowed by a %s found earlier",
+			  file, name);
 		free(file);
 		return 0;
 	}
 	rc = remember(ps, name);
-	if (rc == 0)
-		rc = bind_file(ps, file);
+	backend_of_name(name, backend, sizeof(backend));
+	if (rc == 0 && !devimg_selector_may_keep_backend(ps->sel, backend))
+		note_text(ps, "plugins: skipping %s: DEVIMG_DEVICE_SELECTOR names no %s device",
+			  file, backend);
+	else if (rc == 0)
+		rc = open_file(ps, file);
 	free(file);
 	return rc;
 }
@@ -430,11 +672,12 @@ static int search_dir(struct devimg_plugins *ps, const char *dir)
 
 	n = scandir(dir, &names, is_plugin_name, alphasort);
 	if (n < 0) {
-		trace(ps->trace, 1, "plugins: cannot search %s: %s", dir,
-		      strerror(errno));
-		return errno == ENOMEM ? -ENOMEM : 0;
+		rc = errno;
+		note_text(ps, "plugins: cannot search %s: %s", dir,
+			  strerror(rc));
+		return rc == ENOMEM ? -ENOMEM : 0;
 	}
-	trace(ps->trace, 1, "plugins: searching %s: %d candidate(s)", dir, n);
+	note_text(ps, "plugins: searching %s: %d candidate(s)", dir, n);
 	for (i = 0; i < n; i++) {
 		if (rc == 0)
 			rc = bind_entry(ps, dir, names[i]->d_name);
@@ -469,10 +712,21 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 	if (!ps)
 		return -ENOMEM;
 	ps->trace = cfg->trace;
-	if (cfg->search_path && cfg->search_path[0])
+	/* A selector outside the grammar opens all: devimg_ctx_new() says. */
+	if (cfg->selector &&
+	    devimg_selector_parse(cfg->selector, &ps->sel, NULL) == -ENOMEM)
+		rc = -ENOMEM;
+	if (rc == 0 && cfg->search_path && cfg->search_path[0])
 		rc = search_path(ps, cfg->search_path);
 	if (rc == 0 && cfg->plugindir && cfg->plugindir[0])
 		rc = search_dir(ps, cfg->plugindir);
+	if (rc == 0) {
+		start_all(ps);
+		rc = bind_noted(ps);
+	}
+	notes_free(ps);
+	devimg_selector_free(ps->sel);
+	ps->sel = NULL;
 	if (rc < 0) {
 		devimg_plugins_free(ps);
 		return rc;

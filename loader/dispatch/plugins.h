@@ -50,6 +50,12 @@ struct devimg_plugins_config {
 	const char *plugindir;
 	/* 0: quiet; 1: discovery and binding; 2: and every plugin call. */
 	int trace;
+	/*
+	 * The device selector (selector.h); a file named for a backend of
+	 * which it can keep no device is not opened. NULL or "", or text
+	 * outside the grammar: every file is.
+	 */
+	const char *selector;
 };
 
 /*

@@ -482,3 +482,8 @@ bool devimg_selector_may_keep_backend(const struct devimg_selector *sel,
 			return false;
 	return true;
 }
+
+bool devimg_selector_known_backend(const char *backend)
+{
+	return backend_of(backend) != BACKEND_UNKNOWN;
+}

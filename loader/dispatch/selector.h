@@ -84,6 +84,9 @@ bool devimg_selector_wants_sub_devices(const struct devimg_selector *sel,
 bool devimg_selector_may_keep_backend(const struct devimg_selector *sel,
 				      const char *backend);
 
+/* Whether backend is one the grammar names (opencl, level_zero, cuda). */
+bool devimg_selector_known_backend(const char *backend);
+
 #ifdef __cplusplus
 }
 #endif
