@@ -151,7 +151,8 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
 	tests/plugins/link-absent.sh \
 	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh \
-	tests/plugins/globals-pocl.sh
+	tests/plugins/globals-pocl.sh \
+	tests/plugins/lazy.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode

@@ -16,14 +16,26 @@
  *                    buffers are host memory, kernels still refused
  *   globals-short    the same, its table stopping before global_info:
  *                    programs are made, device globals are unreachable
+ * With DEVIMG_TEST_FAKE_MARKS=DIR, init first writes DIR/BACKEND.started,
+ * BACKEND being what the file's name says (devimg-BACKEND.so), and the
+ * plugin gives that backend; with DEVIMG_TEST_FAKE_WAIT=N too, init then
+ * waits, up to 30 s, until N such files are there (the inits of N copies
+ * under several names run at once), and fails if they are not.
  * Built in the tree against plugins/devimg_plugin.h, and by
  * tests/pkg/plugin-sdk.sh out of the tree against the installed header
  * (DEVIMG_FAKE_INSTALLED).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* dladdr() */
+#endif
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef DEVIMG_FAKE_INSTALLED
 #include <devimg/devimg_plugin.h>
@@ -598,8 +610,7 @@ static int install_globals(unsigned abi_version,
 	return install_table(abi_version, ops, &table, sizeof(table), size);
 }
 
-DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
-					    struct devimg_plugin_ops *ops)
+static int fake_init(unsigned abi_version, struct devimg_plugin_ops *ops)
 {
 	const char *mode = getenv("DEVIMG_TEST_FAKE");
 
@@ -631,4 +642,92 @@ DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 		return 0;
 	message = "fake vendor library reports no devices";
 	return -ENODEV;
+}
+
+/* How long init waits for the others' marker files, in 10 ms steps. */
+#define MARK_WAIT_STEPS 3000
+
+static char named_backend[64];
+
+/* The backend this file's name says into named_backend; false if none. */
+static int name_backend(void)
+{
+	const char *base, *dot;
+	Dl_info info;
+
+	if (!dladdr(&platform, &info) || !info.dli_fname)
+		return 0;
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	if (strncmp(base, "devimg-", 7))
+		return 0;
+	base += 7;
+	dot = strstr(base, ".so");
+	if (!dot || dot == base ||
+	    (size_t)(dot - base) >= sizeof(named_backend))
+		return 0;
+	memcpy(named_backend, base, (size_t)(dot - base));
+	named_backend[dot - base] = '\0';
+	return 1;
+}
+
+static int count_marks(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)))
+		n += strstr(d->d_name, ".started") != NULL;
+	closedir(dp);
+	return n;
+}
+
+/* DEVIMG_TEST_FAKE_MARKS and DEVIMG_TEST_FAKE_WAIT, see the top. */
+static int mark_and_wait(const char *dir)
+{
+	const char *wait = getenv("DEVIMG_TEST_FAKE_WAIT");
+	struct timespec step = { 0, 10000000 };
+	char path[4096];
+	FILE *f;
+	int i, want = wait ? atoi(wait) : 0;
+
+	if (!name_backend()) {
+		message = "fake: the file is not named devimg-BACKEND.so";
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/%s.started", dir, named_backend);
+	f = fopen(path, "w");
+	if (!f || fclose(f)) {
+		message = "fake: cannot write the marker file";
+		return -EIO;
+	}
+	for (i = 0; i < MARK_WAIT_STEPS; i++) {
+		if (count_marks(dir) >= want)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	message = "fake: timed out waiting for the other plugins to start";
+	return -ETIMEDOUT;
+}
+
+DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
+					    struct devimg_plugin_ops *ops)
+{
+	const char *marks = getenv("DEVIMG_TEST_FAKE_MARKS");
+	int rc;
+
+	if (!marks)
+		return fake_init(abi_version, ops);
+	rc = mark_and_wait(marks);
+	if (rc < 0) {
+		ops->last_error = fake_last_error;
+		return rc;
+	}
+	rc = fake_init(abi_version, ops);
+	if (rc == 0)
+		ops->backend = named_backend;
+	return rc;
 }

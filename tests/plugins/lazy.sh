@@ -1,0 +1,119 @@
+#!/bin/sh
+# Which plugins start when: under a selector, the files named for a
+# backend it names no device of are not opened (their init never runs);
+# the others start at once, each init on a thread of its own, and bind in
+# file order. The plugins are copies of the fake plugin named for two
+# backends, each writing a marker file when its init starts.
+. "$top_srcdir/tests/lib.sh"
+
+fake=$top_builddir/tests/plugins/.libs/devimg-fake.so
+[ -f "$fake" ] || fail "$fake not built"
+list=$top_builddir/tests/plugins/plugin-list
+LS=$top_builddir/devimg-ls
+
+mkdir -p "$scratch/plugins" "$scratch/marks"
+cp "$fake" "$scratch/plugins/devimg-opencl.so"
+cp "$fake" "$scratch/plugins/devimg-cuda.so"
+DEVIMG_TEST_FAKE=device
+DEVIMG_TEST_FAKE_MARKS=$scratch/marks
+DEVIMG_PLUGIN_PATH=$scratch/plugins
+export DEVIMG_TEST_FAKE DEVIMG_TEST_FAKE_MARKS DEVIMG_PLUGIN_PATH
+unset DEVIMG_DEVICE_SELECTOR DEVIMG_TEST_FAKE_WAIT || :
+
+# run [SELECTOR]: plugin-list at trace level 1, the markers cleared first.
+run() {
+	rm -f "$scratch/marks/"*
+	if [ $# -gt 0 ]; then
+		DEVIMG_DEVICE_SELECTOR=$1 DEVIMG_TRACE=1 "$list" \
+			>"$scratch/out" 2>"$scratch/err"
+	else
+		DEVIMG_TRACE=1 "$list" >"$scratch/out" 2>"$scratch/err"
+	fi || fail "plugin-list failed: $(cat "$scratch/err")"
+}
+expect_out() {
+	[ "$(cat "$scratch/out")" = "$1" ] ||
+		fail "bound: '$(cat "$scratch/out")', expected '$1'; trace: $(cat "$scratch/err")"
+}
+expect_started() {
+	[ "$(cd "$scratch/marks" && ls)" = "$1" ] ||
+		fail "inits started: '$(cd "$scratch/marks" && ls)', expected '$1'"
+}
+expect_trace() {
+	grep -q -- "$1" "$scratch/err" ||
+		fail "no trace line matching '$1' in: $(cat "$scratch/err")"
+}
+p=$scratch/plugins
+both="cuda $p/devimg-cuda.so
+opencl $p/devimg-opencl.so"
+
+# A selector naming one backend: the other file is never opened.
+run 'opencl:*'
+expect_out "opencl $p/devimg-opencl.so"
+expect_started "opencl.started"
+expect_trace "^devimg: plugins: skipping $p/devimg-cuda.so: DEVIMG_DEVICE_SELECTOR names no cuda device$"
+run 'CUDA:0;!cuda:cpu'
+expect_out "cuda $p/devimg-cuda.so"
+expect_started "cuda.started"
+expect_trace "skipping $p/devimg-opencl.so: DEVIMG_DEVICE_SELECTOR names no opencl device$"
+# Discarding terms alone: only a backend all of whose roots go is closed.
+run '!cuda:*'
+expect_out "opencl $p/devimg-opencl.so"
+expect_started "opencl.started"
+run '!cuda:0'
+expect_out "$both"
+# "*" and no selector open every file.
+run '*:gpu'
+expect_out "$both"
+run
+expect_out "$both"
+expect_started "cuda.started
+opencl.started"
+
+# The inits run at once: each waits (30 s at most) until both started,
+# which fails the one that runs first if they run one after the other.
+DEVIMG_TEST_FAKE_WAIT=2
+export DEVIMG_TEST_FAKE_WAIT
+run
+expect_out "$both"
+! grep -q "timed out" "$scratch/err" || fail "inits ran one after the other: $(cat "$scratch/err")"
+# The traces keep the files' order.
+grep "^devimg: plugins: bound" "$scratch/err" >"$scratch/bound"
+[ "$(cat "$scratch/bound")" = "devimg: plugins: bound cuda from $p/devimg-cuda.so (ABI 1)
+devimg: plugins: bound opencl from $p/devimg-opencl.so (ABI 1)" ] ||
+	fail "bound lines out of order: $(cat "$scratch/err")"
+
+# The API: devimg-ls lists the plugins in file order and a device of
+# each; under a selector the other plugin's init never runs.
+[ -x "$LS" ] || skip "devimg-ls is not built"
+# ls_plugins [SELECTOR]: the plugin lines and the count of device lines.
+ls_plugins() {
+	rm -f "$scratch/marks/"*
+	if [ $# -gt 0 ]; then
+		DEVIMG_DEVICE_SELECTOR=$1 "$LS" -v >"$scratch/out" 2>"$scratch/err"
+	else
+		"$LS" -v >"$scratch/out" 2>"$scratch/err"
+	fi || fail "devimg-ls: $(cat "$scratch/err")"
+	grep '^plugins: \|^  ' "$scratch/out" >"$scratch/ls"
+	grep -c '^\[[a-z_]*:[0-9]*\] cpu, devimg fake device,' "$scratch/out" >>"$scratch/ls"
+}
+ls_plugins
+[ "$(cat "$scratch/ls")" = "plugins: 2
+  cuda: $p/devimg-cuda.so
+  opencl: $p/devimg-opencl.so
+2" ] || fail "devimg-ls: $(cat "$scratch/out" "$scratch/err")"
+unset DEVIMG_TEST_FAKE_WAIT
+ls_plugins 'cuda:*'
+[ "$(cat "$scratch/ls")" = "plugins: 1
+  cuda: $p/devimg-cuda.so
+1" ] || fail "devimg-ls under cuda:*: $(cat "$scratch/out" "$scratch/err")"
+expect_started "cuda.started"
+
+# A selector outside the grammar opens every file; devimg_ctx_new()
+# reports it.
+rm -f "$scratch/marks/"*
+! DEVIMG_DEVICE_SELECTOR='ocl:*' "$LS" >"$scratch/out" 2>"$scratch/err" ||
+	fail "devimg-ls took DEVIMG_DEVICE_SELECTOR=ocl:*"
+grep -q "unknown backend 'ocl'" "$scratch/err" ||
+	fail "devimg-ls under ocl:*: $(cat "$scratch/err")"
+expect_started "cuda.started
+opencl.started"
