@@ -4,7 +4,9 @@
  * each, or as JSON. Linked with libdevimg-internal for what the public API
  * does not show (version, native formats, plugin capabilities, the bound
  * plugins); the devices themselves come from devimg_ctx_new(), so
- * DEVIMG_DEVICE_SELECTOR and DEVIMG_PLUGIN_PATH apply as for any program.
+ * DEVIMG_DEVICE_SELECTOR and DEVIMG_PLUGIN_PATH apply as for any program:
+ * under a selector only the plugins of the backends it names start, and
+ * without one every plugin does and every device is listed.
  *
  * Names, versions and paths come from drivers and the environment: the
  * text output escapes them (escape.h), the JSON output per JSON.

@@ -14,6 +14,13 @@
  * Bound plugins stay mapped until the process exits (their vendor
  * libraries are not safe to unload); devimg_plugins_free() calls fini().
  *
+ * Under a selector (cfg->selector), a file named for a backend of the
+ * selector grammar of which no term can keep a device is not opened
+ * (devimg_selector_may_keep_backend()). The files opened are dlopen'ed in
+ * order, then their inits run at once, one thread each (a file named
+ * outside the grammar, or a second one for a backend, alone afterwards);
+ * traces and the bound plugins keep the order of the files.
+ *
  * Tracing (DEVIMG_TRACE): level 1 prints discovery and binding, level 2
  * also every plugin call made through the devimg_plugin_<op>() functions
  * below with its arguments and result (and the plugin's message when it
