@@ -54,7 +54,6 @@ struct devimg_plugins {
 	/* While loading: the selector (NULL: every plugin), the notes. */
 	struct devimg_selector *sel;
 	unsigned nnotes;
-	unsigned capnotes;
 	struct note *notes;
 };
 
@@ -361,18 +360,13 @@ static void note_text(struct devimg_plugins *ps, const char *fmt, ...)
 
 static struct note *note_new(struct devimg_plugins *ps)
 {
-	struct note *n;
+	/* A few per folder: one more each time. */
+	struct note *n = realloc(ps->notes, (ps->nnotes + 1) * sizeof(*n));
 
-	if (ps->nnotes == ps->capnotes) {
-		unsigned cap = ps->capnotes ? 2 * ps->capnotes : 8;
-
-		n = realloc(ps->notes, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		ps->notes = n;
-		ps->capnotes = cap;
-	}
-	n = &ps->notes[ps->nnotes++];
+	if (!n)
+		return NULL;
+	ps->notes = n;
+	n += ps->nnotes++;
 	memset(n, 0, sizeof(*n));
 	n->rc = 1;
 	return n;
@@ -622,7 +616,7 @@ static void notes_free(struct devimg_plugins *ps)
 	}
 	free(ps->notes);
 	ps->notes = NULL;
-	ps->nnotes = ps->capnotes = 0;
+	ps->nnotes = 0;
 }
 
 static int is_plugin_name(const struct dirent *d)
