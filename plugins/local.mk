@@ -86,6 +86,18 @@ tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined \
 	-export-symbols-regex '^devimg_(plugin_init|fake_.*)$$' -rpath /nowhere
 
+# A library making a context in its constructor, and a program opening it
+# (tests/plugins/lazy.sh): plugins starting inside a dlopen().
+check_LTLIBRARIES += tests/plugins/ctx-in-ctor.la
+tests_plugins_ctx_in_ctor_la_SOURCES = tests/plugins/ctx-in-ctor.c
+tests_plugins_ctx_in_ctor_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_plugins_ctx_in_ctor_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-shared -no-undefined -rpath /nowhere
+tests_plugins_ctx_in_ctor_la_LIBADD = loader/libdevimg.la
+check_PROGRAMS += tests/plugins/open-module
+tests_plugins_open_module_SOURCES = tests/plugins/open-module.c
+tests_plugins_open_module_LDADD = -ldl
+
 # A fake OpenCL driver, loaded by the ICD loader where OCL_ICD_VENDORS
 # names a folder with its .icd file: tests/plugins/fake-icd.c.
 if HAVE_OPENCL

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "escape.h"
 #include "libdevimg-internal.h"
@@ -505,10 +506,97 @@ static bool starts_beside(const struct devimg_plugins *ps, unsigned i)
 	return true;
 }
 
+/* How long the probe of can_thread() may take, in milliseconds. */
+#define PROBE_MS 250
+
+struct probe {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;
+	int refs;		/* the caller's and the probe thread's */
+};
+
+static void probe_unref(struct probe *pr)
+{
+	bool last;
+
+	pthread_mutex_lock(&pr->lock);
+	last = --pr->refs == 0;
+	pthread_mutex_unlock(&pr->lock);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&pr->lock);
+	pthread_cond_destroy(&pr->cond);
+	free(pr);
+}
+
+static void *probe_run(void *arg)
+{
+	struct probe *pr = arg;
+	Dl_info info;
+
+	/* dladdr() takes the dynamic linker's lock, as dlopen() does. */
+	dladdr(pr, &info);
+	pthread_mutex_lock(&pr->lock);
+	pr->done = true;
+	pthread_cond_signal(&pr->cond);
+	pthread_mutex_unlock(&pr->lock);
+	probe_unref(pr);
+	return NULL;
+}
+
+/*
+ * Whether inits may run on other threads: not while this thread holds the
+ * dynamic linker's lock, inside a dlopen() (a constructor of a library
+ * being opened called devimg_ctx_new()): vendor libraries open libraries
+ * as they start, and would wait for this thread, which waits for them. A
+ * thread tries to take the lock; one that cannot within PROBE_MS is left
+ * to finish once the lock is free.
+ */
+static bool can_thread(void)
+{
+	struct probe *pr = calloc(1, sizeof(*pr));
+	struct timespec until;
+	pthread_attr_t attr;
+	pthread_t thread;
+	bool done;
+	int rc;
+
+	if (!pr)
+		return false;
+	pthread_mutex_init(&pr->lock, NULL);
+	pthread_cond_init(&pr->cond, NULL);
+	pr->refs = 2;
+	rc = pthread_attr_init(&attr);
+	if (rc == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		rc = pthread_create(&thread, &attr, probe_run, pr);
+		pthread_attr_destroy(&attr);
+	}
+	if (rc != 0) {
+		pr->refs = 1;
+		probe_unref(pr);
+		return false;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += PROBE_MS * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&pr->lock);
+	while (!pr->done &&
+	       pthread_cond_timedwait(&pr->cond, &pr->lock, &until) == 0)
+		;
+	done = pr->done;
+	pthread_mutex_unlock(&pr->lock);
+	probe_unref(pr);
+	return done;
+}
+
 /*
  * Start every plugin found. Those that start beside the others each run
- * init in a thread of their own, all joined here (one alone runs on the
- * calling thread); then the rest, one after the other.
+ * init in a thread of their own, all joined here (one alone, or all inside
+ * a dlopen(), runs on the calling thread); then the rest, one after the
+ * other.
  */
 static void start_all(struct devimg_plugins *ps)
 {
@@ -520,6 +608,8 @@ static void start_all(struct devimg_plugins *ps)
 		n->beside = n->p && starts_beside(ps, i);
 		nbeside += n->beside;
 	}
+	if (nbeside > 1 && !can_thread())
+		nbeside = 0;
 	for (i = 0; i < ps->nnotes; i++) {
 		struct note *n = &ps->notes[i];
 

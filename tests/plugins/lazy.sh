@@ -82,6 +82,21 @@ grep "^devimg: plugins: bound" "$scratch/err" >"$scratch/bound"
 devimg: plugins: bound opencl from $p/devimg-opencl.so (ABI 1)" ] ||
 	fail "bound lines out of order: $(cat "$scratch/err")"
 
+# Inside a dlopen(), whose lock vendor libraries need to start (the
+# fake's dladdr() takes it), the inits run one after the other: a
+# library whose constructor makes a context still gets both devices.
+unset DEVIMG_TEST_FAKE_WAIT
+rm -f "$scratch/marks/"*
+timeout 60 "$top_builddir/tests/plugins/open-module" \
+	"$top_builddir/tests/plugins/.libs/ctx-in-ctor.so" >"$scratch/out" 2>"$scratch/err" ||
+	fail "opening a library whose constructor makes a context: exit $?: $(cat "$scratch/out" "$scratch/err")"
+[ "$(cat "$scratch/out")" = "ctor: 0 2
+opened" ] || fail "context in a constructor: $(cat "$scratch/out" "$scratch/err")"
+expect_started "cuda.started
+opencl.started"
+DEVIMG_TEST_FAKE_WAIT=2
+export DEVIMG_TEST_FAKE_WAIT
+
 # The API: devimg-ls lists the plugins in file order and a device of
 # each; under a selector the other plugin's init never runs.
 [ -x "$LS" ] || skip "devimg-ls is not built"
