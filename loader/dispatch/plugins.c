@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -461,6 +462,23 @@ static void *start(void *arg)
 	return NULL;
 }
 
+/*
+ * start() on a thread of its own. A vendor library may give the thread a
+ * signal stack of its own (LLVM, in PoCL, does): the thread's first one
+ * is put back before it ends, as whoever made that one (a sanitizer)
+ * frees it then.
+ */
+static void *start_on_thread(void *arg)
+{
+	stack_t first, now;
+	bool saved = sigaltstack(NULL, &first) == 0;
+
+	start(arg);
+	if (saved && sigaltstack(NULL, &now) == 0 && now.ss_sp != first.ss_sp)
+		sigaltstack(&first, NULL);
+	return NULL;
+}
+
 /* The backend a plugin's file name says: "opencl" for devimg-opencl.so. */
 static void backend_of_name(const char *name, char *buf, size_t size)
 {
@@ -546,6 +564,19 @@ static void *probe_run(void *arg)
 }
 
 /*
+ * The probe thread runs this library's code after can_thread() gave up on
+ * it: keep the library mapped, as a program may dlclose() it meanwhile.
+ */
+static void keep_self_mapped(void)
+{
+	static const char anchor;
+	Dl_info info;
+
+	if (dladdr(&anchor, &info) && info.dli_fname)
+		keep_mapped(info.dli_fname);
+}
+
+/*
  * Whether inits may run on other threads: not while this thread holds the
  * dynamic linker's lock, inside a dlopen() (a constructor of a library
  * being opened called devimg_ctx_new()): vendor libraries open libraries
@@ -557,7 +588,6 @@ static bool can_thread(void)
 {
 	struct probe *pr = calloc(1, sizeof(*pr));
 	struct timespec until;
-	pthread_attr_t attr;
 	pthread_t thread;
 	bool done;
 	int rc;
@@ -567,12 +597,7 @@ static bool can_thread(void)
 	pthread_mutex_init(&pr->lock, NULL);
 	pthread_cond_init(&pr->cond, NULL);
 	pr->refs = 2;
-	rc = pthread_attr_init(&attr);
-	if (rc == 0) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		rc = pthread_create(&thread, &attr, probe_run, pr);
-		pthread_attr_destroy(&attr);
-	}
+	rc = pthread_create(&thread, NULL, probe_run, pr);
 	if (rc != 0) {
 		pr->refs = 1;
 		probe_unref(pr);
@@ -588,6 +613,12 @@ static bool can_thread(void)
 		;
 	done = pr->done;
 	pthread_mutex_unlock(&pr->lock);
+	if (done) {
+		pthread_join(thread, NULL);
+	} else {
+		keep_self_mapped();
+		pthread_detach(thread);
+	}
 	probe_unref(pr);
 	return done;
 }
@@ -616,7 +647,7 @@ static void start_all(struct devimg_plugins *ps)
 		if (!n->beside)
 			continue;
 		if (nbeside > 1 &&
-		    pthread_create(&n->thread, NULL, start, n) == 0)
+		    pthread_create(&n->thread, NULL, start_on_thread, n) == 0)
 			n->threaded = true;
 		else
 			start(n);
