@@ -16,11 +16,12 @@
  *                    buffers are host memory, kernels still refused
  *   globals-short    the same, its table stopping before global_info:
  *                    programs are made, device globals are unreachable
- * With DEVIMG_TEST_FAKE_MARKS=DIR, init first writes DIR/BACKEND.started,
- * BACKEND being what the file's name says (devimg-BACKEND.so), and the
- * plugin gives that backend; with DEVIMG_TEST_FAKE_WAIT=N too, init then
- * waits, up to 30 s, until N such files are there (the inits of N copies
- * under several names run at once), and fails if they are not.
+ * With DEVIMG_TEST_FAKE_MARKS=DIR (not empty), init first writes
+ * DIR/BACKEND.started, BACKEND being what the file's name says
+ * (devimg-BACKEND.so), and the plugin gives that backend; with
+ * DEVIMG_TEST_FAKE_WAIT=N too, init then waits, up to 30 s, until N such
+ * files are there (the inits of N copies under several names run at
+ * once), and fails if they are not.
  * Built in the tree against plugins/devimg_plugin.h, and by
  * tests/pkg/plugin-sdk.sh out of the tree against the installed header
  * (DEVIMG_FAKE_INSTALLED).
@@ -719,7 +720,7 @@ DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 	const char *marks = getenv("DEVIMG_TEST_FAKE_MARKS");
 	int rc;
 
-	if (!marks)
+	if (!marks || !marks[0])
 		return fake_init(abi_version, ops);
 	rc = mark_and_wait(marks);
 	if (rc < 0) {

@@ -61,6 +61,13 @@ expect_out "opencl $p/devimg-opencl.so"
 expect_started "opencl.started"
 run '!cuda:0'
 expect_out "$both"
+# A plugin whose backend is not the one its file name says binds as
+# before whatever the selector names, and the trace says so.
+mkdir -p "$scratch/misnamed"
+cp "$fake" "$scratch/misnamed/devimg-level_zero.so"
+DEVIMG_TEST_FAKE_MARKS= DEVIMG_PLUGIN_PATH=$scratch/misnamed run 'level_zero:*'
+expect_out "fake $scratch/misnamed/devimg-level_zero.so"
+expect_trace "^devimg: plugins: $scratch/misnamed/devimg-level_zero.so gives backend fake, not the level_zero of its name: bound whatever DEVIMG_DEVICE_SELECTOR names$"
 # "*" and no selector open every file.
 run '*:gpu'
 expect_out "$both"
