@@ -97,6 +97,9 @@ tests_plugins_ctx_in_ctor_la_LIBADD = loader/libdevimg.la
 check_PROGRAMS += tests/plugins/open-module
 tests_plugins_open_module_SOURCES = tests/plugins/open-module.c
 tests_plugins_open_module_LDADD = -ldl
+# Which plugins start under a selector, and that they start at once.
+dist_check_SCRIPTS += tests/plugins/lazy.sh
+TESTS += tests/plugins/lazy.sh
 
 # A fake OpenCL driver, loaded by the ICD loader where OCL_ICD_VENDORS
 # names a folder with its .icd file: tests/plugins/fake-icd.c.
@@ -163,8 +166,7 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
 	tests/plugins/link-absent.sh \
 	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh \
-	tests/plugins/globals-pocl.sh \
-	tests/plugins/lazy.sh
+	tests/plugins/globals-pocl.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)
 # The kernels of opencl-pocl.sh, made at build time as SPIR 1.2 bitcode
