@@ -441,7 +441,10 @@ unsigned devimg_device_count(struct devimg_ctx *ctx);
 /* Borrowed, valid as long as the context; NULL when i is out of range. */
 struct devimg_device *devimg_device_get(struct devimg_ctx *ctx, unsigned i);
 const char *devimg_device_name(const struct devimg_device *dev);
-/* "opencl", "level_zero", "cuda". */
+/*
+ * The backend its plugin names: "opencl", "level_zero", "cuda", or the
+ * name a plugin for another backend gives itself.
+ */
 const char *devimg_device_backend(const struct devimg_device *dev);
 /*
  * What image selection sees of dev, written into caps up to caps->size.

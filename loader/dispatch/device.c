@@ -126,10 +126,15 @@ DEVIMG_EXPORT const char *devimg_device_name(const struct devimg_device *dev)
 	return dev && dev->info->name ? dev->info->name : "";
 }
 
+/*
+ * The backend of the plugin: a plugin for a backend devimg does not know
+ * is named as it names itself, though its devices take images as OpenCL
+ * devices do (caps.backend).
+ */
 DEVIMG_EXPORT const char *
 devimg_device_backend(const struct devimg_device *dev)
 {
-	return dev ? devimg_backend_name(dev->caps.backend) : "unknown";
+	return dev ? devimg_plugin_backend(dev->plugin) : "unknown";
 }
 
 DEVIMG_EXPORT int devimg_device_caps(const struct devimg_device *dev,

@@ -330,7 +330,7 @@ START_TEST(no_image_for_the_device)
 	ck_assert_int_eq(devimg_global_read(e.q, find("uid_c"), 0, 4, buf),
 			 -ENOENT);
 	ck_assert_has(devimg_last_error(),
-		      "no image compatible with device devimg fake device (opencl) defines device global 'uid_c'; image 0 (target nvptx64)");
+		      "no image compatible with device devimg fake device (fake) defines device global 'uid_c'; image 0 (target nvptx64)");
 }
 END_TEST
 
