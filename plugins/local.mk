@@ -97,6 +97,11 @@ tests_plugins_ctx_in_ctor_la_LIBADD = loader/libdevimg.la
 check_PROGRAMS += tests/plugins/open-module
 tests_plugins_open_module_SOURCES = tests/plugins/open-module.c
 tests_plugins_open_module_LDADD = -ldl
+# A context going through the plugins as far as the device asked for.
+check_PROGRAMS += tests/plugins/first-device
+tests_plugins_first_device_SOURCES = tests/plugins/first-device.c
+tests_plugins_first_device_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
+tests_plugins_first_device_LDADD = loader/libdevimg.la
 # Which plugins start under a selector, and that they start at once.
 dist_check_SCRIPTS += tests/plugins/lazy.sh
 TESTS += tests/plugins/lazy.sh

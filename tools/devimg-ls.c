@@ -252,6 +252,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	/*
+	 * Every device is listed: start every plugin now, side by side,
+	 * rather than the first alone for the context's first device.
+	 */
+	ps = dispatch_plugins();
+	devimg_plugins_count(ps);
 	err = devimg_ctx_new(&ctx);
 	if (err < 0) {
 		/* Escaped by libdevimg; a build log keeps its lines. */
@@ -261,7 +267,6 @@ int main(int argc, char **argv)
 			*msg ? msg : devimg_strerror(err));
 		return 1;
 	}
-	ps = dispatch_plugins();
 	if (json) {
 		print_json(ctx, ps, verbose);
 	} else {

@@ -422,10 +422,18 @@ struct devimg_kernel;
 /*
  * A context over the devices that DEVIMG_DEVICE_SELECTOR keeps, from the
  * plugins found on DEVIMG_PLUGIN_PATH and in the plugin folder (bound once
- * per process), with one backend context per platform. No plugin or no
- * device is no error: devimg_device_count() is then 0. -EINVAL when
- * DEVIMG_DEVICE_SELECTOR is outside its grammar (the message names the
- * column), -ENOMEM.
+ * per process), with one backend context per platform. Devices are
+ * numbered in plugin order (the files' names: cuda, level_zero, opencl),
+ * then in each backend's order; device 0 is the default device. No
+ * plugin or no device is no error: devimg_device_count() is then 0.
+ * -EINVAL when DEVIMG_DEVICE_SELECTOR is outside its grammar (the message
+ * names the column), -ENOMEM.
+ *
+ * Backends start when needed: the context goes through the plugins only
+ * as far as the device asked for. devimg_ctx_new() starts the plugins up
+ * to the first that keeps a device; devimg_device_get(ctx, i) those up to
+ * device i; devimg_device_count() all the others, side by side. A program
+ * that uses the default device starts one backend.
  */
 int devimg_ctx_new(struct devimg_ctx **out);
 struct devimg_ctx *devimg_ctx_ref(struct devimg_ctx *ctx);

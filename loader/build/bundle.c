@@ -177,10 +177,16 @@ static int entry_copy(struct devimg_bundle *b, const struct bundle_entry *e)
 			 e->options, e->linked);
 }
 
+/* Whether dev is one of ctx's devices, all of them enumerated. */
 static bool of_ctx(const struct devimg_ctx *ctx,
 		   const struct devimg_device *dev)
 {
-	return dev && dev >= ctx->devs && dev < ctx->devs + ctx->ndevs;
+	unsigned i;
+
+	for (i = 0; dev && i < ctx->ndevs; i++)
+		if (ctx->devs[i] == dev)
+			return true;
+	return false;
 }
 
 /* Whether img is still in a compilable form: SPIR-V, bitcode or PTX. */
@@ -246,9 +252,13 @@ static int bundle_gather(struct devimg_ctx *ctx,
 	struct devimg_image **imgs = NULL;
 	struct devimg_bundle *b;
 	size_t n = 0;
-	unsigned d, ndevs = f && f->ndevs ? f->ndevs : ctx->ndevs;
+	unsigned d, ndevs;
 	int err;
 
+	err = ctx_enumerate_all(ctx);
+	if (err < 0)
+		return err;
+	ndevs = f && f->ndevs ? f->ndevs : ctx->ndevs;
 	for (d = 0; f && f->ndevs && d < f->ndevs; d++)
 		if (!of_ctx(ctx, f->devs ? f->devs[d] : NULL))
 			return dispatch_error(-EINVAL, "devimg_bundle_new: device %u of the filter is not a device of the context",
@@ -263,7 +273,7 @@ static int bundle_gather(struct devimg_ctx *ctx,
 	err = b ? 0 : nomem("devimg_bundle_new");
 	for (d = 0; err == 0 && d < ndevs; d++)
 		err = add_for_device(b, f && f->ndevs ? f->devs[d] :
-					&ctx->devs[d], imgs, n, f, any_form);
+					ctx->devs[d], imgs, n, f, any_form);
 	images_drop(imgs, n);
 	return bundle_done(b, err, out);
 }

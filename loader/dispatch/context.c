@@ -2,8 +2,17 @@
 /*
  * Contexts: the process-wide plugin set, device enumeration through the
  * device selector, one plugin context per platform.
+ *
+ * Enumeration is lazy: a context goes through the plugins in their order
+ * only as far as the device asked for. devimg_ctx_new() enumerates up to
+ * the first device, the default one (the first plugin that keeps a device,
+ * the plugins after it not even started); devimg_device_get(ctx, i) goes
+ * on up to device i; devimg_device_count() and bundles over the whole
+ * context, to the end (the plugins left starting side by side). Devices
+ * and their numbers are those a full enumeration gives.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,29 +43,75 @@ static void ctx_free(struct devimg_ctx *ctx)
 	unsigned i;
 
 	for (i = 0; i < ctx->ndevs; i++) {
-		global_mem_free(&ctx->devs[i]);
-		progcache_free(&ctx->devs[i]);
-		pthread_mutex_destroy(&ctx->devs[i].cache_lock);
+		global_mem_free(ctx->devs[i]);
+		progcache_free(ctx->devs[i]);
+		pthread_mutex_destroy(&ctx->devs[i]->cache_lock);
 	}
-	for (i = 0; i < ctx->nplats; i++)
+	for (i = 0; i < ctx->nplats; i++) {
 		devimg_plugin_context_release(ctx->plats[i].plugin,
 					      ctx->plats[i].pctx);
+		free(ctx->plats[i].devs);
+	}
 	bundle_syclbin_release(ctx);
+	devimg_selector_free(ctx->sel);
+	pthread_mutex_destroy(&ctx->enum_lock);
 	free(ctx->devs);
 	free(ctx->plats);
 	free(ctx);
 }
 
+/*
+ * Make the devices of a platform's plugin context, append them to ctx.
+ * Returns 0 or -ENOMEM, with the context released.
+ */
+static int ctx_add_devices(struct devimg_ctx *ctx, struct devimg_plugin *p,
+			   struct devimg_plugin_context *pctx,
+			   struct devimg_plugin_device **kept, unsigned nkept)
+{
+	struct dispatch_platform *plats;
+	struct devimg_device **ptrs, *devs;
+	unsigned i;
+
+	plats = realloc(ctx->plats, (ctx->nplats + 1) * sizeof(*plats));
+	if (plats)
+		ctx->plats = plats;
+	ptrs = plats ? realloc(ctx->devs, (ctx->ndevs + nkept) *
+						  sizeof(*ptrs)) : NULL;
+	if (ptrs)
+		ctx->devs = ptrs;
+	devs = ptrs ? calloc(nkept, sizeof(*devs)) : NULL;
+	if (!devs) {
+		devimg_plugin_context_release(p, pctx);
+		return -ENOMEM;
+	}
+	plats[ctx->nplats].plugin = p;
+	plats[ctx->nplats].pctx = pctx;
+	plats[ctx->nplats].ndevs = nkept;
+	plats[ctx->nplats].devs = devs;
+	ctx->nplats++;
+	for (i = 0; i < nkept; i++) {
+		struct devimg_device *dev = &devs[i];
+
+		dev->ctx = ctx;
+		dev->plugin = p;
+		dev->pdev = kept[i];
+		dev->pctx = pctx;
+		dev->info = devimg_plugin_device_info(p, kept[i]);
+		device_init_caps(dev);
+		pthread_mutex_init(&dev->cache_lock, NULL);
+		ptrs[ctx->ndevs + i] = dev;
+	}
+	ctx->ndevs += nkept;
+	return 0;
+}
+
 /* Append the kept devices of one platform and create its context. */
 static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 			    struct devimg_plugin_platform *plat,
-			    const struct devimg_selector *sel,
 			    unsigned *backend_index)
 {
 	struct devimg_plugin_device **pdevs = NULL, **kept = NULL;
 	struct devimg_plugin_context *pctx;
-	struct dispatch_platform *plats;
-	struct devimg_device *devs;
 	const char *backend = devimg_plugin_backend(p);
 	unsigned n, nkept = 0, i;
 	int err;
@@ -79,7 +134,7 @@ static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 		const struct devimg_plugin_device_info *info =
 			devimg_plugin_device_info(p, pdevs[i]);
 
-		if (devimg_selector_keep(sel, backend, (*backend_index)++,
+		if (devimg_selector_keep(ctx->sel, backend, (*backend_index)++,
 					 info->type))
 			kept[nkept++] = pdevs[i];
 	}
@@ -92,52 +147,87 @@ static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 		err = 0;
 		goto out;
 	}
-	plats = realloc(ctx->plats, (ctx->nplats + 1) * sizeof(*plats));
-	devs = plats ? realloc(ctx->devs,
-			       (ctx->ndevs + nkept) * sizeof(*devs)) : NULL;
-	if (plats)
-		ctx->plats = plats;
-	if (devs)
-		ctx->devs = devs;
-	if (!plats || !devs) {
-		devimg_plugin_context_release(p, pctx);
-		err = -ENOMEM;
-		goto out;
-	}
-	plats[ctx->nplats].plugin = p;
-	plats[ctx->nplats].pctx = pctx;
-	ctx->nplats++;
-	for (i = 0; i < nkept; i++) {
-		struct devimg_device *dev = &devs[ctx->ndevs + i];
-
-		memset(dev, 0, sizeof(*dev));
-		dev->plugin = p;
-		dev->pdev = kept[i];
-		dev->pctx = pctx;
-		dev->info = devimg_plugin_device_info(p, kept[i]);
-		device_init_caps(dev);
-		pthread_mutex_init(&dev->cache_lock, NULL);
-	}
-	ctx->ndevs += nkept;
+	err = ctx_add_devices(ctx, p, pctx, kept, nkept);
 out:
 	free(pdevs);
 	free(kept);
 	return err;
 }
 
+/* Append the kept devices of every platform of p. 0 or -ENOMEM. */
+static int ctx_add_plugin(struct devimg_ctx *ctx, struct devimg_plugin *p)
+{
+	struct devimg_plugin_platform **plats;
+	unsigned nplats, backend_index = 0, j;
+	int err = 0;
+
+	if (devimg_plugin_platform_list(p, 0, NULL, &nplats) < 0 ||
+	    nplats == 0)
+		return 0;
+	plats = calloc(nplats, sizeof(*plats));
+	if (!plats)
+		return -ENOMEM;
+	if (devimg_plugin_platform_list(p, nplats, plats, &nplats) < 0)
+		nplats = 0;
+	for (j = 0; j < nplats && err == 0; j++)
+		err = ctx_add_platform(ctx, p, plats[j], &backend_index);
+	free(plats);
+	return err;
+}
+
+/*
+ * Enumerate the plugins' devices in plugin order until ctx has more than
+ * want, or all of them (want UINT_MAX): a plugin not reached yet is not
+ * even started (devimg_plugins_get()). 0 or -ENOMEM, with the message.
+ */
+static int ctx_enumerate(struct devimg_ctx *ctx, unsigned want)
+{
+	struct devimg_plugins *ps = dispatch_plugins();
+	struct devimg_plugin *p;
+	int err = 0;
+
+	if (atomic_load_explicit(&ctx->enumerated, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&ctx->enum_lock);
+	/* All of them at once: the plugins left start side by side. */
+	if (want == UINT_MAX)
+		devimg_plugins_count(ps);
+	while (err == 0 && (want == UINT_MAX || ctx->ndevs <= want) &&
+	       !atomic_load_explicit(&ctx->enumerated, memory_order_relaxed)) {
+		p = devimg_plugins_get(ps, ctx->next_plugin);
+		if (!p) {
+			devimg_selector_free(ctx->sel);
+			ctx->sel = NULL;
+			atomic_store_explicit(&ctx->enumerated, true,
+					      memory_order_release);
+			break;
+		}
+		err = ctx_add_plugin(ctx, p);
+		/* Out of memory, the plugin's devices are left out. */
+		ctx->next_plugin++;
+	}
+	pthread_mutex_unlock(&ctx->enum_lock);
+	if (err < 0)
+		return dispatch_error(err, "enumerating devices: %s",
+				      devimg_strerror(err));
+	return 0;
+}
+
+int ctx_enumerate_all(struct devimg_ctx *ctx)
+{
+	return ctx_enumerate(ctx, UINT_MAX);
+}
+
 DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 {
 	struct devimg_selector_error serr;
 	struct devimg_selector *sel;
-	struct devimg_plugins *ps;
 	struct devimg_ctx *ctx;
-	unsigned i, j;
 	int err;
 
 	if (!out)
 		return dispatch_error(-EINVAL, "devimg_ctx_new: NULL out");
-	ps = dispatch_plugins();
-	if (!ps)
+	if (!dispatch_plugins())
 		return dispatch_error(-ENOMEM, "cannot load the plugins: out of memory");
 	err = devimg_selector_parse(devimg_env(DEVIMG_ENV_DEVICE_SELECTOR),
 				    &sel, &serr);
@@ -151,37 +241,16 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	}
 	atomic_init(&ctx->refcount, 1);
 	atomic_init(&ctx->builds, 0);
+	atomic_init(&ctx->enumerated, false);
 	atomic_init(&ctx->syclbins, NULL);
-	for (i = 0; i < devimg_plugins_count(ps); i++) {
-		struct devimg_plugin *p = devimg_plugins_get(ps, i);
-		struct devimg_plugin_platform **plats;
-		unsigned nplats, backend_index = 0;
-
-		if (devimg_plugin_platform_list(p, 0, NULL, &nplats) < 0 ||
-		    nplats == 0)
-			continue;
-		plats = calloc(nplats, sizeof(*plats));
-		if (!plats) {
-			err = -ENOMEM;
-			break;
-		}
-		if (devimg_plugin_platform_list(p, nplats, plats, &nplats) < 0)
-			nplats = 0;
-		for (j = 0; j < nplats && err == 0; j++)
-			err = ctx_add_platform(ctx, p, plats[j], sel,
-					       &backend_index);
-		free(plats);
-		if (err < 0)
-			break;
-	}
-	devimg_selector_free(sel);
+	pthread_mutex_init(&ctx->enum_lock, NULL);
+	ctx->sel = sel;
+	/* The first device, the default one, is there at once. */
+	err = ctx_enumerate(ctx, 0);
 	if (err < 0) {
 		ctx_free(ctx);
-		return dispatch_error(err, "devimg_ctx_new: %s",
-				      devimg_strerror(err));
+		return err;
 	}
-	for (i = 0; i < ctx->ndevs; i++)
-		ctx->devs[i].ctx = ctx;
 	*out = ctx;
 	return 0;
 }
@@ -210,18 +279,31 @@ DEVIMG_EXPORT unsigned devimg_ctx_stat_builds(const struct devimg_ctx *ctx)
 
 DEVIMG_EXPORT unsigned devimg_device_count(struct devimg_ctx *ctx)
 {
-	return ctx ? ctx->ndevs : 0;
+	if (!ctx)
+		return 0;
+	ctx_enumerate_all(ctx);
+	return ctx->ndevs;
 }
 
 DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 						      unsigned i)
 {
-	if (ctx && i < ctx->ndevs)
-		return &ctx->devs[i];
-	if (!ctx)
+	struct devimg_device *dev = NULL;
+	unsigned n;
+
+	if (!ctx) {
 		fail_null("devimg_device_get");
-	else
+		return NULL;
+	}
+	if (ctx_enumerate(ctx, i) < 0)
+		return NULL;
+	pthread_mutex_lock(&ctx->enum_lock);
+	n = ctx->ndevs;
+	if (i < n)
+		dev = ctx->devs[i];
+	pthread_mutex_unlock(&ctx->enum_lock);
+	if (!dev)
 		dispatch_error(-ERANGE, "no device %u in the context, it has %u",
-			       i, ctx->ndevs);
-	return NULL;
+			       i, n);
+	return dev;
 }

@@ -28,6 +28,8 @@ struct global_mem;
 struct dispatch_platform {
 	struct devimg_plugin *plugin;
 	struct devimg_plugin_context *pctx;
+	unsigned ndevs;
+	struct devimg_device *devs;
 };
 
 struct devimg_device {
@@ -43,11 +45,22 @@ struct devimg_device {
 	struct global_mem *globals;		/* global.c; under cache_lock */
 };
 
+/*
+ * The devices are enumerated lazily, a plugin at a time in plugin order,
+ * as far as the device asked for (context.c); a device, once there, stays
+ * where it is.
+ */
 struct devimg_ctx {
 	atomic_uint refcount;
 	atomic_uint builds;
+	/* Set once every plugin's devices are in: devs is final. */
+	atomic_bool enumerated;
+	/* Guards the rest of enumeration: what follows up to syclbins. */
+	pthread_mutex_t enum_lock;
+	struct devimg_selector *sel;
+	unsigned next_plugin;
 	unsigned ndevs;
-	struct devimg_device *devs;
+	struct devimg_device **devs;
 	unsigned nplats;
 	struct dispatch_platform *plats;
 	/* SYCLBIN files the context registered (bundle-syclbin.c). */
@@ -68,6 +81,14 @@ struct devimg_buf {
 	struct devimg_plugin_mem *mem;
 	size_t size;
 };
+
+/* ---- context.c ---- */
+
+/*
+ * Enumerate the rest of ctx's devices: ctx->devs and ctx->ndevs are final
+ * afterwards. 0, or -ENOMEM (with the message).
+ */
+int ctx_enumerate_all(struct devimg_ctx *ctx);
 
 /* ---- bundle.c ---- */
 

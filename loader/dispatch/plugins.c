@@ -29,13 +29,16 @@ struct devimg_plugin {
 };
 
 /*
- * What discovery found, in order: a trace line, or a plugin to start. The
- * starts (devimg_plugin_init) run at once, one thread each; then the notes
- * are gone through in order, so that traces and devices keep the order of
- * the files.
+ * What discovery found, in order: a trace line, or a file to open and
+ * start. Files are opened and started when a plugin past those bound is
+ * asked for (devimg_plugins_get()), one at a time, or all that remain
+ * (devimg_plugins_count()), their inits at once, one thread each; then
+ * the notes are gone through in order, so that traces and devices keep
+ * the order of the files.
  */
 struct note {
 	char *text;			/* a trace line, or NULL */
+	char *file;			/* a file to open, or NULL */
 	struct devimg_plugin *p;	/* a plugin to start, or NULL */
 	devimg_plugin_init_fn init;
 	int rc;				/* what init returned; 1: not run */
@@ -46,6 +49,8 @@ struct note {
 };
 
 struct devimg_plugins {
+	/* Held while binding, and to read what is bound. */
+	pthread_mutex_t lock;
 	unsigned count;
 	unsigned capacity;
 	struct devimg_plugin **list;
@@ -53,9 +58,11 @@ struct devimg_plugins {
 	unsigned nseen;
 	char **seen;
 	int trace;
-	/* While loading: the selector (NULL: every plugin), the notes. */
+	/* While discovering: the selector (NULL: every plugin). */
 	struct devimg_selector *sel;
+	/* What discovery found; those before next are gone through. */
 	unsigned nnotes;
+	unsigned next;
 	struct note *notes;
 };
 
@@ -375,64 +382,91 @@ static struct note *note_new(struct devimg_plugins *ps)
 }
 
 /*
- * A level-1 trace line, kept to be emitted in its turn; escaped as by
+ * A level-1 trace line, kept in n to be emitted in its turn; escaped as by
  * trace(). Out of memory, the line is lost.
  */
-static void note_text(struct devimg_plugins *ps, const char *fmt, ...)
+static void note_vset(struct devimg_plugins *ps, struct note *n,
+		      const char *fmt, va_list ap)
 {
 	char buf[TRACE_MAX];
-	struct note *n;
-	char *text;
-	va_list ap;
 
 	if (ps->trace < 1)
 		return;
-	va_start(ap, fmt);
 	props_vsnprintf_esc(buf, sizeof(buf), NULL, fmt, ap);
+	free(n->text);
+	n->text = strdup(buf);
+}
+
+static void note_set(struct devimg_plugins *ps, struct note *n,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note_set(struct devimg_plugins *ps, struct note *n,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	note_vset(ps, n, fmt, ap);
 	va_end(ap);
-	text = strdup(buf);
-	n = text ? note_new(ps) : NULL;
-	if (n)
-		n->text = text;
-	else
-		free(text);
+}
+
+/* The same line in a note of its own. */
+static void note_text(struct devimg_plugins *ps, const char *fmt, ...)
+{
+	struct note *n;
+	va_list ap;
+
+	if (ps->trace < 1 || !(n = note_new(ps)))
+		return;
+	va_start(ap, fmt);
+	note_vset(ps, n, fmt, ap);
+	va_end(ap);
+}
+
+/* A file to open and start in its turn. Returns 0 or -ENOMEM. */
+static int note_file(struct devimg_plugins *ps, const char *file)
+{
+	char *copy = strdup(file);
+	struct note *n = copy ? note_new(ps) : NULL;
+
+	if (!n) {
+		free(copy);
+		return -ENOMEM;
+	}
+	n->file = copy;
+	return 0;
 }
 
 /*
- * Open one file and find its entry point, to start it later. Returns 0
- * whether it is to start or was skipped, -ENOMEM only.
+ * Open the file of n and find its entry point, to start it: n->p, or a
+ * line in n->text saying why not. Returns 0 whether it is to start or
+ * was skipped, -ENOMEM only.
  */
-static int open_file(struct devimg_plugins *ps, const char *file)
+static int open_file(struct devimg_plugins *ps, struct note *n)
 {
 	struct devimg_plugin *p;
-	devimg_plugin_init_fn init;
-	struct note *n;
 
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->file = strdup(file))) {
-		free(p);
+	if (!p)
 		return -ENOMEM;
-	}
+	p->file = n->file;
+	n->file = NULL;
 	p->trace = ps->trace;
-	p->handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	p->handle = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle) {
-		note_text(ps, "plugins: skipping %s: cannot load: %s", file,
-			  dlerror());
+		note_set(ps, n, "plugins: skipping %s: cannot load: %s",
+			 p->file, dlerror());
 		goto skip;
 	}
-	init = (devimg_plugin_init_fn)dlsym(p->handle, DEVIMG_PLUGIN_ENTRY);
-	if (!init) {
-		note_text(ps, "plugins: skipping %s: no %s: %s", file,
-			  DEVIMG_PLUGIN_ENTRY, dlerror());
+	n->init = (devimg_plugin_init_fn)dlsym(p->handle,
+					       DEVIMG_PLUGIN_ENTRY);
+	if (!n->init) {
+		note_set(ps, n, "plugins: skipping %s: no %s: %s", p->file,
+			 DEVIMG_PLUGIN_ENTRY, dlerror());
 		goto skip;
-	}
-	n = note_new(ps);
-	if (!n) {
-		plugin_free(p, false);
-		return -ENOMEM;
 	}
 	n->p = p;
-	n->init = init;
 	return 0;
 skip:
 	plugin_free(p, false);
@@ -515,9 +549,12 @@ static bool starts_beside(const struct devimg_plugins *ps, unsigned i)
 	if (!devimg_selector_known_backend(name))
 		return false;
 	for (j = 0; j < i; j++) {
-		if (!ps->notes[j].p)
+		const char *file = ps->notes[j].p ? ps->notes[j].p->file :
+						    ps->notes[j].file;
+
+		if (!file)
 			continue;
-		backend_of_file(ps->notes[j].p->file, other, sizeof(other));
+		backend_of_file(file, other, sizeof(other));
 		if (!strcasecmp(name, other))
 			return false;
 	}
@@ -624,16 +661,17 @@ static bool can_thread(void)
 }
 
 /*
- * Start every plugin found. Those that start beside the others each run
- * init in a thread of their own, all joined here (one alone, or all inside
- * a dlopen(), runs on the calling thread); then the rest, one after the
- * other.
+ * Start the plugins of notes [from, to). Those that start beside the
+ * others each run init in a thread of their own, all joined here (one
+ * alone, or all inside a dlopen(), runs on the calling thread); then the
+ * rest, one after the other.
  */
-static void start_all(struct devimg_plugins *ps)
+static void start_range(struct devimg_plugins *ps, unsigned from,
+			unsigned to)
 {
 	unsigned i, nbeside = 0;
 
-	for (i = 0; i < ps->nnotes; i++) {
+	for (i = from; i < to; i++) {
 		struct note *n = &ps->notes[i];
 
 		n->beside = n->p && starts_beside(ps, i);
@@ -641,7 +679,7 @@ static void start_all(struct devimg_plugins *ps)
 	}
 	if (nbeside > 1 && !can_thread())
 		nbeside = 0;
-	for (i = 0; i < ps->nnotes; i++) {
+	for (i = from; i < to; i++) {
 		struct note *n = &ps->notes[i];
 
 		if (!n->beside)
@@ -652,10 +690,10 @@ static void start_all(struct devimg_plugins *ps)
 		else
 			start(n);
 	}
-	for (i = 0; i < ps->nnotes; i++)
+	for (i = from; i < to; i++)
 		if (ps->notes[i].threaded)
 			pthread_join(ps->notes[i].thread, NULL);
-	for (i = 0; i < ps->nnotes; i++)
+	for (i = from; i < to; i++)
 		if (ps->notes[i].p && !ps->notes[i].beside)
 			start(&ps->notes[i]);
 }
@@ -705,13 +743,13 @@ static int bind_started(struct devimg_plugins *ps, struct note *n)
 	return 0;
 }
 
-/* Go through the notes in order: emit the lines, bind the plugins. */
-static int bind_noted(struct devimg_plugins *ps)
+/* Go through notes [from, to) in order: emit the lines, bind the plugins. */
+static int bind_range(struct devimg_plugins *ps, unsigned from, unsigned to)
 {
 	unsigned i;
 	int rc = 0;
 
-	for (i = 0; i < ps->nnotes && rc == 0; i++) {
+	for (i = from; i < to && rc == 0; i++) {
 		struct note *n = &ps->notes[i];
 
 		if (n->text)
@@ -732,6 +770,7 @@ static void notes_free(struct devimg_plugins *ps)
 		struct note *n = &ps->notes[i];
 
 		free(n->text);
+		free(n->file);
 		if (n->p)
 			plugin_free(n->p, n->rc == 0 && can_fini(&n->p->ops));
 	}
@@ -775,7 +814,7 @@ static int bind_entry(struct devimg_plugins *ps, const char *dir,
 		note_text(ps, "plugins: skipping %s: DEVIMG_DEVICE_SELECTOR names no %s device",
 			  file, backend);
 	else if (rc == 0)
-		rc = open_file(ps, file);
+		rc = note_file(ps, file);
 	free(file);
 	return rc;
 }
@@ -817,6 +856,33 @@ static int search_path(struct devimg_plugins *ps, const char *path)
 	return rc;
 }
 
+/*
+ * Open, start and bind the files of notes [ps->next, to), under ps->lock;
+ * the last time, say how many are bound. Out of memory, the plugins not
+ * bound yet are left out.
+ */
+static void advance(struct devimg_plugins *ps, unsigned to)
+{
+	unsigned i;
+	int rc = 0;
+
+	for (i = ps->next; i < to && rc == 0; i++)
+		if (ps->notes[i].file)
+			rc = open_file(ps, &ps->notes[i]);
+	if (rc == 0) {
+		start_range(ps, ps->next, to);
+		rc = bind_range(ps, ps->next, to);
+	}
+	if (rc < 0) {
+		trace(ps->trace, 1, "plugins: out of memory, %u bound, the rest left out",
+		      ps->count);
+		to = ps->nnotes;
+	}
+	if (ps->next < to && to == ps->nnotes && rc == 0)
+		trace(ps->trace, 1, "plugins: %u bound", ps->count);
+	ps->next = to;
+}
+
 int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 			struct devimg_plugins **out)
 {
@@ -826,6 +892,7 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 	ps = calloc(1, sizeof(*ps));
 	if (!ps)
 		return -ENOMEM;
+	pthread_mutex_init(&ps->lock, NULL);
 	ps->trace = cfg->trace;
 	/* A selector outside the grammar opens all: devimg_ctx_new() says. */
 	if (cfg->selector &&
@@ -835,18 +902,12 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 		rc = search_path(ps, cfg->search_path);
 	if (rc == 0 && cfg->plugindir && cfg->plugindir[0])
 		rc = search_dir(ps, cfg->plugindir);
-	if (rc == 0) {
-		start_all(ps);
-		rc = bind_noted(ps);
-	}
-	notes_free(ps);
 	devimg_selector_free(ps->sel);
 	ps->sel = NULL;
 	if (rc < 0) {
 		devimg_plugins_free(ps);
 		return rc;
 	}
-	trace(ps->trace, 1, "plugins: %u bound", ps->count);
 	*out = ps;
 	return 0;
 }
@@ -857,34 +918,54 @@ void devimg_plugins_free(struct devimg_plugins *ps)
 
 	if (!ps)
 		return;
+	notes_free(ps);
 	for (i = ps->count; i-- > 0;)
 		plugin_free(ps->list[i], true);
 	for (i = 0; i < ps->nseen; i++)
 		free(ps->seen[i]);
 	free(ps->seen);
 	free(ps->list);
+	pthread_mutex_destroy(&ps->lock);
 	free(ps);
 }
 
-unsigned devimg_plugins_count(const struct devimg_plugins *ps)
+unsigned devimg_plugins_count(struct devimg_plugins *ps)
 {
-	return ps ? ps->count : 0;
+	unsigned n;
+
+	if (!ps)
+		return 0;
+	pthread_mutex_lock(&ps->lock);
+	advance(ps, ps->nnotes);
+	n = ps->count;
+	pthread_mutex_unlock(&ps->lock);
+	return n;
 }
 
-struct devimg_plugin *devimg_plugins_get(const struct devimg_plugins *ps,
+struct devimg_plugin *devimg_plugins_get(struct devimg_plugins *ps,
 					 unsigned i)
 {
-	return ps && i < ps->count ? ps->list[i] : NULL;
+	struct devimg_plugin *p;
+
+	if (!ps)
+		return NULL;
+	pthread_mutex_lock(&ps->lock);
+	while (ps->count <= i && ps->next < ps->nnotes)
+		advance(ps, ps->next + 1);
+	p = i < ps->count ? ps->list[i] : NULL;
+	pthread_mutex_unlock(&ps->lock);
+	return p;
 }
 
-struct devimg_plugin *devimg_plugins_find(const struct devimg_plugins *ps,
+struct devimg_plugin *devimg_plugins_find(struct devimg_plugins *ps,
 					  const char *backend)
 {
+	struct devimg_plugin *p;
 	unsigned i;
 
-	for (i = 0; ps && i < ps->count; i++)
-		if (!strcmp(ps->list[i]->ops.backend, backend))
-			return ps->list[i];
+	for (i = 0; (p = devimg_plugins_get(ps, i)); i++)
+		if (!strcmp(p->ops.backend, backend))
+			return p;
 	return NULL;
 }
 

@@ -4,9 +4,13 @@
  *
  * devimg_plugins_load() looks in each folder of a colon-separated search
  * path (DEVIMG_PLUGIN_PATH), then in the installed plugin folder
- * (PLUGINDIR), for files named devimg-*.so, in name order within a folder.
- * Each is opened with dlopen(RTLD_NOW | RTLD_LOCAL) and bound through its
- * devimg_plugin_init(). A file that cannot be opened (its vendor library is
+ * (PLUGINDIR), for files named devimg-*.so, in name order within a folder,
+ * and opens none of them yet. A file is opened with dlopen(RTLD_NOW |
+ * RTLD_LOCAL) and bound through its devimg_plugin_init() when a plugin
+ * past those bound is asked for: devimg_plugins_get() goes one file at a
+ * time, in order, so that a program that wants the first device starts
+ * the first backend only; devimg_plugins_count() and _find() go on to
+ * the end. A file that cannot be opened (its vendor library is
  * missing, say), has no entry point, speaks another ABI, fails to
  * initialise, or brings a backend already bound is skipped, never an
  * error; with tracing on, a line on stderr says which file and why. A file
@@ -16,10 +20,11 @@
  *
  * Under a selector (cfg->selector), a file named for a backend of the
  * selector grammar of which no term can keep a device is not opened
- * (devimg_selector_may_keep_backend()). The files opened are dlopen'ed in
- * order, then their inits run at once, one thread each (a file named
- * outside the grammar, or a second one for a backend, alone afterwards);
- * traces and the bound plugins keep the order of the files.
+ * (devimg_selector_may_keep_backend()). The files opened together are
+ * dlopen'ed in order, then their inits run at once, one thread each (a
+ * file named outside the grammar, or a second one for a backend, alone
+ * afterwards); traces and the bound plugins keep the order of the files.
+ * The functions below are safe to call from several threads.
  *
  * Tracing (DEVIMG_TRACE): level 1 prints discovery and binding, level 2
  * also every plugin call made through the devimg_plugin_<op>() functions
@@ -83,12 +88,22 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 /* Call every plugin's fini() and free ps. NULL is ignored. */
 void devimg_plugins_free(struct devimg_plugins *ps);
 
-unsigned devimg_plugins_count(const struct devimg_plugins *ps);
-/* The i-th plugin (borrowed), NULL when i is out of range. */
-struct devimg_plugin *devimg_plugins_get(const struct devimg_plugins *ps,
+/*
+ * How many plugins bind: every file not gone through yet is opened and
+ * started first.
+ */
+unsigned devimg_plugins_count(struct devimg_plugins *ps);
+/*
+ * The i-th plugin (borrowed), NULL when i is out of range. Files are
+ * opened and started one at a time, in order, until i plugins are bound.
+ */
+struct devimg_plugin *devimg_plugins_get(struct devimg_plugins *ps,
 					 unsigned i);
-/* The plugin of a backend ("opencl"), NULL when none is bound. */
-struct devimg_plugin *devimg_plugins_find(const struct devimg_plugins *ps,
+/*
+ * The plugin of a backend ("opencl"), NULL when none is bound; files are
+ * opened, in order, until it is found.
+ */
+struct devimg_plugin *devimg_plugins_find(struct devimg_plugins *ps,
 					  const char *backend);
 
 /* The backend name the plugin gave: "opencl". */

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Which plugins start when: under a selector, the files named for a
 # backend it names no device of are not opened (their init never runs);
-# the others start at once, each init on a thread of its own, and bind in
-# file order. The plugins are copies of the fake plugin named for two
+# a context starts the others in order as far as the device asked for,
+# and those left, when all are wanted, at once, each init on a thread of
+# its own; they bind in file order. The plugins are copies of the fake plugin named for two
 # backends, each writing a marker file when its init starts.
 . "$top_srcdir/tests/lib.sh"
 
@@ -88,6 +89,51 @@ grep "^devimg: plugins: bound" "$scratch/err" >"$scratch/bound"
 [ "$(cat "$scratch/bound")" = "devimg: plugins: bound cuda from $p/devimg-cuda.so (ABI 1)
 devimg: plugins: bound opencl from $p/devimg-opencl.so (ABI 1)" ] ||
 	fail "bound lines out of order: $(cat "$scratch/err")"
+
+# A context goes through the plugins only as far as the device asked
+# for: its first device starts the first plugin alone, the second device
+# the next plugin; counting the devices starts the rest.
+unset DEVIMG_TEST_FAKE_WAIT
+printf '#!/bin/sh\necho "$1:" $(cd "%s" && ls)\n' "$scratch/marks" \
+	>"$scratch/marks.sh"
+chmod +x "$scratch/marks.sh"
+# first [SELECTOR] OP...: first-device's lines, what started after each.
+first() {
+	rm -f "$scratch/marks/"*
+	FIRST_DEVICE_AFTER_EACH=$scratch/marks.sh DEVIMG_DEVICE_SELECTOR=$1
+	export FIRST_DEVICE_AFTER_EACH DEVIMG_DEVICE_SELECTOR
+	shift
+	"$top_builddir/tests/plugins/first-device" "$@" >"$scratch/out" \
+		2>"$scratch/err" || fail "first-device $*: $(cat "$scratch/err")"
+	unset FIRST_DEVICE_AFTER_EACH DEVIMG_DEVICE_SELECTOR
+}
+expect_first() {
+	[ "$(cat "$scratch/out")" = "$1" ] ||
+		fail "first-device: '$(cat "$scratch/out")', expected '$1'"
+}
+first '' get:0 get:1 get:2 count
+expect_first "new: cuda.started
+get:0 cuda
+get:0: cuda.started
+get:1 opencl
+get:1: cuda.started opencl.started
+get:2 none
+get:2: cuda.started opencl.started
+count 2
+count: cuda.started opencl.started"
+first '' count get:1
+expect_first "new: cuda.started
+count 2
+count: cuda.started opencl.started
+get:1 opencl
+get:1: cuda.started opencl.started"
+# The first plugin keeps no device (the fake's is a CPU): on to the next.
+first 'cuda:gpu;opencl:*' get:0 count
+expect_first "new: cuda.started opencl.started
+get:0 opencl
+get:0: cuda.started opencl.started
+count 1
+count: cuda.started opencl.started"
 
 # Inside a dlopen(), whose lock vendor libraries need to start (the
 # fake's dladdr() takes it), the inits run one after the other: a
