@@ -61,6 +61,7 @@ struct devimg_plugin_kernel {
 	unsigned nargs;			/* slots in args (and params - 1) */
 	struct cu_arg *args;
 	unsigned nlocal;		/* arguments of kind ARG_LOCAL */
+	unsigned nset;			/* arguments not ARG_UNSET */
 	void **params;			/* nargs + 1: the twin's offset last */
 	uint32_t offset[3];
 	struct cu_function *last_f;	/* the last block the plugin picked */
@@ -297,6 +298,8 @@ static void arg_set_kind(struct devimg_plugin_kernel *k, unsigned index,
 		k->nlocal--;
 	if (kind == ARG_LOCAL)
 		k->nlocal++;
+	if (a->kind == ARG_UNSET)
+		k->nset++;
 	a->kind = kind;
 	k->params[index] = arg_pointer(a);
 }
@@ -405,16 +408,22 @@ static void format_range(char *buf, size_t size, unsigned dims,
 					 i ? "x" : "", v[i]);
 }
 
-/* Every argument up to the kernel's count is set; returns how many. */
+/*
+ * Every argument up to the kernel's count is set; returns how many. The
+ * slots are the parameters when counted (arg_slot() keeps to them), so
+ * every slot set is every argument set.
+ */
 static int check_args(struct devimg_plugin_kernel *k, unsigned *count)
 {
 	unsigned n = k->counted ? k->nparams : k->nargs, i;
 
+	*count = n;
+	if (k->nset == k->nargs)
+		return 0;
 	for (i = 0; i < n; i++)
 		if (i >= k->nargs || k->args[i].kind == ARG_UNSET)
 			return plugin_error(-EINVAL, "launch: argument %u of kernel %s is not set",
 					    i, k->name);
-	*count = n;
 	return 0;
 }
 
@@ -496,6 +505,24 @@ static size_t auto_limit(struct cu_function *f)
 	return limit;
 }
 
+/*
+ * Whether a launch of f over global is of the last size the plugin picked
+ * a block for; inline, as every launch without a local size asks.
+ */
+static inline bool same_as_last(const struct devimg_plugin_kernel *k,
+				const struct cu_function *f, unsigned dims,
+				const size_t *global)
+{
+	unsigned i;
+
+	if (f != k->last_f || dims != k->last_dims)
+		return false;
+	for (i = 0; i < dims; i++)
+		if (global[i] != k->last_global[i])
+			return false;
+	return true;
+}
+
 static void pick_block(struct devimg_plugin_kernel *k, struct cu_function *f,
 		       unsigned dims, const size_t *global, size_t *block)
 {
@@ -503,8 +530,7 @@ static void pick_block(struct devimg_plugin_kernel *k, struct cu_function *f,
 	size_t max_block[3];
 	unsigned i;
 
-	if (f == k->last_f && dims == k->last_dims &&
-	    !memcmp(global, k->last_global, dims * sizeof(*global))) {
+	if (same_as_last(k, f, dims, global)) {
 		memcpy(block, k->last_block, sizeof(k->last_block));
 		return;
 	}
@@ -527,8 +553,7 @@ static int geometry(struct devimg_plugin_kernel *k, struct cu_function *f,
 	unsigned i;
 
 	/* The size of the last launch without a local size: as checked. */
-	if (!local && k->geo_ok && f == k->last_f && dims == k->last_dims &&
-	    !memcmp(global, k->last_global, dims * sizeof(*global))) {
+	if (!local && k->geo_ok && same_as_last(k, f, dims, global)) {
 		memcpy(grid, k->geo_grid, sizeof(k->geo_grid));
 		memcpy(block, k->geo_block, sizeof(k->geo_block));
 		return 0;

@@ -42,6 +42,14 @@ tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 tests_cuda_cuda_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
+# The plugin's own check of a launch's arguments, called directly.
+check_PROGRAMS += tests/cuda/launch-args
+tests_cuda_launch_args_SOURCES = tests/cuda/launch-args.c \
+	tests/level_zero/plugin-check.c tests/level_zero/plugin-check.h
+tests_cuda_launch_args_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+	-I$(top_srcdir)/tests/level_zero
+tests_cuda_launch_args_LDADD = -ldl
+
 # Device globals end to end on a GPU (globals.sh).
 check_PROGRAMS += tests/cuda/globals-run
 tests_cuda_globals_run_SOURCES = tests/cuda/globals-run.c

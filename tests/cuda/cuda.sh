@@ -28,6 +28,11 @@ lib cuda -target=nvptx64 -format=native -entries=cuda.sym cuda.ptx \
 DEVIMG_DEVICE_SELECTOR=cuda:*
 export DEVIMG_DEVICE_SELECTOR
 
+# The plugin's own check that every argument of a launch is set.
+"$top_builddir/tests/cuda/launch-args" "$plugin" cuda.ptx >out.args 2>&1 ||
+	fail "launch-args: $(cat out.args)"
+cat out.args
+
 # runner PROGRAM MODE LIBRARY: must pass; 77 only where allowed.
 runner() {
 	rc=0

@@ -94,6 +94,11 @@ expect "alloc managed 12 on 0"
 	fail "device memory in a context over two GPUs: $(cat record.log)"
 echo "ok the recording driver saw the launches docs/formats.md asks for"
 
+# The plugin's own check that every argument of a launch is set.
+DEVIMG_CUDA_DRIVER=$fake "$top_builddir/tests/cuda/launch-args" "$plugin" \
+	cuda.ptx >out.args 2>&1 || fail "launch-args: $(cat out.args)"
+cat out.args
+
 
 # ---- separate compilation and linking: cuda-run link on the plugin ----
 
