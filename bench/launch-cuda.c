@@ -15,7 +15,11 @@
  * alternating), and prints the median microseconds per launch and the
  * ratio devimg/raw: the median of the REPS paired ratios (each devimg run
  * over the raw run next to it), which cancels slow drifts of clocks and
- * of the GPU. "target <= 1.05x PASS/MISS". Exits 77, after one line that
+ * of the GPU; then the nanoseconds devimg adds per launch, the
+ * median of the paired differences. "target <= 1.02x and <= +50 ns ...
+ * PASS/MISS"; and what one cuCtxGetCurrent() costs here (the plugin calls
+ * it once per launch, to make the queue's context current when it is
+ * not). Exits 77, after one line that
  * says why, without a CUDA device; 1 on errors; 0 otherwise (also on
  * MISS).
  */
@@ -110,6 +114,26 @@ static double run_mode(void *bench, int mode, double *submit)
 	}
 	t1 = now_us();
 	return (t1 - t0) / b->n;
+}
+
+/*
+ * What the plugin's one driver call besides cuLaunchKernel costs: the
+ * median over 41 runs of 100000 calls of cuCtxGetCurrent().
+ */
+static void current_cost(struct raw *r)
+{
+	double v[41], t0;
+	CUcontext cur;
+	unsigned i, j;
+
+	for (i = 0; i < 41; i++) {
+		t0 = now_us();
+		for (j = 0; j < 100000; j++)
+			r->cu.cuCtxGetCurrent(&cur);
+		v[i] = (now_us() - t0) * 1e3 / 100000;
+	}
+	printf("cuCtxGetCurrent: %.1f ns a call (median of 41 x 100000)\n",
+	       paired_median(v, 41));
 }
 
 /* The driver's entry points, as the plugin finds them. */
@@ -240,8 +264,10 @@ int main(int argc, char **argv)
 	}
 
 	snprintf(what, sizeof(what), "%u launches of one work-item", b.n);
-	if (paired_measure(&b, run_mode, reps, what, "bench-cuda"))
+	if (paired_measure(&b, run_mode, reps, what, "bench-cuda",
+			   (struct paired_target){ 1.02, 50 }))
 		goto out;
+	current_cost(&b.raw);
 	ret = 0;
 out:
 	devimg_kernel_unref(b.k);

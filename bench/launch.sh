@@ -13,7 +13,7 @@
 # same image: clCreateProgramWithIL for SPIR-V, clCreateProgramWithBinary
 # and "-x spir -spir-std=1.2" for SPIR) and through devimg_launch(),
 # repetitions interleaved, and prints median microseconds per launch and
-# the median of the paired devimg/raw ratios. Target: devimg within 1.05x
+# the median of the paired devimg/raw ratios. Target: devimg within 1.03x
 # of raw. Exits 77 when there is no device or no way to make its format.
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS, CLANG, LLVM_SPIRV,
