@@ -44,15 +44,29 @@ struct kernel_arg {
 };
 
 struct devimg_kernel {
+	/*
+	 * Resolved for launches, first, so that a steady launch reads one
+	 * cache line of the kernel: ready when every argument is set and the
+	 * spec constants are on the device (the gate guards it and pk);
+	 * offset_ok when the backend takes a global offset; launch, the
+	 * plugin's own launch when untraced (else NULL: the traced wrapper).
+	 */
+	atomic_bool gate;
+	bool ready;
+	bool offset_ok;
+	atomic_uint waiting;		/* gate_enter() calls waiting */
+	unsigned reqd_dims;		/* 0: no required work-group size */
+	struct devimg_device *dev;
+	struct devimg_plugin_kernel *pk;
+	devimg_plugin_launch_fn launch;
+	size_t reqd[3];
 	atomic_uint refcount;
 	struct devimg_ctx *ctx;
-	struct devimg_device *dev;
 	char *name;
 	struct devimg_image *img;
 	enum devimg_image_format fmt;
 	char *options;
 	pthread_mutex_t lock;
-	struct devimg_plugin_kernel *pk;
 	unsigned nuser;			/* UINT_MAX: the backend cannot tell */
 	size_t nargs_rec;
 	struct kernel_arg *args;
@@ -74,19 +88,8 @@ struct devimg_kernel {
 	 * NULL: nothing eliminated, the numbers are the same.
 	 */
 	unsigned *backend;
-	unsigned reqd_dims;		/* 0: no required work-group size */
-	size_t reqd[3];
 	struct link_plan plan;		/* n > 1: a linked program */
 	bool spec_fixed;		/* from an executable bundle */
-	/*
-	 * Resolved for launches: ready when every argument is set and the
-	 * spec constants are on the device (the gate guards it and pk);
-	 * offset_ok when the backend takes a global offset.
-	 */
-	atomic_bool gate;
-	atomic_uint waiting;		/* gate_enter() calls waiting */
-	bool ready;
-	bool offset_ok;
 };
 
 #define ELIMINATED UINT_MAX
@@ -499,6 +502,7 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 		return err;
 	}
 	k->offset_ok = dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
+	k->launch = devimg_plugin_launch_untraced(dev->plugin);
 	update_ready(k);
 	*out = k;
 	return 0;
@@ -1073,9 +1077,12 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 	if (!atomic_load_explicit(&k->waiting, memory_order_relaxed) &&
 	    gate_try(k)) {
 		if (k->ready) {
-			err = devimg_plugin_launch(k->dev->plugin, q->pq, k->pk,
-						   dims, global_offset,
-						   global_size, local);
+			err = k->launch ?
+				k->launch(q->pq, k->pk, dims, global_offset,
+					  global_size, local) :
+				devimg_plugin_launch(k->dev->plugin, q->pq,
+						     k->pk, dims, global_offset,
+						     global_size, local);
 			gate_leave(k);
 			return err < 0 ? launch_failed(k, err) : 0;
 		}

@@ -1509,6 +1509,12 @@ trace_launch(struct devimg_plugin *p, int rc, struct devimg_plugin_queue *q,
 		   (void *)q, (void *)k, dims, off, glob, loc);
 }
 
+devimg_plugin_launch_fn devimg_plugin_launch_untraced(
+	const struct devimg_plugin *p)
+{
+	return TRACING(p) ? NULL : p->ops.launch;
+}
+
 int devimg_plugin_launch(struct devimg_plugin *p,
 			 struct devimg_plugin_queue *q,
 			 struct devimg_plugin_kernel *k, unsigned dims,
