@@ -148,6 +148,13 @@ bool cu_driver_loaded(void);
  * message says on failure names what for.
  */
 int cu_make_current(CUcontext ctx, const char *what);
+/*
+ * The context cu_make_current() last found or made current on this
+ * thread (NULL: none yet, or it failed). Code outside the plugin may have
+ * switched since: only launches trust it (kernel.c), and make the context
+ * current and try again when the driver says it was not.
+ */
+extern _Thread_local CUcontext cu_known_current;
 
 /* errors.c */
 /* The name of a driver result, "CUDA_ERROR_INVALID_PTX". */

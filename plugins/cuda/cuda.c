@@ -34,6 +34,8 @@ static void context_free(struct devimg_plugin_context *ctx)
 	for (i = 0; i < ctx->n; i++)
 		if (ctx->primary[i])
 			cu.cuDevicePrimaryCtxRelease(ctx->devices[i]->id);
+	/* A released primary context may be reset; find it again. */
+	cu_known_current = NULL;
 	free(ctx->devices);
 	free(ctx->primary);
 	free(ctx);

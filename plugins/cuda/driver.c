@@ -87,15 +87,22 @@ int cu_driver_open(void)
  * cuCtxGetCurrent reads a thread-local; checking first keeps a launch
  * from paying for a context switch it does not need.
  */
+_Thread_local CUcontext cu_known_current;
+
 int cu_make_current(CUcontext ctx, const char *what)
 {
 	CUcontext cur = NULL;
 	CUresult err;
 
-	if (cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx)
+	if (cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx) {
+		cu_known_current = ctx;
 		return 0;
+	}
 	err = cu.cuCtxSetCurrent(ctx);
-	if (err != CUDA_SUCCESS)
+	if (err != CUDA_SUCCESS) {
+		cu_known_current = NULL;
 		return cu_fail(err, "cuCtxSetCurrent (for %s)", what);
+	}
+	cu_known_current = ctx;
 	return 0;
 }

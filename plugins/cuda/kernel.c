@@ -51,26 +51,33 @@ struct cu_function {
 	int dynamic_limit;		/* opted-in dynamic shared bytes */
 };
 
+/*
+ * What a launch of the same size as the last one reads comes first, in
+ * two cache lines (a launch follows the driver's, which evicts much of
+ * the cache): the program's context, the counts, the plain function, the
+ * parameters, the last size and its checked grid and block.
+ */
 struct devimg_plugin_kernel {
-	struct devimg_plugin_program *prog;
-	char *name;
-	struct cu_function plain, twin;	/* twin.fn NULL: no twin */
-	bool counted;			/* nparams from cuFuncGetParamInfo */
-	unsigned nparams;		/* parameters of the plain kernel */
-	size_t *param_size;		/* their sizes, when counted */
+	CUcontext ctx;			/* the program's */
 	unsigned nargs;			/* slots in args (and params - 1) */
-	struct cu_arg *args;
-	unsigned nlocal;		/* arguments of kind ARG_LOCAL */
 	unsigned nset;			/* arguments not ARG_UNSET */
-	void **params;			/* nargs + 1: the twin's offset last */
-	uint32_t offset[3];
-	struct cu_function *last_f;	/* the last block the plugin picked */
+	unsigned nlocal;		/* arguments of kind ARG_LOCAL */
 	unsigned last_dims;
-	size_t last_global[3];
-	size_t last_block[3];
+	bool counted;			/* nparams from cuFuncGetParamInfo */
 	/* geo_ok: the grid and block of a launch of that size, checked. */
 	bool geo_ok;
+	unsigned nparams;		/* parameters of the plain kernel */
+	void **params;			/* nargs + 1: the twin's offset last */
+	struct cu_function *last_f;	/* the last block the plugin picked */
+	size_t last_global[3];
 	unsigned geo_grid[3], geo_block[3];
+	struct cu_function plain, twin;	/* twin.fn NULL: no twin */
+	struct devimg_plugin_program *prog;
+	char *name;
+	size_t *param_size;		/* their sizes, when counted */
+	struct cu_arg *args;
+	uint32_t offset[3];
+	size_t last_block[3];
 };
 
 /* The sizes of fn's parameters, probed with cuFuncGetParamInfo (12.4). */
@@ -220,6 +227,7 @@ int cu_kernel_create(struct devimg_plugin_program *prog, const char *name,
 		return plugin_error(-ENOMEM, "out of memory for a kernel");
 	}
 	k->prog = prog;
+	k->ctx = prog->ctx;
 	err = cu.cuModuleGetFunction(&k->plain.fn, prog->module, name);
 	if (err != CUDA_SUCCESS) {
 		rc = cu_fail(err, "cuModuleGetFunction(\"%s\") on \"%s\"",
@@ -543,21 +551,16 @@ static void pick_block(struct devimg_plugin_kernel *k, struct cu_function *f,
 	memcpy(k->last_block, block, sizeof(k->last_block));
 }
 
-static int geometry(struct devimg_plugin_kernel *k, struct cu_function *f,
-		    unsigned dims, const size_t *global, const size_t *local,
-		    unsigned *grid, unsigned *block)
+/* A grid and block checked anew (geometry() below). */
+static int geometry_new(struct devimg_plugin_kernel *k, struct cu_function *f,
+			unsigned dims, const size_t *global,
+			const size_t *local, unsigned *grid, unsigned *block)
 {
 	struct devimg_plugin_device *dev = k->prog->device;
 	size_t b[3] = { 1, 1, 1 }, threads = 1;
 	char glob[64], loc[64];
 	unsigned i;
 
-	/* The size of the last launch without a local size: as checked. */
-	if (!local && k->geo_ok && same_as_last(k, f, dims, global)) {
-		memcpy(grid, k->geo_grid, sizeof(k->geo_grid));
-		memcpy(block, k->geo_block, sizeof(k->geo_block));
-		return 0;
-	}
 	k->geo_ok = false;
 	for (i = 0; i < dims; i++)
 		if (!global[i])
@@ -599,6 +602,23 @@ bad:
 			    dev->max_grid[1], dev->max_grid[2]);
 }
 
+/*
+ * The grid and block of a launch: those of the last launch without a
+ * local size when this one is of the same size, as checked then.
+ */
+static inline int geometry(struct devimg_plugin_kernel *k,
+			   struct cu_function *f, unsigned dims,
+			   const size_t *global, const size_t *local,
+			   unsigned *grid, unsigned *block)
+{
+	if (!local && k->geo_ok && same_as_last(k, f, dims, global)) {
+		memcpy(grid, k->geo_grid, sizeof(k->geo_grid));
+		memcpy(block, k->geo_block, sizeof(k->geo_block));
+		return 0;
+	}
+	return geometry_new(k, f, dims, global, local, grid, block);
+}
+
 /* Whether the launch runs the twin, with the offset stored for it. */
 static int use_twin(struct devimg_plugin_kernel *k, unsigned dims,
 		    const size_t *global_offset, bool *twin)
@@ -624,6 +644,16 @@ static int use_twin(struct devimg_plugin_kernel *k, unsigned dims,
 	return 0;
 }
 
+static CUresult launch_on(struct devimg_plugin_queue *q,
+			  struct devimg_plugin_kernel *k, struct cu_function *f,
+			  const unsigned *grid, const unsigned *block,
+			  size_t shared)
+{
+	return cu.cuLaunchKernel(f->fn, grid[0], grid[1], grid[2], block[0],
+				 block[1], block[2], (unsigned)shared,
+				 q->stream, k->params, NULL);
+}
+
 int cu_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 	      unsigned dims, const size_t *global_offset,
 	      const size_t *global_size, const size_t *local_size)
@@ -632,13 +662,13 @@ int cu_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 	struct cu_function *f;
 	size_t shared = 0;
 	CUresult err;
-	bool twin;
+	bool twin, trusted;
 	int rc;
 
 	if (!q || !k || !global_size || dims < 1 || dims > 3)
 		return plugin_error(-EINVAL, "launch: NULL argument or %u dimensions",
 				    dims);
-	if (q->ctx != k->prog->ctx)
+	if (q->ctx != k->ctx)
 		return plugin_error(-EINVAL, "launch: kernel %s was made for \"%s\", the queue is on \"%s\"",
 				    k->name, k->prog->device->name,
 				    q->device->name);
@@ -650,13 +680,24 @@ int cu_launch(struct devimg_plugin_queue *q, struct devimg_plugin_kernel *k,
 			  (rc = shared_fits(k, f, shared)) < 0))
 		return rc;
 	if ((rc = geometry(k, f, dims, global_size, local_size, grid,
-			   block)) < 0 ||
-	    (rc = cu_make_current(q->ctx, "a launch")) < 0)
+			   block)) < 0)
+		return rc;
+	/*
+	 * The context this thread last made current is trusted; if code
+	 * outside the plugin switched since and the driver refuses the
+	 * launch for it, make it current and launch again.
+	 */
+	trusted = cu_known_current == q->ctx;
+	if (!trusted && (rc = cu_make_current(q->ctx, "a launch")) < 0)
 		return rc;
 	/* The twin reads its offset through the pointer after the last. */
-	err = cu.cuLaunchKernel(f->fn, grid[0], grid[1], grid[2], block[0],
-				block[1], block[2], (unsigned)shared, q->stream,
-				k->params, NULL);
+	err = launch_on(q, k, f, grid, block, shared);
+	if (trusted && (err == CUDA_ERROR_INVALID_CONTEXT ||
+			err == CUDA_ERROR_INVALID_HANDLE)) {
+		if ((rc = cu_make_current(q->ctx, "a launch")) < 0)
+			return rc;
+		err = launch_on(q, k, f, grid, block, shared);
+	}
 	if (err != CUDA_SUCCESS)
 		return cu_fail(err, "cuLaunchKernel(%s%s, grid %ux%ux%u, block %ux%ux%u, %zu bytes of shared memory) on \"%s\"",
 			       k->name, twin ? TWIN_SUFFIX : "", grid[0],

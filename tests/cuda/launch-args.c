@@ -6,8 +6,13 @@
  * PTX is the test kernels' cuda.ptx: local_layout takes six parameters
  * (three buffers, three local arguments), which(out) one. A launch with any of them unset is refused with a
  * message naming the first unset one; once all are set, it runs; setting
- * one again keeps it runnable.
+ * one again keeps it runnable. Then the calling thread's context is
+ * switched off behind the plugin's back (cuCtxSetCurrent(NULL), straight
+ * to the driver): the next launch still runs (the recording driver, like
+ * older drivers, refuses a launch whose context is not current, and the
+ * plugin makes it current again).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +20,23 @@
 #include <string.h>
 
 #include "plugin-check.h"
+
+/* cuCtxSetCurrent(NULL) in the driver the plugin opened; 0 when done. */
+static int switch_off(void)
+{
+	const char *file = getenv("DEVIMG_CUDA_DRIVER");
+	int (*set_current)(void *);
+	void *h;
+
+	h = dlopen(file && *file ? file : "libcuda.so.1",
+		   RTLD_NOW | RTLD_NOLOAD);
+	if (!h)
+		return -1;
+	*(void **)&set_current = dlsym(h, "cuCtxSetCurrent");
+	if (!set_current || set_current(NULL) != 0)
+		return -1;
+	return 0;
+}
 
 static int check_kernel(struct devimg_plugin_program *prog,
 			struct devimg_plugin_queue *q,
@@ -51,6 +73,10 @@ static int check_kernel(struct devimg_plugin_program *prog,
 	CHECK(!ops.kernel_set_arg_mem(k, 0, mem) &&
 	      !ops.launch(q, k, 1, NULL, &one, NULL),
 	      "launch of which: %s", ops.last_error());
+	CHECK(!switch_off(), "cannot reach the driver's cuCtxSetCurrent");
+	CHECK(!ops.launch(q, k, 1, NULL, &one, NULL),
+	      "launch after the context was switched off: %s",
+	      ops.last_error());
 	ops.kernel_release(k);
 	CHECK(!ops.queue_finish(q), "queue_finish: %s", ops.last_error());
 	return 0;
