@@ -72,6 +72,8 @@ struct devimg_queue {
 	struct devimg_ctx *ctx;
 	struct devimg_device *dev;
 	struct devimg_plugin_queue *pq;
+	/* The plugin's queue_finish when untraced, else NULL (plugins.h). */
+	int (*finish)(struct devimg_plugin_queue *q);
 };
 
 struct devimg_buf {

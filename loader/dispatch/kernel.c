@@ -58,7 +58,10 @@ struct devimg_kernel {
 	unsigned reqd_dims;		/* 0: no required work-group size */
 	struct devimg_device *dev;
 	struct devimg_plugin_kernel *pk;
-	devimg_plugin_launch_fn launch;
+	int (*launch)(struct devimg_plugin_queue *q,
+		      struct devimg_plugin_kernel *k, unsigned dims,
+		      const size_t *global_offset, const size_t *global_size,
+		      const size_t *local_size);
 	size_t reqd[3];
 	atomic_uint refcount;
 	struct devimg_ctx *ctx;
@@ -482,6 +485,7 @@ static int kernel_setup(struct devimg_kernel *k,
 int kernel_new_from(struct devimg_device *dev, const char *name,
 		    const struct kernel_source *src, struct devimg_kernel **out)
 {
+	const struct devimg_plugin_ops *ops;
 	struct devimg_kernel *k;
 	int err;
 
@@ -502,7 +506,8 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 		return err;
 	}
 	k->offset_ok = dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
-	k->launch = devimg_plugin_launch_untraced(dev->plugin);
+	ops = devimg_plugin_untraced_ops(dev->plugin);
+	k->launch = ops ? ops->launch : NULL;
 	update_ready(k);
 	*out = k;
 	return 0;

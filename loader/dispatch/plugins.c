@@ -1509,10 +1509,10 @@ trace_launch(struct devimg_plugin *p, int rc, struct devimg_plugin_queue *q,
 		   (void *)q, (void *)k, dims, off, glob, loc);
 }
 
-devimg_plugin_launch_fn devimg_plugin_launch_untraced(
+const struct devimg_plugin_ops *devimg_plugin_untraced_ops(
 	const struct devimg_plugin *p)
 {
-	return TRACING(p) ? NULL : p->ops.launch;
+	return TRACING(p) ? NULL : &p->ops;
 }
 
 int devimg_plugin_launch(struct devimg_plugin *p,

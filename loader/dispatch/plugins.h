@@ -252,18 +252,13 @@ int devimg_plugin_launch(struct devimg_plugin *p,
 			 const size_t *global_size,
 			 const size_t *local_size);
 /*
- * The one exception to calling through the functions above: the
- * plugin's own launch when p's calls are not traced (NULL when they
- * are), for the steady launch path to keep in the kernel and call
- * without reading the plugin's table (kernel.c).
+ * The one exception to calling through the functions above: p's own
+ * table when its calls are not traced (NULL when they are), for the
+ * steady paths, a launch and a queue's finish, to keep the function they
+ * call in the kernel or queue and call it without reading the plugin
+ * (kernel.c, queue.c); they call the wrapper when this is NULL.
  */
-typedef int (*devimg_plugin_launch_fn)(struct devimg_plugin_queue *q,
-				       struct devimg_plugin_kernel *k,
-				       unsigned dims,
-				       const size_t *global_offset,
-				       const size_t *global_size,
-				       const size_t *local_size);
-devimg_plugin_launch_fn devimg_plugin_launch_untraced(
+const struct devimg_plugin_ops *devimg_plugin_untraced_ops(
 	const struct devimg_plugin *p);
 
 #ifdef __cplusplus

@@ -8,6 +8,7 @@
 DEVIMG_EXPORT int devimg_queue_new(struct devimg_device *dev,
 				   struct devimg_queue **out)
 {
+	const struct devimg_plugin_ops *ops;
 	struct devimg_queue *q;
 	int err;
 
@@ -27,6 +28,8 @@ DEVIMG_EXPORT int devimg_queue_new(struct devimg_device *dev,
 	atomic_init(&q->refcount, 1);
 	q->ctx = devimg_ctx_ref(dev->ctx);
 	q->dev = dev;
+	ops = devimg_plugin_untraced_ops(dev->plugin);
+	q->finish = ops ? ops->queue_finish : NULL;
 	*out = q;
 	return 0;
 }
@@ -37,7 +40,8 @@ DEVIMG_EXPORT int devimg_queue_finish(struct devimg_queue *q)
 
 	if (!q)
 		return dispatch_error(-EINVAL, "devimg_queue_finish: NULL queue");
-	err = devimg_plugin_queue_finish(q->dev->plugin, q->pq);
+	err = q->finish ? q->finish(q->pq) :
+			  devimg_plugin_queue_finish(q->dev->plugin, q->pq);
 	if (err < 0)
 		return dispatch_error(err, "queue_finish on %s: %s",
 				      devimg_device_name(q->dev),
