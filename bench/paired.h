@@ -131,10 +131,11 @@ static int paired_measure(void *bench, paired_run_fn run, unsigned reps,
 		if (p < 2)
 			pass &= rmed <= target.ratio;
 	}
-	printf("\nadded ns/launch devimg-raw (median of paired runs):");
+	printf("\nadded ns/launch devimg-raw (median of paired runs, quartiles):");
 	for (p = 0; p < 3; p++) {
 		amed = paired_median(added[p], reps);
-		printf(" %s %+.0f", pair_name[p], amed);
+		printf(" %s %+.0f (%+.0f..%+.0f)", pair_name[p], amed,
+		       added[p][reps / 4], added[p][reps - 1 - reps / 4]);
 		if (p < 2 && target.ns > 0)
 			pass &= amed <= target.ns;
 	}
