@@ -88,7 +88,7 @@ static int device_value(cl_device_id id, cl_device_info what,
 }
 
 /* Whether a space-separated extension list names ext exactly. */
-static bool has_word(const char *list, const char *word)
+bool ocl_has_word(const char *list, const char *word)
 {
 	size_t n = strlen(word);
 	const char *p = list;
@@ -160,7 +160,7 @@ static void find_il_support(struct devimg_plugin_device *dev,
 	if (version >= 210 && il_is_spirv(dev->id, CL_DEVICE_IL_VERSION))
 		fn = core_function(platform, version, 210,
 				   "clCreateProgramWithIL");
-	if (!fn && has_word(extensions, "cl_khr_il_program") &&
+	if (!fn && ocl_has_word(extensions, "cl_khr_il_program") &&
 	    il_is_spirv(dev->id, CL_DEVICE_IL_VERSION_KHR))
 		fn = clGetExtensionFunctionAddressForPlatform(
 			platform, "clCreateProgramWithILKHR");
@@ -282,7 +282,7 @@ static void find_ptx_support(struct devimg_plugin_device *dev,
 {
 	cl_uint major = 0, minor = 0;
 
-	if (!has_word(extensions, "cl_nv_device_attribute_query"))
+	if (!ocl_has_word(extensions, "cl_nv_device_attribute_query"))
 		return;
 	if (clGetDeviceInfo(dev->id, DEVICE_CC_MAJOR_NV, sizeof(major),
 			    &major, NULL) != CL_SUCCESS ||
@@ -314,7 +314,7 @@ static void find_sub_group_sizes(struct devimg_plugin_device *dev,
 	size_t *sizes, bytes = 0, n, i;
 	cl_uint warp = 0;
 
-	if (has_word(extensions, "cl_intel_required_subgroup_size") &&
+	if (ocl_has_word(extensions, "cl_intel_required_subgroup_size") &&
 	    clGetDeviceInfo(dev->id, CL_DEVICE_SUB_GROUP_SIZES_INTEL, 0, NULL,
 			    &bytes) == CL_SUCCESS && bytes) {
 		sizes = malloc(bytes);
@@ -327,7 +327,7 @@ static void find_sub_group_sizes(struct devimg_plugin_device *dev,
 			info->nsub_group_sizes = (unsigned)i;
 		}
 		free(sizes);
-	} else if (has_word(extensions, "cl_nv_device_attribute_query") &&
+	} else if (ocl_has_word(extensions, "cl_nv_device_attribute_query") &&
 		   clGetDeviceInfo(dev->id, CL_DEVICE_WARP_SIZE_NV,
 				   sizeof(warp), &warp, NULL) == CL_SUCCESS &&
 		   warp) {
@@ -349,7 +349,7 @@ static void find_aspects(struct devimg_plugin_device *dev,
 	struct devimg_plugin_device_info *info = &dev->info;
 	cl_command_queue_properties qprops = 0;
 	cl_device_type type = 0;
-	bool usm = has_word(extensions, "cl_intel_unified_shared_memory");
+	bool usm = ocl_has_word(extensions, "cl_intel_unified_shared_memory");
 
 	clGetDeviceInfo(dev->id, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_CPU, type & CL_DEVICE_TYPE_CPU);
@@ -359,12 +359,12 @@ static void find_aspects(struct devimg_plugin_device *dev,
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_CUSTOM,
 			  type & CL_DEVICE_TYPE_CUSTOM);
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP16,
-			  has_word(extensions, "cl_khr_fp16"));
+			  ocl_has_word(extensions, "cl_khr_fp16"));
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_FP64,
-			  has_word(extensions, "cl_khr_fp64"));
+			  ocl_has_word(extensions, "cl_khr_fp64"));
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ATOMIC64,
-			  has_word(extensions, "cl_khr_int64_base_atomics") &&
-			  has_word(extensions, "cl_khr_int64_extended_atomics"));
+			  ocl_has_word(extensions, "cl_khr_int64_base_atomics") &&
+			  ocl_has_word(extensions, "cl_khr_int64_extended_atomics"));
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_IMAGE,
 			  device_flag(dev->id, CL_DEVICE_IMAGE_SUPPORT));
 	plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_ONLINE_COMPILER,
@@ -414,10 +414,11 @@ static int device_init(void *ctx, void *item, unsigned index)
 
 	version = ocl_parse_version(dev->version);
 	find_il_support(dev, pl->id, version, extensions);
+	ocl_globals_find(dev, pl->id, extensions);
 	plugin_device_names(info, pl, "opencl", dev->name, dev->vendor,
 			    dev->version, dev->driver_version);
 	info->formats = DEVIMG_PLUGIN_FORMAT_NATIVE;
-	if (has_word(extensions, "cl_khr_spir"))
+	if (ocl_has_word(extensions, "cl_khr_spir"))
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIR;
 	if (dev->create_with_il)
 		info->formats |= DEVIMG_PLUGIN_FORMAT_SPIRV;

@@ -4,8 +4,8 @@
  * cl_intel_global_variable_access, sized through
  * cl_intel_global_variable_pointers, Intel extensions that the Khronos
  * headers (Debian 12's and 13's) do not declare: their entry points are
- * declared here and looked up for the platform, at each call, when the
- * device lists the extension.
+ * declared here and looked up for the platform once, when the device is
+ * found, if it lists the extension.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +18,9 @@
 #define ACCESS_EXT "cl_intel_global_variable_access"
 #define POINTERS_EXT "cl_intel_global_variable_pointers"
 #define NO_ACCESS "its OpenCL driver cannot reach program variables"
+#define WRITE_FN "clEnqueueWriteGlobalVariableINTEL"
+#define READ_FN "clEnqueueReadGlobalVariableINTEL"
+#define POINTER_FN "clGetDeviceGlobalVariablePointerINTEL"
 
 /* cl_intel_global_variable_access */
 typedef cl_int (CL_API_CALL *ocl_write_global_fn)(
@@ -33,60 +36,44 @@ typedef cl_int (CL_API_CALL *ocl_global_pointer_fn)(
 	cl_device_id device, cl_program program, const char *name,
 	size_t *size, void **ptr);
 
-/* Whether ext is one of the space-separated words of list. */
-static bool extension_listed(const char *list, const char *ext)
+void ocl_globals_find(struct devimg_plugin_device *dev,
+		      cl_platform_id platform, const char *extensions)
 {
-	size_t n = strlen(ext), len;
-
-	for (list += strspn(list, " "); *list; list += strspn(list, " ")) {
-		len = strcspn(list, " ");
-		if (len == n && memcmp(list, ext, n) == 0)
-			return true;
-		list += len;
+	dev->access_listed = ocl_has_word(extensions, ACCESS_EXT);
+	dev->pointers_listed = ocl_has_word(extensions, POINTERS_EXT);
+	if (dev->access_listed) {
+		dev->write_global = clGetExtensionFunctionAddressForPlatform(
+			platform, WRITE_FN);
+		dev->read_global = clGetExtensionFunctionAddressForPlatform(
+			platform, READ_FN);
 	}
-	return false;
+	if (dev->pointers_listed)
+		dev->global_pointer = clGetExtensionFunctionAddressForPlatform(
+			platform, POINTER_FN);
 }
 
 /*
- * The entry point fn of extension ext on prog's device, or -ENOTSUP with
- * a message naming the device, the extension, what op needed it and
- * what lacking it means (why).
+ * The entry point fn (found: *out, from ocl_globals_find()) of extension
+ * ext (listed) on prog's device, or -ENOTSUP with a message naming the
+ * device, the extension, what op needed it and what lacking it means
+ * (why).
  */
 static int extension_function(struct devimg_plugin_program *prog,
-			      const char *ext, const char *fn, const char *op,
-			      const char *name, const char *why, void **out)
+			      bool listed, const char *ext, const char *fn,
+			      void *found, const char *op, const char *name,
+			      const char *why, void **out)
 {
 	struct devimg_plugin_device *dev = prog->device;
-	char *list = NULL;
-	size_t size = 0;
-	bool listed;
-	cl_int err;
 
-	err = clGetDeviceInfo(dev->id, CL_DEVICE_EXTENSIONS, 0, NULL, &size);
-	if (err == CL_SUCCESS) {
-		list = calloc(1, size + 1);
-		if (!list)
-			return plugin_error(-ENOMEM, "out of memory for extensions");
-		err = clGetDeviceInfo(dev->id, CL_DEVICE_EXTENSIONS, size, list,
-				      NULL);
-	}
-	if (err != CL_SUCCESS) {
-		free(list);
-		return ocl_fail(err, "clGetDeviceInfo(EXTENSIONS) of \"%s\"",
-				dev->name);
-	}
-	listed = extension_listed(list, ext);
-	free(list);
-	*out = listed ? clGetExtensionFunctionAddressForPlatform(
-				dev->info.platform->id, fn) : NULL;
 	if (!listed)
 		return plugin_error(-ENOTSUP,
 				    "%s(\"%s\"): device \"%s\" does not offer %s: %s",
 				    op, name, dev->name, ext, why);
-	if (!*out)
+	if (!found)
 		return plugin_error(-ENOTSUP,
 				    "%s(\"%s\"): device \"%s\" lists %s but its driver has no %s",
 				    op, name, dev->name, ext, fn);
+	*out = found;
 	return 0;
 }
 
@@ -123,11 +110,11 @@ static int global_copy(struct devimg_plugin_queue *q,
 		       bool write)
 {
 	const char *op = write ? "global_write" : "global_read";
-	const char *call = write ? "clEnqueueWriteGlobalVariableINTEL" :
-				   "clEnqueueReadGlobalVariableINTEL";
+	struct devimg_plugin_device *dev;
+	const char *call = write ? WRITE_FN : READ_FN;
 	cl_bool wait = blocking ? CL_TRUE : CL_FALSE;
 	size_t end;
-	void *addr;
+	void *addr = NULL;
 	cl_int err;
 	int rc;
 
@@ -137,8 +124,10 @@ static int global_copy(struct devimg_plugin_queue *q,
 		return plugin_error(-EINVAL,
 				    "%s(\"%s\"): offset %zu + %zu bytes overflows",
 				    op, name, off, n);
-	rc = extension_function(prog, ACCESS_EXT, call, op, name, NO_ACCESS,
-				&addr);
+	dev = prog->device;
+	rc = extension_function(prog, dev->access_listed, ACCESS_EXT, call,
+				write ? dev->write_global : dev->read_global,
+				op, name, NO_ACCESS, &addr);
 	/* Nothing to copy: the extension leaves size 0 undefined. */
 	if (rc < 0 || n == 0)
 		return rc;
@@ -178,16 +167,17 @@ int ocl_global_info(struct devimg_plugin_program *prog, const char *name,
 		    size_t *size)
 {
 	ocl_global_pointer_fn fn;
-	void *addr, *ptr = NULL;
+	void *addr = NULL, *ptr = NULL;
 	size_t n = 0;
 	cl_int err;
 	int rc;
 
 	if (!prog || !name || !size)
 		return plugin_error(-EINVAL, "global_info: NULL argument");
-	rc = extension_function(prog, POINTERS_EXT,
-				"clGetDeviceGlobalVariablePointerINTEL",
-				"global_info", name,
+	rc = extension_function(prog, prog->device->pointers_listed,
+				POINTERS_EXT, POINTER_FN,
+				prog->device->global_pointer, "global_info",
+				name,
 				"OpenCL cannot tell the size of a program variable there",
 				&addr);
 	if (rc < 0)
@@ -196,7 +186,7 @@ int ocl_global_info(struct devimg_plugin_program *prog, const char *name,
 	err = fn(prog->device->id, prog->id, name, &n, &ptr);
 	if (err != CL_SUCCESS) {
 		rc = ocl_fail(err,
-			      "clGetDeviceGlobalVariablePointerINTEL(\"%s\") on \"%s\"",
+			      POINTER_FN "(\"%s\") on \"%s\"",
 			      name, prog->device->name);
 		return err == CL_INVALID_ARG_VALUE ? -ENOENT : rc;
 	}

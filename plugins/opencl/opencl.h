@@ -47,6 +47,12 @@ struct devimg_plugin_device {
 	char *driver_version;
 	ocl_create_with_il_fn create_with_il;	/* NULL: no SPIR-V */
 	ocl_set_spec_const_fn set_spec_const;	/* NULL: no spec constants */
+	/*
+	 * Program variables (globals.c): whether the device lists each
+	 * extension, and its entry points for the platform (NULL: none).
+	 */
+	bool access_listed, pointers_listed;
+	void *write_global, *read_global, *global_pointer;
 };
 
 /*
@@ -119,7 +125,13 @@ int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,
 		       size_t capacity, size_t *len);
 void ocl_program_release(struct devimg_plugin_program *prog);
 
+/* Whether word is one of the space-separated words of list (devices.c). */
+bool ocl_has_word(const char *list, const char *word);
+
 /* Program variables and buffer addresses (globals.c). */
+/* Find dev's extensions for them, once, as its platform lists them. */
+void ocl_globals_find(struct devimg_plugin_device *dev,
+		      cl_platform_id platform, const char *extensions);
 int ocl_global_info(struct devimg_plugin_program *prog, const char *name,
 		    size_t *size);
 int ocl_global_write(struct devimg_plugin_queue *q,
