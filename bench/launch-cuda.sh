@@ -14,7 +14,7 @@
 # says so in one line and exits 77.
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS (from make);
-# BENCH_LAUNCHES (1000), BENCH_REPS (41); DEVIMG_DEVICE_SELECTOR (cuda:0).
+# BENCH_LAUNCHES (1000), BENCH_REPS (201); DEVIMG_DEVICE_SELECTOR (cuda:0).
 set -eu
 
 wrap=$top_builddir/devimg-wrap
@@ -56,5 +56,5 @@ DEVIMG_PLUGIN_PATH=$plugins
 DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-cuda:0}
 export DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 rc=0
-./launch-cuda empty.ptx "${BENCH_LAUNCHES:-1000}" "${BENCH_REPS:-41}" || rc=$?
+./launch-cuda empty.ptx "${BENCH_LAUNCHES:-1000}" "${BENCH_REPS:-201}" || rc=$?
 exit "$rc"

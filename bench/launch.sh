@@ -18,7 +18,7 @@
 #
 # Environment: top_srcdir, top_builddir, CC, CFLAGS, CLANG, LLVM_SPIRV,
 # OPENCL_CFLAGS, OPENCL_LIBS (from make); BENCH_LAUNCHES (300),
-# BENCH_REPS (41), BENCH_FORMAT (spirv or llvmbc; the device's by default).
+# BENCH_REPS (201), BENCH_FORMAT (spirv or llvmbc; the device's by default).
 set -eu
 
 wrap=$top_builddir/devimg-wrap
@@ -58,6 +58,6 @@ POCL_CACHE_DIR=$out/pocl-cache
 export POCL_CACHE_DIR
 rc=0
 ./launch "$bench_fmt" "empty.$bench_ext" "${BENCH_LAUNCHES:-300}" \
-	"${BENCH_REPS:-41}" || rc=$?
+	"${BENCH_REPS:-201}" || rc=$?
 [ "$rc" -eq 77 ] && echo "bench-launch: no OpenCL device, skipped"
 exit "$rc"
