@@ -279,10 +279,16 @@ DEVIMG_EXPORT unsigned devimg_ctx_stat_builds(const struct devimg_ctx *ctx)
 
 DEVIMG_EXPORT unsigned devimg_device_count(struct devimg_ctx *ctx)
 {
+	unsigned n;
+
 	if (!ctx)
 		return 0;
+	/* Out of memory, the devices so far: read them under the lock. */
 	ctx_enumerate_all(ctx);
-	return ctx->ndevs;
+	pthread_mutex_lock(&ctx->enum_lock);
+	n = ctx->ndevs;
+	pthread_mutex_unlock(&ctx->enum_lock);
+	return n;
 }
 
 DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
