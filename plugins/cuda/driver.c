@@ -83,12 +83,12 @@ int cu_driver_open(void)
 	return 0;
 }
 
-/*
- * cuCtxGetCurrent reads a thread-local; checking first keeps a launch
- * from paying for a context switch it does not need.
- */
 _Thread_local CUcontext cu_known_current;
 
+/*
+ * cuCtxGetCurrent reads a thread-local; checking first keeps a call from
+ * paying for a context switch it does not need.
+ */
 int cu_make_current(CUcontext ctx, const char *what)
 {
 	CUcontext cur = NULL;
