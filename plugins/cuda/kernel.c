@@ -53,9 +53,9 @@ struct cu_function {
 
 /*
  * What a launch of the same size as the last one reads comes first, in
- * two cache lines (a launch follows the driver's, which evicts much of
- * the cache): the program's context, the counts, the plain function, the
- * parameters, the last size and its checked grid and block.
+ * its first 128 bytes (a launch follows the driver's, which evicts much
+ * of the cache): the program's context, the counts, the plain function,
+ * the parameters, the last size and its checked grid and block.
  */
 struct devimg_plugin_kernel {
 	CUcontext ctx;			/* the program's */
