@@ -45,8 +45,8 @@ struct kernel_arg {
 
 struct devimg_kernel {
 	/*
-	 * Resolved for launches, first, so that a steady launch reads one
-	 * cache line of the kernel: ready when every argument is set and the
+	 * Resolved for launches, first, so that a steady launch reads the
+	 * kernel's first 64 bytes: ready when every argument is set and the
 	 * spec constants are on the device (the gate guards it and pk);
 	 * offset_ok when the backend takes a global offset; launch, the
 	 * plugin's own launch when untraced (else NULL: the traced wrapper).
