@@ -64,6 +64,7 @@ struct devimg_plugins {
 	unsigned nnotes;
 	unsigned next;
 	struct note *notes;
+	bool self_kept;			/* keep_self_mapped() was called */
 };
 
 /* Every function pointer of the table, to check a plugin filled them all. */
@@ -601,8 +602,9 @@ static void *probe_run(void *arg)
 }
 
 /*
- * The probe thread runs this library's code after can_thread() gave up on
- * it: keep the library mapped, as a program may dlclose() it meanwhile.
+ * Keep this library mapped until exit, as a program may dlclose() it:
+ * the probe thread runs its code after can_thread() gave up on it, and
+ * bound plugins hold state that lives here.
  */
 static void keep_self_mapped(void)
 {
@@ -881,6 +883,15 @@ static void advance(struct devimg_plugins *ps, unsigned to)
 	if (ps->next < to && to == ps->nnotes && rc == 0)
 		trace(ps->trace, 1, "plugins: %u bound", ps->count);
 	ps->next = to;
+	/*
+	 * Bound plugins stay mapped until exit, and this library holds
+	 * their state: it stays too, even when it came in with a library
+	 * the program closes again.
+	 */
+	if (ps->count && !ps->self_kept) {
+		keep_self_mapped();
+		ps->self_kept = true;
+	}
 }
 
 int devimg_plugins_load(const struct devimg_plugins_config *cfg,
