@@ -86,7 +86,6 @@ static int ctx_add_devices(struct devimg_ctx *ctx, struct devimg_plugin *p,
 	}
 	plats[ctx->nplats].plugin = p;
 	plats[ctx->nplats].pctx = pctx;
-	plats[ctx->nplats].ndevs = nkept;
 	plats[ctx->nplats].devs = devs;
 	ctx->nplats++;
 	for (i = 0; i < nkept; i++) {

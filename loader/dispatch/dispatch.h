@@ -28,8 +28,7 @@ struct global_mem;
 struct dispatch_platform {
 	struct devimg_plugin *plugin;
 	struct devimg_plugin_context *pctx;
-	unsigned ndevs;
-	struct devimg_device *devs;
+	struct devimg_device *devs;	/* the platform's, one allocation */
 };
 
 struct devimg_device {
