@@ -30,6 +30,8 @@ static void plugins_load_once(void)
 	devimg_plugins_config_env(&cfg);
 	if (devimg_plugins_load(&cfg, &plugins) < 0)
 		plugins = NULL;
+	else
+		devimg_plugins_keep_loader();
 }
 
 struct devimg_plugins *dispatch_plugins(void)

@@ -64,7 +64,6 @@ struct devimg_plugins {
 	unsigned nnotes;
 	unsigned next;
 	struct note *notes;
-	bool self_kept;			/* keep_self_mapped() was called */
 };
 
 /* Every function pointer of the table, to check a plugin filled them all. */
@@ -604,7 +603,7 @@ static void *probe_run(void *arg)
 /*
  * Keep this library mapped until exit, as a program may dlclose() it:
  * the probe thread runs its code after can_thread() gave up on it, and
- * bound plugins hold state that lives here.
+ * the process's plugin set lives here (devimg_plugins_keep_loader()).
  */
 static void keep_self_mapped(void)
 {
@@ -883,15 +882,6 @@ static void advance(struct devimg_plugins *ps, unsigned to)
 	if (ps->next < to && to == ps->nnotes && rc == 0)
 		trace(ps->trace, 1, "plugins: %u bound", ps->count);
 	ps->next = to;
-	/*
-	 * Bound plugins stay mapped until exit, and this library holds
-	 * their state: it stays too, even when it came in with a library
-	 * the program closes again.
-	 */
-	if (ps->count && !ps->self_kept) {
-		keep_self_mapped();
-		ps->self_kept = true;
-	}
 }
 
 int devimg_plugins_load(const struct devimg_plugins_config *cfg,
@@ -921,6 +911,11 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 	}
 	*out = ps;
 	return 0;
+}
+
+void devimg_plugins_keep_loader(void)
+{
+	keep_self_mapped();
 }
 
 void devimg_plugins_free(struct devimg_plugins *ps)

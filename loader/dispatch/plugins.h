@@ -85,6 +85,13 @@ void devimg_plugins_config_env(struct devimg_plugins_config *cfg);
 int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 			struct devimg_plugins **out);
 
+/*
+ * Keep the library holding this code mapped until exit, even when it came
+ * in with a library the program closes again: for the process's plugin
+ * set, whose plugins stay mapped and whose state lives here.
+ */
+void devimg_plugins_keep_loader(void);
+
 /* Call every plugin's fini() and free ps. NULL is ignored. */
 void devimg_plugins_free(struct devimg_plugins *ps);
 
