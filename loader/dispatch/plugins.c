@@ -208,7 +208,7 @@ static void plugin_free(struct devimg_plugin *p, bool initialised)
 	free(p);
 }
 
-static const char *type_name(enum devimg_plugin_device_type type)
+const char *devimg_plugin_type_name(enum devimg_plugin_device_type type)
 {
 	switch (type) {
 	case DEVIMG_PLUGIN_DEVICE_CPU:
@@ -228,7 +228,8 @@ static void trace_device(struct devimg_plugin *p, unsigned platform,
 {
 	trace(p->trace, 1,
 	      "plugins: %s: platform %u device %u \"%s\" %s, formats:%s%s%s%s, native:%s%s",
-	      p->ops.backend, platform, index, di->name, type_name(di->type),
+	      p->ops.backend, platform, index, di->name,
+	      devimg_plugin_type_name(di->type),
 	      di->formats & DEVIMG_PLUGIN_FORMAT_SPIRV ? " spirv" : "",
 	      di->formats & DEVIMG_PLUGIN_FORMAT_SPIR ? " spir" : "",
 	      di->formats & DEVIMG_PLUGIN_FORMAT_PTX ? " ptx" : "",

@@ -113,6 +113,9 @@ struct devimg_plugin *devimg_plugins_get(struct devimg_plugins *ps,
 struct devimg_plugin *devimg_plugins_find(struct devimg_plugins *ps,
 					  const char *backend);
 
+/* "cpu", "gpu", "accelerator", or "other", as traces name a type. */
+const char *devimg_plugin_type_name(enum devimg_plugin_device_type type);
+
 /* The backend name the plugin gave: "opencl". */
 const char *devimg_plugin_backend(const struct devimg_plugin *p);
 /* The file the plugin was loaded from. */

@@ -15,20 +15,6 @@
 #include "plugins.h"
 #include "selector.h"
 
-static const char *type_name(enum devimg_plugin_device_type type)
-{
-	switch (type) {
-	case DEVIMG_PLUGIN_DEVICE_CPU:
-		return "cpu";
-	case DEVIMG_PLUGIN_DEVICE_GPU:
-		return "gpu";
-	case DEVIMG_PLUGIN_DEVICE_ACCELERATOR:
-		return "accelerator";
-	default:
-		return "other";
-	}
-}
-
 static int list_devices(struct devimg_plugin *p,
 			const struct devimg_selector *sel)
 {
@@ -50,7 +36,7 @@ static int list_devices(struct devimg_plugin *p,
 						  di->type))
 				continue;
 			printf("%s:%u %s %s\n", di->backend, index,
-			       type_name(di->type), di->name);
+			       devimg_plugin_type_name(di->type), di->name);
 		}
 	}
 	return 0;
