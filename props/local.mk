@@ -8,6 +8,7 @@ props_libdevimg_props_la_SOURCES = \
 	props/escape.c props/escape.h \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \
+	props/offload-symbols.c props/offload-symbols.h \
 	props/unzstd.c props/unzstd.h \
 	props/syclbin.c props/syclbin.h \
 	props/devglobal.c props/devglobal.h
@@ -21,7 +22,8 @@ props_tests = \
 	tests/props/test-specconst \
 	tests/props/test-escape \
 	tests/props/test-unzstd \
-	tests/props/test-devglobal
+	tests/props/test-devglobal \
+	tests/props/test-offload-symbols
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
@@ -64,6 +66,12 @@ tests_props_test_escape_SOURCES = tests/props/test-escape.c tests/props/testutil
 tests_props_test_escape_CPPFLAGS = $(props_test_cppflags)
 tests_props_test_escape_CFLAGS = $(props_test_cflags)
 tests_props_test_escape_LDADD = $(props_test_ldadd)
+
+tests_props_test_offload_symbols_SOURCES = tests/props/test-offload-symbols.c \
+	tests/props/testutil.h
+tests_props_test_offload_symbols_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_offload_symbols_CFLAGS = $(props_test_cflags)
+tests_props_test_offload_symbols_LDADD = $(props_test_ldadd)
 
 # The zstd expander; libzstd makes the frames it is fed.
 tests_props_test_unzstd_SOURCES = tests/props/test-unzstd.c tests/props/testutil.h
