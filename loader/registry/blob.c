@@ -4,12 +4,18 @@
  * its new offload model may embed the blob the linker was given as it is
  * and pass its start (with its size or end, not read here: the header
  * gives the size). Each SYCL entry of the blob becomes one image of the
- * shadow (layout.c): kernel names from its "symbols" string (names ended
- * by NULs), target from "triple", format from the entry's ImageKind.
- * Entries of other offload kinds, and metadata entries without an image,
- * are skipped. The parsed blob (props/offload-binary.c) is kept with the
- * shadow, whose names point into its copies of the strings; image bytes
- * point into the blob.
+ * shadow (layout.c): kernel names from its "symbols" string, target from
+ * "triple", format from the entry's ImageKind. LLVM's tools write that
+ * string three ways, told apart by its structure (props/offload-symbols.h):
+ * clang-sycl-linker 23's binary table (u32 count, {offset, length} per
+ * name, the NUL-ended names), NUL-joined names (LLVM between 22 and 23)
+ * and '\n'-joined names (clang-sycl-linker 22). A string that claims to be
+ * a table (first byte below 0x20) and is not a consistent one rejects
+ * that image alone: the problem is kept for devimg_registry_problem() and
+ * the blob's other images register. Entries of other offload kinds, and
+ * metadata entries without an image, are skipped. The parsed blob
+ * (props/offload-binary.c) is kept with the shadow; image bytes point into
+ * the blob, names into a copy the shadow owns.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,9 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "devimg_limits.h"
 #include "libdevimg-internal.h"
 #include "offload-binary.h"
+#include "offload-symbols.h"
 
 /* Magic, version and Size: what is read before the blob's size is known. */
 #define BLOB_PREFIX 16u
@@ -47,37 +55,62 @@ static bool is_sycl_image(const struct offload_entry *e)
 	       !(e->flags & OFFLOAD_FLAG_METADATA);
 }
 
-/* The NUL-ended names of s..s+len, as 32-byte entries kept by sh. */
+/*
+ * The names of the "symbols" string s..s+len (offload-symbols.h) as
+ * 32-byte entries, kept by sh in one block with the names they point to.
+ */
 static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 			 const char *s, size_t len, struct devimg_msg *msg,
 			 const char *where)
 {
+	struct props_error err = { "" };
 	struct devimg_offload_entry *dst;
-	size_t n = 0, j = 0, pos;
+	struct offload_symbols sy;
+	size_t i, bytes;
+	char *text;
+	int r;
 
-	for (pos = 0; pos < len; pos += strlen(s + pos) + 1) {
-		if (s[pos])
-			n++;
+	r = offload_symbols_decode(s, len, where, &sy, &err);
+	if (r < 0) {
+		devimg_msg_set(msg, r, "%s", err.msg);
+		return r;
 	}
-	if (n > DEVIMG_LIMIT_ENTRIES) {
-		devimg_msg_set(msg, -EINVAL, "%s: %zu symbols, more than %u",
-			       where, n, DEVIMG_LIMIT_ENTRIES);
-		return -EINVAL;
+	if (size_mul(sy.n, sizeof(*dst), &bytes) ||
+	    size_accumulate(&bytes, sy.text_size)) {
+		devimg_msg_set(msg, -EOVERFLOW, "%s: %zu symbols: too large",
+			       where, sy.n);
+		offload_symbols_fini(&sy);
+		return -EOVERFLOW;
 	}
-	dst = calloc(n ? n : 1, sizeof(*dst));
+	dst = malloc(bytes ? bytes : 1);
 	if (!dst) {
+		offload_symbols_fini(&sy);
 		devimg_msg_set(msg, -ENOMEM, "%s: out of memory", where);
 		return -ENOMEM;
 	}
-	for (pos = 0; pos < len; pos += strlen(s + pos) + 1) {
-		if (s[pos])
-			dst[j++].name = (char *)(s + pos);
-	}
+	/* The names move with the text that holds them (shared or not). */
+	text = (char *)(dst + sy.n);
+	if (sy.text_size)
+		memcpy(text, sy.text, sy.text_size);
+	for (i = 0; i < sy.n; i++)
+		dst[i] = (struct devimg_offload_entry){
+			.name = text + (sy.names[i] - sy.text),
+		};
 	sh->owned[sh->nowned++] = dst;
 	di->entries_begin = dst;
-	di->entries_end = dst + n;
+	di->entries_end = dst + sy.n;
+	log_dbg("%s: %zu symbols, %s form", where, sy.n,
+		offload_symbols_form_name(sy.form));
+	offload_symbols_fini(&sy);
 	return 0;
 }
+
+/*
+ * Image i of sh from e: 0; BLOB_IMAGE_REJECTED when e alone is rejected
+ * (its symbols string is no list of names), the reason in msg; or the
+ * negative errno that rejects the blob.
+ */
+#define BLOB_IMAGE_REJECTED 1
 
 static int blob_image(struct shadow *sh, unsigned i,
 		      const struct offload_entry *e, struct devimg_msg *msg,
@@ -87,6 +120,7 @@ static int blob_image(struct shadow *sh, unsigned i,
 	unsigned format = shadow_format_of_llvm(e->image_kind);
 	const char *triple, *symbols;
 	size_t len = 0;
+	int r;
 
 	if (format == UINT_MAX) {
 		devimg_msg_set(msg, -EINVAL,
@@ -111,7 +145,22 @@ static int blob_image(struct shadow *sh, unsigned i,
 	symbols = offload_entry_string(e, "symbols", &len);
 	if (!symbols)
 		return 0;
-	return split_symbols(sh, di, symbols, len, msg, where);
+	r = split_symbols(sh, di, symbols, len, msg, where);
+	if (r == -EINVAL) {
+		*di = (struct devimg_device_image){ 0 };
+		return BLOB_IMAGE_REJECTED;
+	}
+	return r;
+}
+
+/*
+ * The blob's other images still register: the problem is kept for
+ * devimg_registry_problem() and set as this thread's message.
+ */
+static void reject_image(const struct devimg_msg *msg)
+{
+	registry_add_problem(msg);
+	fail_err(msg->err, "rejected image: %s", msg->text);
 }
 
 int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
@@ -162,17 +211,22 @@ int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
 		return -ENOMEM;
 	}
 	sh->blob = ob;
-	for (i = 0; r == 0 && i < ob->nentries; i++) {
+	for (i = 0; r >= 0 && i < ob->nentries; i++) {
 		if (!is_sycl_image(&ob->entries[i]))
 			continue;
 		snprintf(where, sizeof(where), "%s: OffloadBinary entry %zu",
 			 fname, i);
-		r = blob_image(sh, k++, &ob->entries[i], msg, where);
+		r = blob_image(sh, k, &ob->entries[i], msg, where);
+		if (r == BLOB_IMAGE_REJECTED)
+			reject_image(msg);
+		else if (r == 0)
+			k++;
 	}
 	if (r < 0) {
 		shadow_free(sh);
 		return r;
 	}
+	sh->desc.count = (uint16_t)k;
 	*out = sh;
 	return 0;
 }

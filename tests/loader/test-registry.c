@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The registry: kernel lookups over several descriptors sharing names,
- * unregistration by descriptor, records that outlive their library, and
- * introspection of what registration copied.
+ * unregistration by descriptor, records that outlive their library,
+ * introspection of what registration copied, and the kernel names of
+ * OffloadBinary blobs in each form of their "symbols" string.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "fixture.h"
+#include "offload-binary.h"
 
 static const unsigned char bytes[32] = { 0x03, 0x02, 0x23, 0x07, 9, 9 };
 
@@ -470,6 +472,122 @@ START_TEST(test_default_priority_logs_errors)
 }
 END_TEST
 
+/* "symbols" strings: clang-sycl-linker 23's table of "vadd" and "gid". */
+static const char good_table[] =
+	"\x02\x00\x00\x00"
+	"\x14\x00\x00\x00\x04\x00\x00\x00"
+	"\x19\x00\x00\x00\x03\x00\x00\x00"
+	"vadd\0gid";
+/* The same with name 1's offset (8) inside the 20-byte header. */
+static const char bad_table[] =
+	"\x02\x00\x00\x00"
+	"\x14\x00\x00\x00\x04\x00\x00\x00"
+	"\x08\x00\x00\x00\x03\x00\x00\x00"
+	"vadd\0gid";
+
+#define SYMBOLS(bytes, len) { "symbols", (bytes), (len) }
+#define TRIPLE { "triple", "spirv64-unknown-unknown", 23 }
+
+/* A version-2 blob of n SPIR-V SYCL entries, each with strs[i] (2 each). */
+static unsigned char *blob_new(const struct offload_string (*strs)[2],
+			       size_t n)
+{
+	struct offload_image_in in[4];
+	struct props_error err = { "" };
+	unsigned char *b;
+	size_t i, size;
+
+	ck_assert_uint_le(n, 4);
+	for (i = 0; i < n; i++)
+		in[i] = (struct offload_image_in){
+			OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, bytes,
+			sizeof(bytes), strs[i], 2,
+		};
+	ck_assert_msg(offload_binary_write(in, n, 2, &b, &size, &err) == 0,
+		      "%s", err.msg);
+	return b;
+}
+
+static void expect_entries(const char *kernel, const char *a, const char *b)
+{
+	struct devimg_image *img;
+
+	ck_assert_uint_eq(find(kernel, &img, 1), 1);
+	ck_assert_uint_eq(devimg_image_entry_count(img), 2);
+	ck_assert_str_eq(devimg_image_entry_name(img, 0), a);
+	ck_assert_str_eq(devimg_image_entry_name(img, 1), b);
+	devimg_image_unref(img);
+}
+
+/* The three forms LLVM's tools write, each read as its names. */
+START_TEST(test_blob_symbols_in_each_form)
+{
+	const struct offload_string strs[3][2] = {
+		{ TRIPLE, SYMBOLS(good_table, sizeof(good_table)) },
+		{ TRIPLE, SYMBOLS("k_line0\nk_line1", 15) },
+		{ TRIPLE, SYMBOLS("k_nul0\0k_nul1", 14) },
+	};
+	unsigned char *blob = blob_new(strs, 3);
+	struct devimg_image *imgs[4];
+
+	__sycl_register_lib((void *)blob);
+	ck_assert_int_eq(devimg_registry_status(), 0);
+	expect_entries("vadd", "vadd", "gid");
+	expect_entries("k_line1", "k_line0", "k_line1");
+	expect_entries("k_nul0", "k_nul0", "k_nul1");
+	ck_assert_uint_eq(find("vadd\ngid", imgs, 4), 0);
+	ck_assert_uint_eq(find("\x02", imgs, 4), 0);
+	__sycl_unregister_lib((void *)blob);
+	ck_assert_uint_eq(find("vadd", imgs, 4), 0);
+	free(blob);
+}
+END_TEST
+
+/*
+ * A table that is not a consistent one rejects its image alone: the
+ * blob's other image registers, and the problem can be read back.
+ */
+START_TEST(test_blob_bad_symbols_table_rejects_its_image_only)
+{
+	const struct offload_string strs[2][2] = {
+		{ TRIPLE, SYMBOLS(bad_table, sizeof(bad_table)) },
+		{ TRIPLE, SYMBOLS(good_table, sizeof(good_table)) },
+	};
+	const char *reason = ": OffloadBinary entry 0: \"symbols\" table: "
+		"name 1's offset 8 lies inside the 20-byte header, expected 20 or more";
+	unsigned char *blob = blob_new(strs, 2);
+	struct devimg_image *imgs[4];
+	char text[256];
+	size_t n = 0;
+	int err = 0;
+
+	fx_log_capture();
+	__sycl_register_lib((void *)blob);
+	ck_assert_has(fx_log_text(), reason);
+	ck_assert_has(devimg_last_error(), reason);
+	fx_log_release();
+
+	ck_assert_int_eq(devimg_registry_images(imgs, 4, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(devimg_image_index(imgs[0]), 0);
+	unref_all(imgs, n);
+	expect_entries("vadd", "vadd", "gid");
+	ck_assert_uint_eq(find("gid", imgs, 4), 1);
+	unref_all(imgs, 1);
+
+	ck_assert_int_eq(devimg_registry_status(), -EINVAL);
+	ck_assert_uint_eq(devimg_registry_problem_count(), 1);
+	ck_assert_int_eq(devimg_registry_problem(0, &err, text, sizeof(text)),
+			 0);
+	ck_assert_int_eq(err, -EINVAL);
+	ck_assert_has(text, reason);
+
+	__sycl_unregister_lib((void *)blob);
+	ck_assert_uint_eq(find("vadd", imgs, 4), 0);
+	free(blob);
+}
+END_TEST
+
 static Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -489,6 +607,8 @@ static Suite *registry_suite(void)
 	tcase_add_test(tc, test_trace_environment_sets_priority);
 	tcase_add_test(tc, test_trace_environment_level_1);
 	tcase_add_test(tc, test_default_priority_logs_errors);
+	tcase_add_test(tc, test_blob_symbols_in_each_form);
+	tcase_add_test(tc, test_blob_bad_symbols_table_rejects_its_image_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
