@@ -67,10 +67,10 @@ struct offload_symbols {
  * length before anything is allocated.
  *
  * Error contract (as props.h): 0 or a negative errno, and *out untouched
- * on failure, with one line in err (when non-NULL) naming where (a
- * description of the string, e.g. "a.o: OffloadBinary entry 1 symbols"),
- * the field (the count, name i's offset or length) and the value seen
- * against the one expected. -EINVAL: a string that claims to be a table
+ * on failure, with one line in err (when non-NULL) naming where (what
+ * holds the string, e.g. "a.o: OffloadBinary entry 1"; "<input>" when
+ * NULL) and "symbols", the field (the count, name i's offset or length)
+ * and the value seen against the one expected. -EINVAL: a string that claims to be a table
  * and is not a consistent one, or more than DEVIMG_LIMIT_ENTRIES names;
  * -EOVERFLOW: sizes that do not fit size_t; -ENOMEM.
  */
