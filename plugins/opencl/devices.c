@@ -341,13 +341,17 @@ static void find_sub_group_sizes(struct devimg_plugin_device *dev,
  * floating-point and 64-bit atomic extensions, images, the online
  * compiler and linker, profiling. USM needs cl_intel_unified_shared_memory:
  * without it the USM aspects are known absent; with it they are not
- * queried here, so left unknown.
+ * queried here, so left unknown. One exception: fine-grained system SVM
+ * (OpenCL 2.0; PoCL's CPU device) lets a kernel dereference any host
+ * pointer, which is what usm_system_allocations promises, so a device
+ * that reports it has that aspect whatever its extensions.
  */
 static void find_aspects(struct devimg_plugin_device *dev,
 			 const char *extensions)
 {
 	struct devimg_plugin_device_info *info = &dev->info;
 	cl_command_queue_properties qprops = 0;
+	cl_device_svm_capabilities svm = 0;
 	cl_device_type type = 0;
 	bool usm = ocl_has_word(extensions, "cl_intel_unified_shared_memory");
 
@@ -391,6 +395,11 @@ static void find_aspects(struct devimg_plugin_device *dev,
 				  DEVIMG_PLUGIN_ASPECT_USM_ATOMIC_SHARED_ALLOCATIONS,
 				  false);
 	}
+	if (clGetDeviceInfo(dev->id, CL_DEVICE_SVM_CAPABILITIES, sizeof(svm),
+			    &svm, NULL) == CL_SUCCESS &&
+	    (svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM))
+		plugin_set_aspect(info, DEVIMG_PLUGIN_ASPECT_USM_SYSTEM_ALLOCATIONS,
+				  true);
 	find_sub_group_sizes(dev, extensions);
 }
 

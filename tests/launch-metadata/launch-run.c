@@ -540,10 +540,10 @@ static int has(const struct devimg_device_features *f, unsigned a)
 }
 
 #define ASPECT_BIT(a) ((uint64_t)1 << DEVIMG_ASPECT_##a)
+/* The USM aspects but usm_system_allocations. */
 #define USM_ASPECTS (ASPECT_BIT(USM_DEVICE_ALLOCATIONS) |		\
 		     ASPECT_BIT(USM_HOST_ALLOCATIONS) |			\
 		     ASPECT_BIT(USM_SHARED_ALLOCATIONS) |		\
-		     ASPECT_BIT(USM_SYSTEM_ALLOCATIONS) |		\
 		     ASPECT_BIT(USM_ATOMIC_HOST_ALLOCATIONS) |		\
 		     ASPECT_BIT(USM_ATOMIC_SHARED_ALLOCATIONS))
 
@@ -551,7 +551,9 @@ static int has(const struct devimg_device_features *f, unsigned a)
  * type: "cpu" (PoCL) or "gpu" (CUDA), the device type it must report.
  * The OpenCL plugin knows the USM aspects absent on a device without
  * cl_intel_unified_shared_memory and leaves them all unknown on one with
- * it (PoCL 6); the CUDA plugin knows them.
+ * it (PoCL 6); the CUDA plugin knows them. usm_system_allocations is
+ * known wherever a device reports fine-grained system SVM, as PoCL's CPU
+ * device does.
  */
 static int mode_probe(struct env *e, const char *type)
 {
