@@ -11,6 +11,8 @@
 #  plugin-sdk.sh  make install into a scratch folder, a plugin built out
 #              of the tree against the installed devimg_plugin.h through
 #              pkg-config, listed by the installed devimg-ls
+#  configure-clang.sh  configure's choice of clang and llvm-spirv, and
+#              its check lines, on made-up toolchains (needs autoconf)
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -19,7 +21,8 @@ pkg_shell_tests = \
 	tests/pkg/man.sh \
 	tests/pkg/doc-refs.sh \
 	tests/pkg/aarch64.sh \
-	tests/pkg/plugin-sdk.sh
+	tests/pkg/plugin-sdk.sh \
+	tests/pkg/configure-clang.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
