@@ -13,6 +13,8 @@
 #              pkg-config, listed by the installed devimg-ls
 #  configure-clang.sh  configure's choice of clang and llvm-spirv, and
 #              its check lines, on made-up toolchains (needs autoconf)
+#  deps.sh     debian/control offers the same majors of clang, llvm and
+#              llvm-spirv, one of which each list of deps/ installs
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -22,7 +24,8 @@ pkg_shell_tests = \
 	tests/pkg/doc-refs.sh \
 	tests/pkg/aarch64.sh \
 	tests/pkg/plugin-sdk.sh \
-	tests/pkg/configure-clang.sh
+	tests/pkg/configure-clang.sh \
+	tests/pkg/deps.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
