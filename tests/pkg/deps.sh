@@ -2,7 +2,8 @@
 # The package lists agree: debian/control's Build-Depends offer the same
 # LLVM majors for clang-N, llvm-N and llvm-spirv-N, and each platform's
 # list in deps/ installs one of them, so that dpkg-checkbuilddeps passes
-# wherever ./bootstrap-deps ran.
+# wherever ./bootstrap-deps ran; README.md shows each list of deps/ as it
+# is, in the code block after its name.
 . "$top_srcdir/tests/lib.sh"
 
 control=$top_srcdir/debian/control
@@ -46,7 +47,18 @@ for list in "$top_srcdir"/deps/*; do
 		done
 		fail "deps/$name installs $p-$(echo $m) but Build-Depends offer $p-N for N in $(echo $(cat clang.m)) only"
 	done
+	# README: "(`deps/NAME`):", then the list in a code block.
+	want=$(tr -s ' \t' '\n\n' <pkgs | sed '/^$/d' | tr '\n' ' ' |
+		sed 's/ $//')
+	awk -v ref="(\`deps/$name\`)" '
+		index($0, ref) { found = 1; next }
+		found == 1 && /^```/ { found = 2; next }
+		found == 2 { print; exit }
+	' "$top_srcdir/README.md" >readme
+	[ -s readme ] || fail "README.md shows no list for deps/$name"
+	[ "$(cat readme)" = "$want" ] ||
+		fail "README.md's list for deps/$name is not the file's: $(cat readme)"
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no lists in deps/"
-echo "PASS: $n lists of deps/ satisfy Build-Depends' clang, llvm and llvm-spirv"
+echo "PASS: $n lists of deps/, shown in README.md, satisfy Build-Depends' clang, llvm and llvm-spirv"

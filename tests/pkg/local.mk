@@ -14,7 +14,10 @@
 #  configure-clang.sh  configure's choice of clang and llvm-spirv, and
 #              its check lines, on made-up toolchains (needs autoconf)
 #  deps.sh     debian/control offers the same majors of clang, llvm and
-#              llvm-spirv, one of which each list of deps/ installs
+#              llvm-spirv, one of which each list of deps/ installs;
+#              README.md shows each list as it is
+#  bootstrap-deps.sh  the platform bootstrap-deps takes from os-release
+#              (Debian unstable: debian-unstable) and its apt-get calls
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -25,7 +28,8 @@ pkg_shell_tests = \
 	tests/pkg/aarch64.sh \
 	tests/pkg/plugin-sdk.sh \
 	tests/pkg/configure-clang.sh \
-	tests/pkg/deps.sh
+	tests/pkg/deps.sh \
+	tests/pkg/bootstrap-deps.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
