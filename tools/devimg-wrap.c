@@ -52,7 +52,7 @@ enum opt_id {
 enum arg_kind {
 	ARG_NONE,	/* -v */
 	ARG_REQUIRED,	/* -target=x or -target x */
-	ARG_OPTIONAL,	/* -batch or -batch=table */
+	ARG_OPTIONAL,	/* -batch or -batch=false */
 };
 
 static const struct option_spec {
@@ -104,7 +104,7 @@ struct cli {
 	struct event *events;
 	size_t nevents;
 	const char *host;
-	int batch;
+	int batch;	/* every input is a file table (the last -batch) */
 	size_t ninputs;
 	struct wrap_image_opts cur;
 	const char *group[2];	/* image [manifest] waiting for its options */
@@ -117,7 +117,7 @@ static void usage(FILE *f)
 	fputs("Usage: " PROG " -o <file> [-host=<triple>] [-v] -kind=sycl\n"
 	      "         [per-image options] <image> [<manifest>] ...\n"
 	      "       " PROG " -o <file> [-host=<triple>] -kind=sycl [per-image options]\n"
-	      "         -batch <table>\n"
+	      "         -batch <table> ...\n"
 	      "\n"
 	      "Wrap device images into an ELF relocatable object that registers them\n"
 	      "with __sycl_register_lib() when the program or library is loaded.\n"
@@ -140,9 +140,8 @@ static void usage(FILE *f)
 	      "  -host=<triple>          x86_64-linux-gnu (default) or aarch64-linux-gnu\n"
 	      "  -syclbin=<state>        write a SYCLBIN file in state input, object or\n"
 	      "                          executable instead of an object\n"
-	      "  -batch                  every input is a file table\n"
-	      "                          [Code|Symbols|Properties|Manifest]; -batch=<table>\n"
-	      "                          names one directly\n"
+	      "  -batch[=true|false]     every input is a file table\n"
+	      "                          [Code|Symbols|Properties|Manifest] (or not)\n"
 	      "  -o -                    write the object to standard output\n"
 	      "  -emit-reg-funcs=0       no constructor, destructor or .tgtimg section\n"
 	      "  -desc-name=<name>       the descriptor becomes the global symbol\n"
@@ -292,25 +291,53 @@ static int parse_int(const char *text, const char *v, long long lo,
 	return 0;
 }
 
-/* -offload-compress takes no value or a boolean one, as LLVM's flags. */
-static int parse_bool(const char *text, const char *v, int *out)
+/*
+ * A boolean value as LLVM's cl::opt<bool> parser takes it: none or "" is
+ * true, then true, TRUE, True, 1 and false, FALSE, False, 0; -1 for
+ * anything else.
+ */
+static int bool_value(const char *v)
 {
-	static const char *const yes[] = { "true", "TRUE", "True", "1" };
+	static const char *const yes[] = { "", "true", "TRUE", "True", "1" };
 	static const char *const no[] = { "false", "FALSE", "False", "0" };
 	size_t i;
 
-	if (!v) {
-		*out = 1;
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (!strcmp(v, yes[i]) || !strcmp(v, no[i])) {
-			*out = !strcmp(v, yes[i]);
+	if (!v)
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcmp(v, yes[i]))
+			return 1;
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcmp(v, no[i]))
 			return 0;
-		}
-	}
-	return wrap_fail("%s: '%s' is not a boolean (0, 1, true or false)",
-			 text, v);
+	return -1;
+}
+
+/* -offload-compress and -emit-reg-funcs: no value or a boolean one. */
+static int parse_bool(const char *text, const char *v, int *out)
+{
+	int b = bool_value(v);
+
+	if (b < 0)
+		return wrap_fail("%s: '%s' is not a boolean (0, 1, true or false)",
+				 text, v);
+	*out = b;
+	return 0;
+}
+
+/*
+ * -batch is a boolean, as in clang-offload-wrapper: the tables are inputs
+ * of their own, and "-batch=t.txt" is refused with the way to say it.
+ */
+static int parse_batch(const struct event *ev, int *batch)
+{
+	int b = bool_value(ev->value);
+
+	if (b < 0)
+		return wrap_fail("%s: '%s' is not a boolean (0, 1, true or false); a table follows -batch as an input: -batch %s",
+				 ev->text, ev->value, ev->value);
+	*batch = b;
+	return 0;
 }
 
 static int compress_option(struct cli *c, const struct event *ev)
@@ -410,9 +437,8 @@ static int global_options(struct cli *c, int *exit_now)
 						 ev->text, ev->value);
 			break;
 		case OPT_BATCH:
-			c->batch = 1;
-			if (ev->value)
-				c->ninputs++;
+			if (parse_batch(ev, &c->batch))
+				return -1;
 			break;
 		case OPT_INPUT:
 			c->ninputs++;
@@ -512,7 +538,7 @@ static int image_option(struct cli *c, const struct event *ev)
 
 static int is_input(const struct event *ev)
 {
-	return ev->id == OPT_INPUT || (ev->id == OPT_BATCH && ev->value);
+	return ev->id == OPT_INPUT;
 }
 
 /*

@@ -50,7 +50,7 @@ wrap_fails "-properties: after the last input" \
 wrap_fails "-format=spirv: after the last input, .* before the table" \
 	-o dst/w.o -kind=sycl -batch in/t.txt -format=spirv
 wrap_fails "-kind=sycl: after the last input" \
-	-o dst/w.o -kind=sycl -batch=in/t.txt -kind=sycl
+	-o dst/w.o -kind=sycl -batch in/t.txt -kind=sycl
 wrap_fails "-link-opts=-lm: after the last input" \
 	-o dst/w.o -kind=sycl -target=a in/a.bin -target=b in/a.bin \
 	-link-opts=-lm

@@ -51,13 +51,13 @@ expect 1 img1.bin spirv spir64 -O3 -L - - row2.mnf
 expect 2 img2.bin spirv spir64 -O3 -L img2.sym - -
 run_linked batch "-no-pie" batch.o
 
-# -batch=<table> is the same as -batch <table>; columns in any order.
+# Columns in any order.
 cat >table2.txt <<'EOF'
 [Symbols|Code]
 img0.sym|img0.bin
 EOF
-"$WRAP" -o batch2.o -kind=sycl -target=x -batch=table2.txt ||
-	fail "-batch=table failed"
+"$WRAP" -o batch2.o -kind=sycl -target=x -batch table2.txt ||
+	fail "-batch with a table of two columns failed"
 expect_reset
 expect 0 img0.bin none x "" "" img0.sym - -
 run_linked batch2 "-no-pie" batch2.o
