@@ -71,3 +71,27 @@ examples_device_global_DEPENDENCIES = examples/device-global-wrap.o \
 endif
 
 CLEANFILES += examples/device-global.ptx examples/device-global-wrap.o
+
+# SYCL kernels compiled by upstream clang (22 or later) with -fsycl and
+# linked by its clang-linker-wrapper (clang++ --offload-link), run through
+# libdevimg with no SYCL library: examples/sycl.cpp says how. Not part of
+# the build, as Debian 12 and 13 have no such clang: `make demo-sycl
+# SYCL_CXX=clang++-23`. clang-22 runs clang-sycl-linker by its bare name,
+# so its folder goes first on PATH.
+EXTRA_DIST += examples/sycl.cpp
+SYCL_CXX = clang++
+
+.PHONY: demo-sycl
+demo-sycl: loader/libdevimg.la devimg-dump$(EXEEXT) $(plugin_LTLIBRARIES)
+	@$(MKDIR_P) examples/pocl-cache
+	$(SYCL_CXX) -fsycl -I$(top_srcdir)/include -c \
+		$(top_srcdir)/examples/sycl.cpp -o examples/sycl.o
+	PATH="$$(dirname "$$($(SYCL_CXX) -print-prog-name=clang-sycl-linker)"):$$PATH" \
+	$(SYCL_CXX) --offload-link examples/sycl.o -o examples/sycl \
+		-L$(abs_builddir)/loader/.libs -ldevimg \
+		-Wl,-rpath,$(abs_builddir)/loader/.libs
+	./devimg-dump examples/sycl
+	POCL_CACHE_DIR=$(abs_builddir)/examples/pocl-cache \
+	DEVIMG_PLUGIN_PATH=$(abs_builddir)/plugins/.libs ./examples/sycl
+
+CLEANFILES += examples/sycl.o examples/sycl
