@@ -245,10 +245,15 @@ struct props_table_row {
 struct props_table {
 	struct props_table_row *rows;
 	size_t nrows;
+	size_t ncols;		/* of the header, read or not; 0: empty table */
 	int has[PROPS_NCOLS];
 };
 
-/* First line "[Code|Symbols|...]" (any subset, any order, no repeats). */
+/*
+ * First line "[Code|Symbols|...]" (any subset, any order, no repeats). A
+ * text with no line but empty ones is an empty table (no header, no
+ * rows), as LLVM's SimpleTable reads it.
+ */
 int props_table_parse(const char *text, size_t len, const char *fname,
 		      struct props_table *out, struct props_error *err);
 int props_table_read_file(const char *path, struct props_table *out,

@@ -200,22 +200,17 @@ void props_table_fini(struct props_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* No line but empty ones: an empty table, no header needed. */
 static int parse_lines(struct table_parser *tp, struct props_lines *it)
 {
 	struct props_line ln;
-	struct props_quote q;
 	int r;
 
 	r = props_lines_next(it, &ln, tp->err);
-	if (r == 0) {
-		props_err_at(tp->err, tp->fname, it->lineno ? it->lineno : 1, 1,
-			     "missing table header: saw '%s', expected " EXPECTED_HEADER,
-			     props_quote(&q, "", 0));
-		return -EINVAL;
-	}
-	if (r < 0)
+	if (r <= 0)
 		return r;
 	r = parse_header(tp, &ln);
+	tp->t->ncols = tp->ncols;
 	while (r >= 0 && (r = props_lines_next(it, &ln, tp->err)) > 0)
 		r = parse_row(tp, &ln);
 	return r;

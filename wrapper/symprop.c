@@ -154,7 +154,7 @@ int wrap_symprop_apply(struct wrap_set *set, const char *table, char *err,
 		       size_t errlen)
 {
 	struct source s = { .table = table, .err = err, .errlen = errlen };
-	const struct reader_image *src;
+	const struct reader_image *src = NULL;	/* GCC 12 misses next_image() setting it */
 	size_t i, want = 0;
 	int r;
 

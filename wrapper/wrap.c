@@ -274,8 +274,11 @@ int wrap_add_table(struct wrap_job *c, const struct wrap_image_opts *o,
 	free(text);
 	if (r)
 		return wrap_fail_props(table, &err, "");
-	/* A table without rows adds no image, as in DPC++. */
-	if (!t.has[PROPS_COL_CODE])
+	/*
+	 * A table without rows adds no image, as in DPC++; an empty file is
+	 * such a table, without a header to need a Code column.
+	 */
+	if (t.ncols && !t.has[PROPS_COL_CODE])
 		r = wrap_fail("%s:1: the table has no Code column", table);
 	for (i = 0; !r && i < t.nrows; i++)
 		r = add_row(c, o, table, &t.rows[i]);

@@ -2,6 +2,9 @@
 /* .sym files and file tables. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -147,8 +150,53 @@ START_TEST(test_table_without_rows)
 
 	ck_assert_int_eq(props_table_parse(TEXT("[Code]\n\n"), "t.txt", &t, &err), 0);
 	ck_assert_uint_eq(t.nrows, 0);
+	ck_assert_uint_eq(t.ncols, 1);
 	ck_assert_int_eq(t.has[PROPS_COL_CODE], 1);
 	ck_assert_int_eq(t.has[PROPS_COL_SYMBOLS], 0);
+	props_table_fini(&t);
+}
+END_TEST
+
+/* No line but empty ones: an empty table, as LLVM's SimpleTable reads it. */
+static const char *const empty_tables[] = { "", "\n", "\n\n\n", "\r\n\r\n" };
+
+START_TEST(test_table_empty)
+{
+	const char *text = empty_tables[_i];
+	struct props_error err = { "" };
+	struct props_table t;
+	int c;
+
+	memset(&t, 0xa5, sizeof(t));
+	ck_assert_int_eq(props_table_parse(text, strlen(text), "t.txt", &t,
+					   &err), 0);
+	ck_assert_str_eq(err.msg, "");
+	ck_assert_uint_eq(t.nrows, 0);
+	ck_assert_ptr_null(t.rows);
+	ck_assert_uint_eq(t.ncols, 0);
+	for (c = 0; c < PROPS_NCOLS; c++)
+		ck_assert_int_eq(t.has[c], 0);
+	props_table_fini(&t);
+}
+END_TEST
+
+START_TEST(test_table_empty_file)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct props_error err = { "" };
+	struct props_table t;
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/devimg-empty-table.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(props_table_read_file(path, &t, &err), 0);
+	unlink(path);
+	ck_assert_uint_eq(t.nrows, 0);
+	ck_assert_uint_eq(t.ncols, 0);
 	props_table_fini(&t);
 }
 END_TEST
@@ -192,8 +240,8 @@ static const struct bad_table bad_tables[] = {
 	  { "t.txt:1:15: repeated table column: saw 'Code', expected each column at most once" } },
 	{ "Code|Symbols\n",
 	  { "t.txt:1:1: missing table header: saw 'Code|Symbols', expected '[Code|Symbols|Properties|Manifest]'" } },
-	{ "", { "t.txt:1:1: missing table header: saw ''" } },
-	{ "\n\n", { "t.txt:2:1: missing table header: saw ''" } },
+	{ "  \n", { "t.txt:1:1: missing table header: saw '  '" } },
+	{ "\n\n|\n", { "t.txt:3:1: missing table header: saw '|'" } },
 	{ "[Code\n", { "t.txt:1:1: missing table header: saw '[Code'" } },
 };
 
@@ -239,6 +287,9 @@ static Suite *symtable_suite(void)
 	tcase_add_test(table, test_table_all_columns_any_order);
 	tcase_add_test(table, test_table_subset_and_read_file);
 	tcase_add_test(table, test_table_without_rows);
+	tcase_add_loop_test(table, test_table_empty, 0,
+			    (int)(sizeof(empty_tables) / sizeof(empty_tables[0])));
+	tcase_add_test(table, test_table_empty_file);
 	tcase_add_test(table, test_table_extra_columns_ignored);
 	tcase_add_loop_test(table, test_table_malformed, 0,
 			    (int)(sizeof(bad_tables) / sizeof(bad_tables[0])));
