@@ -8,7 +8,7 @@
 # shellcheck shell=sh
 
 LLC=
-for c in llc-19 llc-18 llc-17 llc-16 llc-15 llc; do
+for c in llc-23 llc-22 llc-21 llc-20 llc-19 llc-18 llc-17 llc-16 llc-15 llc; do
 	if command -v "$c" >/dev/null 2>&1; then
 		LLC=$c
 		break
