@@ -96,7 +96,7 @@ for n in 23 22; do
 	"clang++-$n" -fsycl -fsycl-device-only -I"$top_srcdir/include" -c \
 		"$top_srcdir/examples/sycl.cpp" -o "dev$n.bc" ||
 		fail "clang++-$n -fsycl-device-only failed"
-	"clang-sycl-linker-$n" --triple=spirv64 "dev$n.bc" -o "linked$n.bin" ||
+	"clang-sycl-linker-$n" --triple=spirv64-unknown-unknown "dev$n.bc" -o "linked$n.bin" ||
 		fail "clang-sycl-linker-$n failed"
 	# 23 writes image kind 6 (SPIR-V, format 2), 22 kind 0 (format 0).
 	if [ "$n" = 23 ]; then fmt=2 name=spirv; else fmt=0 name=none; fi
