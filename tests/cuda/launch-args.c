@@ -2,7 +2,8 @@
 /*
  * launch-args PLUGIN PTX: the CUDA plugin's own check that every argument
  * of a kernel is set before a launch, called directly as the loader calls
- * it, on the first device of the driver (the recording driver, or a GPU).
+ * it, on the first device of the driver (the recording driver, or a GPU),
+ * however many the driver has.
  * PTX is the test kernels' cuda.ptx: local_layout takes six parameters
  * (three buffers, three local arguments), which(out) one. A launch with any of them unset is refused with a
  * message naming the first unset one; once all are set, it runs; setting
@@ -102,7 +103,11 @@ int main(int argc, char **argv)
 	if (plugin_open(argv[1]) < 0 || read_file(argv[2], &image, &size) < 0)
 		return 1;
 	CHECK(!ops.platform_list(1, &pl, &n) && n == 1, "%u platforms", n);
-	CHECK(!ops.device_list(pl, 1, &dev, &n) && n == 1, "%u devices", n);
+	/* n is the driver's device count; the first one is taken. */
+	CHECK(!ops.device_list(pl, 1, &dev, &n) && n >= 1, "%u devices", n);
+	CHECK(!strcmp(ops.device_info(dev)->backend, "cuda"),
+	      "device 0 is a %s device", ops.device_info(dev)->backend);
+	printf("device 0 of %u: %s\n", n, ops.device_info(dev)->name);
 	CHECK(!ops.context_create(1, &dev, &ctx), "context_create");
 	CHECK(!ops.queue_create(ctx, dev, &q), "queue_create");
 	rc = ops.program_create_binary(ctx, dev, DEVIMG_PLUGIN_BINARY_NATIVE,

@@ -94,10 +94,24 @@ expect "alloc managed 12 on 0"
 	fail "device memory in a context over two GPUs: $(cat record.log)"
 echo "ok the recording driver saw the launches docs/formats.md asks for"
 
-# The plugin's own check that every argument of a launch is set.
-DEVIMG_CUDA_DRIVER=$fake "$top_builddir/tests/cuda/launch-args" "$plugin" \
-	cuda.ptx >out.args 2>&1 || fail "launch-args: $(cat out.args)"
-cat out.args
+# The plugin's own check that every argument of a launch is set, on a
+# driver of one GPU and of two: it takes the first, loads and allocates
+# there and nowhere else, however many there are.
+for n in 1 2; do
+	rm -f record.log
+	DEVIMG_CUDA_DRIVER=$fake DEVIMG_FAKE_CUDA_LOG=$scratch/record.log \
+		DEVIMG_FAKE_CUDA_DEVICES=$n \
+		"$top_builddir/tests/cuda/launch-args" "$plugin" cuda.ptx \
+		>out.args 2>&1 || fail "launch-args on $n fake GPUs: $(cat out.args)"
+	cat out.args
+	grep -q "^device 0 of $n: " out.args ||
+		fail "launch-args on $n fake GPUs: $(cat out.args)"
+	grep -q '^load [0-9]* entries on 0$' record.log &&
+		grep -q '^alloc device 64 on 0$' record.log ||
+		fail "launch-args on $n fake GPUs: not on device 0: $(cat record.log)"
+	! grep -q ' on [1-9][0-9]*$' record.log ||
+		fail "launch-args on $n fake GPUs: another device used: $(cat record.log)"
+done
 
 
 # ---- separate compilation and linking: cuda-run link on the plugin ----
