@@ -3,7 +3,9 @@
  * Kernel bundles end to end: bundle-run MODE [EXPECT] LIB... opens the
  * wrapped libraries, then runs one group of cases on the first device
  * DEVIMG_DEVICE_SELECTOR keeps (tests/bundle/bundle.sh on PoCL,
- * bundle-cuda.sh on a GPU). The libraries carry off1 (out[i] = i + 1),
+ * bundle-cuda.sh on a GPU), with bundles of that device only, so that
+ * the images and programs counted are its own however many devices the
+ * context has (two GPUs: cuda:* keeps both). The libraries carry off1 (out[i] = i + 1),
  * which (two images writing 1 and 2), spec_k (spec constants, native or
  * emulated) and link_caller (out[i] = devimg_link_helper(i) = 3i + 1,
  * the helper in another library's image). EXPECT, for link: run or
@@ -58,7 +60,12 @@ static int check_off1(struct devimg_kernel *k)
 static int new_bundle(enum devimg_bundle_state state, const char *kernel,
 		      struct devimg_bundle **b)
 {
-	struct devimg_bundle_filter f = { .size = sizeof(f), .kernel = kernel };
+	struct devimg_bundle_filter f = {
+		.size = sizeof(f),
+		.kernel = kernel,
+		.devs = &env.dev,
+		.ndevs = 1,
+	};
 	int err = devimg_bundle_new(env.ctx, state, &f, b);
 
 	CHECK(err == 0, "devimg_bundle_new(%s, %s): %d",
@@ -104,6 +111,32 @@ static int test_desc(struct devimg_image *img)
 	return 0;
 }
 
+/*
+ * Without devices in the filter, a bundle is for every device of the
+ * context: off1's image for each that takes it, the test's device among
+ * them.
+ */
+static int test_all_devices(void)
+{
+	struct devimg_bundle_filter f = { .size = sizeof(f), .kernel = "off1" };
+	unsigned ndev = devimg_device_count(env.ctx);
+	struct devimg_bundle *b;
+	size_t n, i, mine = 0;
+	int err;
+
+	err = devimg_bundle_new(env.ctx, DEVIMG_BUNDLE_INPUT, &f, &b);
+	CHECK(err == 0, "bundle of every device: %d", err);
+	n = devimg_bundle_image_count(b);
+	for (i = 0; i < n; i++)
+		mine += devimg_bundle_image_device(b, i) == env.dev;
+	CHECK(n >= 1 && n <= ndev && mine == 1,
+	      "bundle of every device: %zu images of off1 (%zu on the test's device) for %u devices",
+	      n, mine, ndev);
+	printf("all devices: %zu of %u devices take off1\n", n, ndev);
+	devimg_bundle_unref(b);
+	return 0;
+}
+
 /* Build once, launch many times: no further build. */
 static int test_build(void)
 {
@@ -122,6 +155,8 @@ static int test_build(void)
 	CHECK(has_name(in, "off1") && has_name(in, "vadd"), "kernel names");
 	CHECK(devimg_bundle_has_kernel(in, "off1", env.dev) == 1 &&
 	      devimg_bundle_has_kernel(in, "which", NULL) == 0, "has_kernel");
+	if (test_all_devices() < 0)
+		return -1;
 	printf("input bundle: image target %s, format %d\n",
 	       devimg_image_target(devimg_bundle_image(in, 0)),
 	       (int)devimg_bundle_image_format(in, 0));
