@@ -53,7 +53,7 @@ if HAVE_PTX
 examples/device-global.ptx: $(top_srcdir)/examples/device-global.cu
 	$(AM_V_GEN)$(MKDIR_P) examples && $(CLANG) -x cuda \
 		--cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
-		-Wno-unknown-cuda-version -O2 -S -o $@ $<
+		-Wno-unknown-cuda-version $(CUDA_PTX_FLAGS) -O2 -S -o $@ $<
 
 examples/device-global-wrap.o: examples/device-global.ptx devimg-wrap$(EXEEXT)
 	$(AM_V_GEN)./devimg-wrap -o $@ -kind=sycl -target=nvptx64 \

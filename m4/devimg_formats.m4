@@ -206,15 +206,25 @@ AS_IF([test "x$CLANG" != xno], [
 		      [AC_MSG_RESULT([no])
 		       LLVM_SPIRV=no])
 	])
+	# Without a CUDA installation clang guesses the PTX version from an
+	# old CUDA release: clang 15 takes 7.5, clang 22 takes 4.2, which
+	# cannot say sm_80. Ask for PTX 7.5 (CUDA 11.5) where the guess fails.
 	AC_MSG_CHECKING([whether $CLANG compiles CUDA C to PTX])
 	printf '__attribute__((global)) void k(int *p) { *p = 1; }\n' \
 		>$devimg_fmt_dir/k.cu
-	AS_IF([$CLANG -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
-		-nocudainc -nocudalib -Wno-unknown-cuda-version -O2 -S \
-		-o $devimg_fmt_dir/k.ptx $devimg_fmt_dir/k.cu >&AS_MESSAGE_LOG_FD 2>&1],
-	      [AC_MSG_RESULT([yes])
-	       devimg_test_formats="$devimg_test_formats ptx"],
-	      [AC_MSG_RESULT([no])])
+	CUDA_PTX_FLAGS=
+	for devimg_ptx_flags in '' '-Xclang -target-feature -Xclang +ptx75'; do
+		AS_IF([$CLANG -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
+			-nocudainc -nocudalib -Wno-unknown-cuda-version \
+			$devimg_ptx_flags -O2 -S -o $devimg_fmt_dir/k.ptx \
+			$devimg_fmt_dir/k.cu >&AS_MESSAGE_LOG_FD 2>&1],
+		      [CUDA_PTX_FLAGS=$devimg_ptx_flags
+		       devimg_test_formats="$devimg_test_formats ptx"
+		       break])
+	done
+	AS_CASE([$devimg_test_formats],
+		[*ptx*], [AC_MSG_RESULT([yes${CUDA_PTX_FLAGS:+ (with $CUDA_PTX_FLAGS)}])],
+		[AC_MSG_RESULT([no])])
 	rm -rf $devimg_fmt_dir
 ], [LLVM_SPIRV=no])
 AS_IF([test "x$LLVM_SPIRV" = xno && test "x$CLANG" != xno],
@@ -223,6 +233,7 @@ devimg_test_formats=`echo $devimg_test_formats`
 AS_IF([test -z "$devimg_test_formats"], [devimg_test_formats=none])
 AC_SUBST([CLANG])
 AC_SUBST([LLVM_SPIRV])
+AC_SUBST([CUDA_PTX_FLAGS])
 AM_CONDITIONAL([HAVE_CLANG], [test "x$CLANG" != xno])
 AM_CONDITIONAL([HAVE_LLVM_SPIRV], [test "x$LLVM_SPIRV" != xno])
 AM_CONDITIONAL([HAVE_PTX], [case $devimg_test_formats in *ptx*) true ;; *) false ;; esac])

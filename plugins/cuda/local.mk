@@ -78,8 +78,8 @@ tests_cuda_libcuda_fake_nolink_la_LDFLAGS = \
 # Test kernels: CUDA C in lowered form, to PTX at build time, so that a
 # build tree carried to a GPU machine without clang runs the tests.
 CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
-	-nocudainc -nocudalib -Wno-unknown-cuda-version -O2 -S \
-	-I$(top_srcdir)/tests/cuda
+	-nocudainc -nocudalib -Wno-unknown-cuda-version $(CUDA_PTX_FLAGS) \
+	-O2 -S -I$(top_srcdir)/tests/cuda
 cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
 	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx \
 	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx \

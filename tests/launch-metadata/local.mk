@@ -96,7 +96,7 @@ EXTRA_DIST += tests/launch-metadata/launch-metadata-cuda.sh \
 if BUILD_CUDA
 META_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only \
 	--cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
-	-Wno-unknown-cuda-version -O2 -S
+	-Wno-unknown-cuda-version $(CUDA_PTX_FLAGS) -O2 -S
 if HAVE_PTX
 check_DATA += $(metadata_ptx)
 endif
