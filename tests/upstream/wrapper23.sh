@@ -47,7 +47,7 @@ unloaded() {
 # libdevimg registers it, and its OffloadBinary as llvm-objdump-23 does.
 listed() {
 	"$DUMP" --json "$2" >"$1.json" || fail "devimg-dump --json $2 failed"
-	jq -e --arg f "$3" --arg k "$4" '.images | length == 1 and
+	jq -e --arg f "$3" --arg k "$4 " '.images | length == 1 and
 		.[0].format == $f and
 		.[0].target == "spirv64-unknown-unknown" and
 		((.[0].entries | sort | join(" ")) + " ") == $k' \
