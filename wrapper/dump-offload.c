@@ -2,6 +2,7 @@
 /* devimg-dump: SYCLBIN and OffloadBinary containers (dump-offload.h). */
 #include <errno.h>
 #include <gelf.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
@@ -12,13 +13,16 @@
 
 #include "devimg/descriptor.h"
 #include "devimg_limits.h"
+#include "dump-descriptor.h"
 #include "dump-offload.h"
 #include "escape.h"
 #include "offload-binary.h"
+#include "offload-symbols.h"
 #include "reader.h"
 #include "syclbin.h"
 
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu
+#define SHF_EXCLUDE_FLAG 0x80000000u
 
 struct module_view {
 	struct devimg_propset *sets;
@@ -27,16 +31,37 @@ struct module_view {
 	size_t nentries;
 };
 
+/* Where a blob of an ELF file lies. */
+struct blob_place {
+	size_t sec;
+	char *sec_name;
+	uint64_t off;		/* in the section */
+	int registered;		/* allocated, not SHF_EXCLUDE: a constructor's */
+};
+
+/* The "symbols" string of an entry, decoded. */
+struct entry_symbols {
+	int present;
+	struct offload_symbols sy;
+	char *error;		/* the string does not decode: why */
+};
+
 struct dump_container {
 	const char *fname;
 	void *map;
 	size_t size;
 	struct syclbin *sb;
 	struct offload_binary **obs;
+	struct blob_place *places;	/* per blob, ELF files only */
 	size_t nobs;
+	struct entry_symbols *syms;	/* per entry, numbered across blobs */
+	size_t nsyms;
+	char **problems;	/* listed, but these did not read */
+	size_t nproblems;
 	struct module_view *mods;
 	struct devimg_file images;
 	struct devimg_file entries;
+	struct devimg_file registered;
 	char *entries_fname;
 };
 
@@ -58,9 +83,22 @@ void dump_container_close(struct dump_container *c)
 		free((char *)c->entries.images[i].target);
 	free(c->entries.images);
 	free(c->entries_fname);
-	for (i = 0; i < c->nobs; i++)
+	free(c->registered.images);
+	for (i = 0; i < c->nsyms; i++) {
+		offload_symbols_fini(&c->syms[i].sy);
+		free(c->syms[i].error);
+	}
+	free(c->syms);
+	for (i = 0; i < c->nproblems; i++)
+		free(c->problems[i]);
+	free(c->problems);
+	for (i = 0; i < c->nobs; i++) {
 		offload_binary_free(c->obs[i]);
+		if (c->places)
+			free(c->places[i].sec_name);
+	}
 	free(c->obs);
+	free(c->places);
 	syclbin_free(c->sb);
 	if (c->map)
 		munmap(c->map, c->size);
@@ -198,35 +236,254 @@ static int entries_view(struct dump_container *c, const char *path, char *err,
 	return 0;
 }
 
-static int add_blob(struct dump_container *c, struct offload_binary *ob)
+/* ob, and where it lies when place is not NULL (its name is copied). */
+static int add_blob(struct dump_container *c, struct offload_binary *ob,
+		    const struct blob_place *place)
 {
 	struct offload_binary **v = realloc(c->obs, (c->nobs + 1) * sizeof(*v));
+	struct blob_place *pl;
 
 	if (!v)
 		return -ENOMEM;
 	c->obs = v;
+	if (place) {
+		pl = realloc(c->places, (c->nobs + 1) * sizeof(*pl));
+		if (!pl)
+			return -ENOMEM;
+		c->places = pl;
+		pl[c->nobs] = *place;
+		pl[c->nobs].sec_name = strdup(place->sec_name);
+		if (!pl[c->nobs].sec_name)
+			return -ENOMEM;
+	}
 	c->obs[c->nobs++] = ob;
 	return 0;
 }
 
-/* Every blob of a buffer holding OffloadBinary blobs back to back. */
+/*
+ * Every blob of a buffer holding OffloadBinary blobs back to back; place,
+ * when not NULL, says where the buffer lies in an ELF file.
+ */
 static int read_blobs(struct dump_container *c, const unsigned char *p,
-		      size_t n, const char *where, char *err, size_t errlen)
+		      size_t n, const char *where,
+		      const struct blob_place *place, char *err, size_t errlen)
 {
 	struct props_error perr = { "" };
 	struct offload_binary *ob;
+	struct blob_place here;
 	size_t off = 0;
 	int ret;
 
 	while (off < n) {
+		if (place) {
+			here = *place;
+			here.off = off;
+		}
 		ret = offload_binary_parse_at(p, n, &off, where, &ob, &perr);
 		if (ret < 0) {
 			props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
 			return ret;
 		}
-		if (add_blob(c, ob)) {
+		if (add_blob(c, ob, place ? &here : NULL)) {
 			offload_binary_free(ob);
 			return nomem(where, err, errlen);
+		}
+	}
+	return 0;
+}
+
+/* One line for dump_container_problem(), escaped; -ENOMEM. */
+__attribute__((format(printf, 2, 3)))
+static int add_problem(struct dump_container *c, const char *fmt, ...)
+{
+	char line[1024], **v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	props_vsnprintf_esc(line, sizeof(line), NULL, fmt, ap);
+	va_end(ap);
+	v = realloc(c->problems, (c->nproblems + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	c->problems = v;
+	v[c->nproblems] = strdup(line);
+	if (!v[c->nproblems])
+		return -ENOMEM;
+	c->nproblems++;
+	return 0;
+}
+
+/*
+ * The "symbols" strings of every entry, decoded; one that does not
+ * decode is a problem of its own, and the others are unharmed.
+ */
+static int decode_symbols(struct dump_container *c, const char *path,
+			  char *err, size_t errlen)
+{
+	struct props_error perr = { "" };
+	char where[PATH_MAX + 64];
+	size_t i, j, k = 0, n = 0, len;
+	const char *s;
+	int ret;
+
+	for (i = 0; i < c->nobs; i++)
+		n += c->obs[i]->nentries;
+	c->syms = calloc(n + 1, sizeof(*c->syms));
+	if (!c->syms)
+		return nomem(path, err, errlen);
+	c->nsyms = n;
+	for (i = 0; i < c->nobs; i++) {
+		for (j = 0; j < c->obs[i]->nentries; j++, k++) {
+			s = offload_entry_string(&c->obs[i]->entries[j],
+						 "symbols", &len);
+			if (!s)
+				continue;
+			c->syms[k].present = 1;
+			snprintf(where, sizeof(where),
+				 "%s: OFFLOADING IMAGE [%zu]", path, k);
+			ret = offload_symbols_decode(s, len, where,
+						     &c->syms[k].sy, &perr);
+			if (ret == -ENOMEM)
+				return nomem(path, err, errlen);
+			if (ret == 0)
+				continue;
+			c->syms[k].error = strdup(perr.msg);
+			if (!c->syms[k].error ||
+			    add_problem(c, "%s", perr.msg) < 0)
+				return nomem(path, err, errlen);
+		}
+	}
+	return 0;
+}
+
+/* LLVM's image kind as a devimg format (docs/formats.md, section 1). */
+static int registered_format(unsigned image_kind)
+{
+	switch (image_kind) {
+	case OFFLOAD_IMAGE_NONE:
+	case OFFLOAD_IMAGE_PTX:
+		return DEVIMG_FORMAT_NONE;
+	case OFFLOAD_IMAGE_OBJECT:
+	case OFFLOAD_IMAGE_CUBIN:
+	case OFFLOAD_IMAGE_FATBINARY:
+		return DEVIMG_FORMAT_NATIVE;
+	case OFFLOAD_IMAGE_BITCODE:
+		return DEVIMG_FORMAT_LLVMBC;
+	case OFFLOAD_IMAGE_SPIRV:
+		return DEVIMG_FORMAT_SPIRV;
+	default:
+		return -1;
+	}
+}
+
+static int is_registered_image(const struct offload_entry *e)
+{
+	return e->offload_kind == OFFLOAD_KIND_SYCL &&
+	       !(e->flags & OFFLOAD_FLAG_METADATA);
+}
+
+/*
+ * Why libdevimg would refuse blob b as a whole (loader/registry/blob.c),
+ * in why; 0 when it would not. first: b's first entry's number.
+ */
+static int blob_refused(const struct dump_container *c, size_t b,
+			size_t first, char *why, size_t len)
+{
+	const struct offload_binary *ob = c->obs[b];
+	size_t j, n = 0;
+
+	for (j = 0; j < ob->nentries; j++) {
+		const struct offload_entry *e = &ob->entries[j];
+
+		if (!is_registered_image(e))
+			continue;
+		n++;
+		if (registered_format(e->image_kind) < 0) {
+			snprintf(why, len,
+				 "OFFLOADING IMAGE [%zu]: image kind %u unknown, expected 0 to 6",
+				 first + j, e->image_kind);
+			return 1;
+		}
+		if (!offload_entry_string(e, "triple", NULL)) {
+			snprintf(why, len,
+				 "OFFLOADING IMAGE [%zu]: no \"triple\" string",
+				 first + j);
+			return 1;
+		}
+	}
+	if (n > DEVIMG_LIMIT_IMAGES) {
+		snprintf(why, len, "%zu SYCL images, more than %u", n,
+			 DEVIMG_LIMIT_IMAGES);
+		return 1;
+	}
+	return 0;
+}
+
+static void add_registered(struct dump_container *c, size_t b, size_t k,
+			   const struct offload_entry *e)
+{
+	struct reader_image *img = &c->registered.images[c->registered.nimages];
+	uintptr_t map = (uintptr_t)c->map, at = (uintptr_t)e->image;
+
+	memset(img, 0, sizeof(*img));
+	img->index = (unsigned)c->registered.nimages++;
+	img->version = DEVIMG_IMAGE_VERSION_NO_MANIFEST;
+	img->kind = DEVIMG_KIND_SYCL;
+	img->format = (uint8_t)registered_format(e->image_kind);
+	img->target = offload_entry_string(e, "triple", NULL);
+	img->compile_opts = "";
+	img->link_opts = "";
+	img->bin = e->image;
+	img->bin_size = e->image_size;
+	/* The image of a compressed blob lies in its inflated copy. */
+	img->bin_offset = at >= map && at - map <= c->size &&
+			  e->image_size <= c->size - (at - map) ?
+			  (uint64_t)(at - map) : DUMP_NOT_IN_FILE;
+	img->entries = c->syms[k].sy.names;
+	img->nentries = c->syms[k].sy.n;
+	img->found = "offload-binary";
+	img->found_section = c->places[b].sec_name;
+	img->found_offset = c->places[b].off;
+}
+
+/*
+ * The images a constructor registers from the blobs of allocated,
+ * non-excluded sections, as libdevimg makes them of each SYCL entry that
+ * is not metadata; entries whose symbols do not decode are left out, as
+ * libdevimg leaves them out, and a blob that libdevimg would refuse as a
+ * whole gives none (both reported and counted).
+ */
+static int registered_view(struct dump_container *c, const char *path,
+			   char *err, size_t errlen)
+{
+	char why[160];
+	size_t i, j, k = 0, n = 0;
+
+	for (i = 0; i < c->nobs; i++)
+		n += c->places[i].registered ? c->obs[i]->nentries : 0;
+	if (!n)
+		return 0;
+	c->registered.fname = path;
+	c->registered.images = calloc(n, sizeof(*c->registered.images));
+	if (!c->registered.images)
+		return nomem(path, err, errlen);
+	for (i = 0; i < c->nobs; k += c->obs[i]->nentries, i++) {
+		if (!c->places[i].registered)
+			continue;
+		if (blob_refused(c, i, k, why, sizeof(why))) {
+			if (add_problem(c, "%s: section [%zu] '%s' blob at 0x%"
+					PRIx64 ": %s: a constructor registers none of its images",
+					path, c->places[i].sec,
+					c->places[i].sec_name, c->places[i].off,
+					why) < 0)
+				return nomem(path, err, errlen);
+			continue;
+		}
+		for (j = 0; j < c->obs[i]->nentries; j++) {
+			const struct offload_entry *e = &c->obs[i]->entries[j];
+
+			if (is_registered_image(e) && !c->syms[k + j].error)
+				add_registered(c, i, k + j, e);
 		}
 	}
 	return 0;
@@ -255,9 +512,11 @@ int dump_container_open(const char *path, struct dump_container **out,
 		}
 		ret = syclbin_view(c, path, err, errlen);
 	} else if (offload_binary_is(c->map, c->size)) {
-		ret = read_blobs(c, c->map, c->size, path, err, errlen);
+		ret = read_blobs(c, c->map, c->size, path, NULL, err, errlen);
 		if (!ret)
 			ret = entries_view(c, path, err, errlen);
+		if (!ret)
+			ret = decode_symbols(c, path, err, errlen);
 	} else {
 		dump_container_close(c);
 		return 0;
@@ -271,14 +530,24 @@ fail:
 	return ret;
 }
 
+/*
+ * The blobs of the SHT_LLVM_OFFLOADING sections. An allocated one that
+ * does not start with the magic holds raw images that a descriptor points
+ * to (LLVM 22's wrapper): no blob, no error.
+ */
 static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 			 char *err, size_t errlen)
 {
+	struct blob_place place;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	size_t shstrndx = 0;
+	const char *name;
 	char where[PATH_MAX + 64];
 	int ret;
 
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		shstrndx = 0;
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_LLVM_OFFLOADING_TYPE)
 			continue;
@@ -290,10 +559,21 @@ static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 					   (uint64_t)sh.sh_size, c->size);
 			return -EINVAL;
 		}
+		if ((sh.sh_flags & SHF_ALLOC) &&
+		    !offload_binary_is((const unsigned char *)c->map +
+				       sh.sh_offset, (size_t)sh.sh_size))
+			continue;
+		name = shstrndx ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		place = (struct blob_place){
+			.sec = elf_ndxscn(scn),
+			.sec_name = (char *)(name ? name : ""),
+			.registered = (sh.sh_flags & SHF_ALLOC) &&
+				      !(sh.sh_flags & SHF_EXCLUDE_FLAG),
+		};
 		snprintf(where, sizeof(where), "%s: section %zu", path,
 			 elf_ndxscn(scn));
 		ret = read_blobs(c, (const unsigned char *)c->map + sh.sh_offset,
-				 (size_t)sh.sh_size, where, err, errlen);
+				 (size_t)sh.sh_size, where, &place, err, errlen);
 		if (ret < 0)
 			return ret;
 	}
@@ -322,6 +602,10 @@ int dump_offloading_open(const char *path, struct dump_container **out,
 	ret = scan_sections(c, elf, path, err, errlen);
 	if (!ret && c->nobs)
 		ret = entries_view(c, path, err, errlen);
+	if (!ret && c->nobs)
+		ret = decode_symbols(c, path, err, errlen);
+	if (!ret && c->nobs)
+		ret = registered_view(c, path, err, errlen);
 	if (!ret && c->nobs) {
 		elf_end(elf);
 		*out = c;
@@ -345,6 +629,17 @@ dump_container_entries(const struct dump_container *c)
 	return c && c->nobs ? &c->entries : NULL;
 }
 
+const struct devimg_file *
+dump_container_registered(const struct dump_container *c)
+{
+	return c && c->registered.nimages ? &c->registered : NULL;
+}
+
+const char *dump_container_problem(const struct dump_container *c, size_t i)
+{
+	return c && i < c->nproblems ? c->problems[i] : NULL;
+}
+
 static const char *const state_names[] = { "input", "object", "executable" };
 static const char *const form_names[] = {
 	[SYCLBIN_FORM_BARE] = "bare",
@@ -366,6 +661,8 @@ static const char *objdump_kind(unsigned kind)
 		return "fatbinary";
 	case OFFLOAD_IMAGE_PTX:
 		return "ptx";
+	case OFFLOAD_IMAGE_SPIRV:
+		return "spir-v";
 	default:
 		return "<none>";
 	}
@@ -375,6 +672,27 @@ static void text_value(FILE *f, const char *label, const char *v)
 {
 	fprintf(f, "%-16s", label);
 	props_fprintf_esc(f, NULL, "%s\n", v ? v : "");
+}
+
+/* After llvm-objdump's fields: the names, or why there are none. */
+static void text_symbols(FILE *f, const struct entry_symbols *es)
+{
+	size_t i;
+
+	if (!es->present)
+		return;
+	if (es->error) {
+		props_fprintf_esc(f, NULL, "%-16scannot decode: %s\n",
+				  "symbols", es->error);
+		return;
+	}
+	/* One name a line, the first after the label, the others under it. */
+	fprintf(f, "%-16s", "symbols");
+	for (i = 0; i < es->sy.n; i++)
+		props_fprintf_esc(f, NULL, "%*s%s\n", i ? 16 : 0, "",
+				  es->sy.names[i]);
+	if (!es->sy.n)
+		fputc('\n', f);
 }
 
 void dump_container_text(FILE *f, const struct dump_container *c)
@@ -400,12 +718,36 @@ void dump_container_text(FILE *f, const struct dump_container *c)
 			text_value(f, "triple",
 				   offload_entry_string(e, "triple", NULL));
 			text_value(f, "producer", offload_kind_name(e->offload_kind));
+			fprintf(f, "%-16s%zu bytes\n", "image size",
+				e->image_size);
+			text_symbols(f, &c->syms[k]);
 		}
 	}
 }
 
+static void json_symbols(struct json_writer *w, const struct entry_symbols *es)
+{
+	size_t i;
+
+	if (!es->present)
+		return;
+	json_key(w, "symbols");
+	if (es->error) {
+		json_null(w);
+		json_key(w, "symbols_error");
+		json_string(w, es->error);
+		return;
+	}
+	json_array_begin(w);
+	for (i = 0; i < es->sy.n; i++)
+		json_string(w, es->sy.names[i]);
+	json_array_end(w);
+	json_key(w, "symbols_form");
+	json_string(w, offload_symbols_form_name(es->sy.form));
+}
+
 static void json_entry(struct json_writer *w, const struct offload_entry *e,
-		       size_t index)
+		       const struct entry_symbols *es, size_t index)
 {
 	size_t i;
 
@@ -431,6 +773,7 @@ static void json_entry(struct json_writer *w, const struct offload_entry *e,
 		json_string_n(w, e->strings[i].value, e->strings[i].value_len);
 	}
 	json_object_end(w);
+	json_symbols(w, es);
 	json_object_end(w);
 }
 
@@ -461,6 +804,6 @@ void dump_container_json(struct json_writer *w, const struct dump_container *c)
 	json_array_begin(w);
 	for (i = 0; i < c->nobs; i++)
 		for (j = 0; j < c->obs[i]->nentries; j++, k++)
-			json_entry(w, &c->obs[i]->entries[j], k);
+			json_entry(w, &c->obs[i]->entries[j], &c->syms[k], k);
 	json_array_end(w);
 }

@@ -15,6 +15,7 @@
 
 #include "devimg/descriptor.h"
 #include "dump.h"
+#include "dump-descriptor.h"
 #include "dump-offload.h"
 #include "escape.h"
 #include "dump-globals.h"
@@ -409,11 +410,32 @@ static void text_real_size(FILE *f, const struct reader_image *img)
 		fprintf(f, "  %-16s unknown: %s\n", "real size:", why);
 }
 
+/* Where an image other than the index's was found. */
+static void text_found(FILE *f, const struct reader_image *img)
+{
+	if (!img->found)
+		return;
+	fprintf(f, "  %-16s %s in section ", "found:", img->found);
+	put_quoted(f, img->found_section, strlen(img->found_section));
+	fprintf(f, " at offset 0x%" PRIx64 "\n", img->found_offset);
+}
+
+/* "size:": where the bytes lie, when they lie in the file. */
+static void text_size(FILE *f, const struct reader_image *img)
+{
+	fprintf(f, "  %-16s %" PRIu64 " bytes", "size:", img->bin_size);
+	if (img->bin_offset == DUMP_NOT_IN_FILE)
+		fputs(" (inflated from a compressed OffloadBinary)\n", f);
+	else
+		fprintf(f, " at file offset 0x%" PRIx64 "\n", img->bin_offset);
+}
+
 static void text_image(FILE *f, const struct reader_image *img)
 {
 	size_t i;
 
 	fprintf(f, "image %u:\n", img->index);
+	text_found(f, img);
 	text_enum(f, "kind:", kind_name(img->kind), img->kind);
 	text_enum(f, "format:", format_name(img->format), img->format);
 	fprintf(f, "  %-16s %u\n", "version:", (unsigned)img->version);
@@ -425,8 +447,8 @@ static void text_image(FILE *f, const struct reader_image *img)
 		put_quoted(f, img->manifest, img->manifest_size);
 	else
 		fputs("none", f);
-	fprintf(f, "\n  %-16s %" PRIu64 " bytes at file offset 0x%" PRIx64
-		"\n", "size:", img->bin_size, img->bin_offset);
+	fputc('\n', f);
+	text_size(f, img);
 	if (img->format == DEVIMG_FORMAT_COMPRESSED)
 		text_real_size(f, img);
 	fprintf(f, "  %-16s %zu\n", "entries:", img->nentries);
@@ -629,6 +651,14 @@ static void json_image(struct json_writer *w, const struct reader_image *img)
 	json_object_begin(w);
 	json_key(w, "index");
 	json_uint(w, img->index);
+	if (img->found) {
+		json_key(w, "found");
+		json_string(w, img->found);
+		json_key(w, "found_section");
+		json_string(w, img->found_section);
+		json_key(w, "found_offset");
+		json_uint(w, img->found_offset);
+	}
 	json_key(w, "version");
 	json_uint(w, img->version);
 	json_enum(w, "kind", kind_name(img->kind), img->kind);
@@ -937,6 +967,13 @@ static int extract_file(const struct devimg_file *df, struct dump_job *o)
 
 /* ---- files ---- */
 
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Show df (the images; may be empty) and dc (a SYCLBIN's or the
  * OffloadBinary blobs'; may be NULL).
@@ -966,9 +1003,23 @@ static int dump_view(const struct devimg_file *df,
 	return ret;
 }
 
-/* A SYCLBIN or OffloadBinary file: 1 when path is one, 0 when not. */
+/* What is listed but did not read, one line each: 1 when any, else 0. */
+static int print_problems(const struct dump_container *dc)
+{
+	const char *p;
+	size_t i;
+
+	for (i = 0; (p = dump_container_problem(dc, i)); i++)
+		fprintf(stderr, PROG ": %s\n", p);
+	return i > 0;
+}
+
+/*
+ * A SYCLBIN or OffloadBinary file: 1 when path is one (*partial when
+ * something listed did not read), 0 when not.
+ */
 static int dump_container(const char *path, struct dump_job *o,
-			  struct json_writer *w)
+			  struct json_writer *w, int *partial)
 {
 	const struct devimg_file *df;
 	struct devimg_file none = { .fname = path };
@@ -983,22 +1034,127 @@ static int dump_container(const char *path, struct dump_job *o,
 		return ret;
 	}
 	df = dump_container_images(dc);
+	*partial = print_problems(dc);
 	ret = dump_view(df ? df : &none, dc, o, w);
 	dump_container_close(dc);
 	return ret < 0 ? ret : 1;
 }
 
+/* The file offsets of the bytes of n images, sorted; NULL for none. */
+static uint64_t *bin_offsets(const struct reader_image *a, size_t na,
+			     const struct reader_image *b, size_t nb)
+{
+	uint64_t *v = malloc((na + nb + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < na; i++)
+		v[i] = a[i].bin_offset;
+	for (i = 0; i < nb; i++)
+		v[na + i] = b[i].bin_offset;
+	qsort(v, na + nb, sizeof(*v), u64_cmp);
+	return v;
+}
+
+/*
+ * Every image the file's program registers, in one list numbered from 0:
+ * the .devimg index's, then those of descriptors found by their structure
+ * and those of registered OffloadBinary blobs, each bin listed once.
+ */
+static int merge_views(const struct devimg_file *df,
+		       const struct devimg_file *dd,
+		       const struct devimg_file *reg,
+		       struct devimg_file *out)
+{
+	size_t nd = dd ? dd->nimages : 0, nr = reg ? reg->nimages : 0;
+	unsigned char *keep = NULL;
+	uint64_t *known = NULL;
+	size_t i, n = df->nimages;
+	int ret = -ENOMEM;
+
+	*out = *df;
+	if (!nd && !nr)
+		return 0;
+	out->images = calloc(df->nimages + nd + nr, sizeof(*out->images));
+	keep = calloc(nr + 1, 1);
+	known = bin_offsets(df->images, df->nimages, nd ? dd->images : NULL,
+			    nd);
+	if (!out->images || !keep || !known)
+		goto out;
+	if (df->nimages)
+		memcpy(out->images, df->images,
+		       df->nimages * sizeof(*out->images));
+	for (i = 0; i < nd; i++)
+		out->images[n++] = dd->images[i];
+	ret = nr ? dump_images_unique(reg->images, nr, known,
+				      df->nimages + nd, keep) : 0;
+	for (i = 0; !ret && i < nr; i++)
+		if (keep[i])
+			out->images[n++] = reg->images[i];
+	for (i = df->nimages; i < n; i++)
+		out->images[i].index = (unsigned)i;
+	out->nimages = n;
+out:
+	free(known);
+	free(keep);
+	if (ret < 0) {
+		free(out->images);
+		out->images = NULL;
+	}
+	return ret;
+}
+
+/* The listing of an ELF file: 0, 1 when something did not read, -errno. */
+static int dump_elf_view(const char *path, struct devimg_file *df,
+			 struct dump_container *dc, struct dump_job *o,
+			 struct json_writer *w)
+{
+	struct dump_descriptors *dd = NULL;
+	struct devimg_file view;
+	uint64_t *known;
+	char err[ERRLEN];
+	int ret, partial;
+
+	known = bin_offsets(df->images, df->nimages, NULL, 0);
+	if (!known) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = dump_descriptors_open(path, known, df->nimages, &dd, err,
+				    sizeof(err));
+	free(known);
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return ret;
+	}
+	ret = merge_views(df, dump_descriptors_images(dd),
+			  dump_container_registered(dc), &view);
+	if (ret < 0) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(-ret));
+		dump_descriptors_close(dd);
+		return ret;
+	}
+	partial = print_problems(dc);
+	ret = dump_view(&view, dc, o, w);
+	if (view.images != df->images)
+		free(view.images);
+	dump_descriptors_close(dd);
+	return ret < 0 ? ret : partial;
+}
+
+/* 0, 1 when the file was listed but something did not read, -errno. */
 static int dump_elf(const char *path, struct dump_job *o,
 		    struct json_writer *w)
 {
 	struct dump_container *dc = NULL;
 	struct devimg_file *df = NULL;
 	char err[ERRLEN];
-	int ret;
+	int ret, partial = 0;
 
-	ret = dump_container(path, o, w);
+	ret = dump_container(path, o, w, &partial);
 	if (ret)
-		return ret < 0 ? ret : 0;
+		return ret < 0 ? ret : partial;
 	ret = devimg_reader_open(path, &df, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
@@ -1010,7 +1166,7 @@ static int dump_elf(const char *path, struct dump_job *o,
 		devimg_reader_close(df);
 		return ret;
 	}
-	ret = dump_view(df, dc, o, w);
+	ret = dump_elf_view(path, df, dc, o, w);
 	dump_container_close(dc);
 	devimg_reader_close(df);
 	return ret;
@@ -1056,7 +1212,7 @@ out:
 int dump_run(char **files, int n, struct dump_job *o)
 {
 	struct json_writer w;
-	int i, status = 0;
+	int i, r, status = 0, printed = 0;
 
 	json_init(&w, stdout);
 	if (o->mode == DUMP_JSON && n > 1) {
@@ -1065,16 +1221,20 @@ int dump_run(char **files, int n, struct dump_job *o)
 		json_array_begin(&w);
 	}
 	for (i = 0; i < n; i++) {
-		if (o->props ? dump_props(files[i], o, &w) < 0 :
-			       dump_elf(files[i], o, &w) < 0)
+		/* > 0: listed, but something in it did not read */
+		r = o->props ? dump_props(files[i], o, &w) :
+			       dump_elf(files[i], o, &w);
+		if (r)
 			status = 1;
+		if (r >= 0)
+			printed = 1;
 	}
 	if (o->mode == DUMP_JSON && n > 1) {
 		json_array_end(&w);
 		json_object_end(&w);
 	}
 	/* Print the closing newline unless nothing at all was written. */
-	if (o->mode == DUMP_JSON && (n > 1 || !status) && json_finish(&w) < 0)
+	if (o->mode == DUMP_JSON && (n > 1 || printed) && json_finish(&w) < 0)
 		status = 1;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, PROG ": standard output: %s\n",

@@ -4,6 +4,10 @@
 dist_man_MANS += man/devimg-dump.1
 EXTRA_DIST += docs/dump-json.md
 
+# Binary descriptors found by their structure, for the listing.
+wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-descriptor.c \
+	wrapper/dump-descriptor.h
+
 # The reader on its own, fed truncated and corrupted files.
 check_PROGRAMS += tests/dump/reader-mutate
 tests_dump_reader_mutate_SOURCES = tests/dump/reader-mutate.c \
@@ -12,9 +16,17 @@ tests_dump_reader_mutate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/wrapper $(LIBELF_CFLAGS)
 tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 
+# OffloadBinary blobs whose entries carry "symbols" in each of LLVM's
+# forms, for tests/dump/offload-symbols.sh and registered-blobs.sh.
+check_PROGRAMS += tests/dump/mk-sycl-blob
+tests_dump_mk_sycl_blob_SOURCES = tests/dump/mk-sycl-blob.c tests/slurp.h
+tests_dump_mk_sycl_blob_LDADD = props/libdevimg-props.la
+
 # Shell tests; they source tests/lib.sh and tests/dump/fixture.sh, which
 # assembles the hand-written wrapped objects fixture-a.s and fixture-b.s.
+# descriptors.sh compiles desc-llvm.c and desc-dpcpp.c with $(CC).
 dump_tests = \
+	tests/dump/descriptors.sh \
 	tests/dump/elf-kinds.sh \
 	tests/dump/escape.sh \
 	tests/dump/extract.sh \
@@ -24,8 +36,11 @@ dump_tests = \
 	tests/dump/malformed.sh \
 	tests/dump/props.sh \
 	tests/dump/mutate.sh \
+	tests/dump/offload-symbols.sh \
+	tests/dump/registered-blobs.sh \
 	tests/dump/wrap-roundtrip.sh
 TESTS += $(dump_tests)
 dist_check_SCRIPTS += $(dump_tests)
 EXTRA_DIST += tests/dump/fixture.sh tests/dump/fixture-a.s \
-	tests/dump/fixture-b.s tests/dump/fixture-ab.json
+	tests/dump/fixture-b.s tests/dump/fixture-ab.json \
+	tests/dump/desc-llvm.c tests/dump/desc-dpcpp.c

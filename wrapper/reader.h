@@ -60,6 +60,14 @@ struct reader_image {
 	size_t nentries;
 	struct devimg_propset *propsets;
 	size_t npropsets;
+	/*
+	 * Where devimg-dump found the image: NULL for the .devimg index (all
+	 * this reader reads), else "descriptor" or "offload-binary", with the
+	 * section and the offset in it of the descriptor or blob.
+	 */
+	const char *found;
+	const char *found_section;
+	uint64_t found_offset;
 };
 
 struct devimg_elf;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # devimg-dump lists OffloadBinary files and the .llvm.offloading sections
-# of ELF objects as llvm-objdump --offloading does (checked against it when
-# the clang's llvm-objdump is there), shows their strings in JSON and
+# of ELF objects as llvm-objdump --offloading does, LLVM 23's "image size"
+# line included (checked against it when the clang's llvm-objdump is
+# there; an older one prints no such line), shows their strings in JSON and
 # extracts their images byte for byte, compressed (zstd, zlib) or not;
 # malformed blobs are one-line errors.
 . "$top_srcdir/tests/lib.sh"
@@ -27,22 +28,24 @@ sed 's/EMPTY$//' >want <<'TEXT'
 multi.bin: no device images
 
 OFFLOADING IMAGE [0]:
-kind            <none>
+kind            spir-v
 arch            EMPTY
 triple          spir64-unknown-unknown
 producer        sycl
+image size      9 bytes
 
 OFFLOADING IMAGE [1]:
 kind            fatbinary
 arch            gfx90a
 triple          amdgcn-amd-amdhsa
 producer        hip
+image size      9 bytes
 TEXT
 cmp -s want text || fail "multi.bin text: $(diff want text)"
 
 "$dump" --json multi.bin >m.json || fail "--json multi.bin failed"
 [ "$(jq -c '.offloading | map([.index, .kind, .image_kind, .producer, .offload_kind, .size, .strings])' m.json)" = \
-  '[[0,"<none>",6,"sycl",8,9,{"triple":"spir64-unknown-unknown"}],[1,"fatbinary",4,"hip",4,9,{"triple":"amdgcn-amd-amdhsa","arch":"gfx90a"}]]' ] ||
+  '[[0,"spir-v",6,"sycl",8,9,{"triple":"spir64-unknown-unknown"}],[1,"fatbinary",4,"hip",4,9,{"triple":"amdgcn-amd-amdhsa","arch":"gfx90a"}]]' ] ||
 	fail "multi.bin JSON: $(jq -c .offloading m.json)"
 
 mkdir x
@@ -94,12 +97,14 @@ kind            ptx
 arch            sm_70
 triple          nvptx64-nvidia-cuda
 producer        cuda
+image size      20 bytes
 
 OFFLOADING IMAGE [1]:
 kind            cubin
 arch            sm_80
 triple          nvptx64-nvidia-cuda
 producer        openmp
+image size      9 bytes
 TEXT
 cmp -s want text || fail "m.o text: $(diff want text)"
 
@@ -107,6 +112,7 @@ objdump=$(dirname "$(readlink -f "$(command -v "$CLANG")")")/llvm-objdump
 if [ -x "$objdump" ]; then
 	"$objdump" --offloading m.o | sed -n '/^OFFLOADING/,$p' >theirs
 	sed -n '/^OFFLOADING/,$p' text >ours
+	grep -q '^image size' theirs || sed -i '/^image size/d' ours
 	cmp -s theirs ours || fail "llvm-objdump says otherwise: $(diff theirs ours)"
 fi
 
