@@ -18,6 +18,8 @@
 #              README.md shows each list as it is
 #  bootstrap-deps.sh  the platform bootstrap-deps takes from os-release
 #              (Debian unstable: debian-unstable) and its apt-get calls
+#  ci-run.sh   .ci/run fails, naming the stage, when any command of any
+#              stage fails (stand-ins for the tools it calls)
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -29,10 +31,13 @@ pkg_shell_tests = \
 	tests/pkg/plugin-sdk.sh \
 	tests/pkg/configure-clang.sh \
 	tests/pkg/deps.sh \
-	tests/pkg/bootstrap-deps.sh
+	tests/pkg/bootstrap-deps.sh \
+	tests/pkg/ci-run.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
+# ci-run.sh reads .ci/run; the other CI scripts travel with it.
+EXTRA_DIST += .ci/run .ci/lib-root.sh .ci/trixie .ci/sid
 
 # The Debian packaging travels in the tarball: exports.sh reads the
 # symbols file, and the tarball builds packages as the tree does.
