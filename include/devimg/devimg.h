@@ -121,8 +121,10 @@ void devimg_set_log_priority(int priority);
 
 /*
  * 0 when every descriptor handed to __sycl_register_lib() so far was
- * registered; otherwise the negative errno of the first rejection
- * (-EINVAL: the descriptor failed validation; -ENOMEM).
+ * registered whole; otherwise the negative errno of the first rejection
+ * (-EINVAL: the descriptor failed validation, or one image of an
+ * OffloadBinary blob did, e.g. a malformed "symbols" table, while the
+ * blob's other images registered; -ENOMEM).
  */
 int devimg_registry_status(void);
 /* How many registration problems were seen (the first 16 are kept). */
