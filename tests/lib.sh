@@ -23,9 +23,19 @@ lib() {
 		fail "cannot link lib$name.so"
 }
 
-# A scratch folder removed on exit.
+# A scratch folder removed on exit. A failure of devimg-ls seen where the
+# status could be lost (devimg_ls in a command substitution whose status
+# nobody reads, as in case " $(device_formats) ") leaves a note in
+# $scratch/devimg-ls.failed: the test then fails, whatever it went on to
+# do (even skip).
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/devimg-test.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+trap 'st=$?
+if [ -s "$scratch/devimg-ls.failed" ] && { [ "$st" -eq 0 ] || [ "$st" -eq 77 ]; }; then
+	echo "FAIL: $(cat "$scratch/devimg-ls.failed")" >&2
+	st=1
+fi
+rm -rf "$scratch"
+exit "$st"' EXIT
 
 # expect_fail "pattern" cmd...: cmd must fail and print a line matching pattern.
 expect_fail() {
@@ -50,17 +60,55 @@ pocl_env() {
 	export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 }
 
+# devimg_ls OUT ERR ARGS...: devimg-ls ARGS (text output, -v allowed),
+# stdout to OUT, stderr to ERR. The tool's own failure fails the test,
+# with its stderr in the message: a non-zero exit, death by a signal, a
+# line that is not a device line ("[backend:N] type, name, vendor,
+# formats: ..., spec-constants: ..., global-offset: ...") nor one of -v's,
+# or no device line without "no devices" on stderr. An empty list, the tool
+# having run fine, is not a failure: OUT is then empty and the caller
+# decides (skip "no OpenCL device").
+devimg_ls() {
+	dl_out=$1
+	dl_err=$2
+	shift 2
+	dl_rc=0
+	"$top_builddir/devimg-ls" "$@" >"$dl_out" 2>"$dl_err" || dl_rc=$?
+	if [ "$dl_rc" -gt 128 ]; then
+		devimg_ls_failed "devimg-ls${*:+ $*} died of signal $((dl_rc - 128)): $(cat "$dl_err")"
+	elif [ "$dl_rc" -ne 0 ]; then
+		devimg_ls_failed "devimg-ls${*:+ $*} exited $dl_rc: $(cat "$dl_err")"
+	fi
+	if grep -Evq '^(\[[a-z_]+:[0-9]+\] [a-z]+, .*, formats: [a-z ]*, spec-constants: [a-z]+, global-offset: [a-z]+|plugins: [0-9]+|  [a-z_]+: .*)$' "$dl_out"; then
+		devimg_ls_failed "devimg-ls${*:+ $*} printed what does not parse: $(cat "$dl_out" "$dl_err")"
+	fi
+	if ! grep -q '^\[' "$dl_out" && ! grep -q '^devimg-ls: no devices$' "$dl_err"; then
+		devimg_ls_failed "devimg-ls${*:+ $*} listed no device and did not say 'no devices': $(cat "$dl_out" "$dl_err")"
+	fi
+}
+
+# devimg_ls_failed WHY: fail, leaving the note the EXIT trap reads.
+devimg_ls_failed() {
+	printf '%s\n' "$*" >"$scratch/devimg-ls.failed"
+	fail "$*"
+}
+
 # device_formats: the image formats the first OpenCL device that the
 # test's DEVIMG_DEVICE_SELECTOR shows ingests, as devimg-ls names them
-# ("spirv spir native"); empty when there is no such device.
+# ("spirv spir native"); empty when devimg-ls ran fine and listed no such
+# device. devimg-ls's own failure fails the test (devimg_ls).
 device_formats() {
-	mkdir -p "${POCL_CACHE_DIR:-$scratch/pocl-cache}"
-	POCL_CACHE_DIR=${POCL_CACHE_DIR:-$scratch/pocl-cache} \
-	DEVIMG_PLUGIN_PATH=${DEVIMG_PLUGIN_PATH:-$top_builddir/plugins/.libs} \
-	DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:*} \
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		"$top_builddir/devimg-ls" 2>/dev/null |
-		sed -n '/^\[opencl:/{s/.*, formats: \([^,]*\),.*/\1/p;q;}'
+	(
+		POCL_CACHE_DIR=${POCL_CACHE_DIR:-$scratch/pocl-cache}
+		DEVIMG_PLUGIN_PATH=${DEVIMG_PLUGIN_PATH:-$top_builddir/plugins/.libs}
+		DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:*}
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR ASAN_OPTIONS
+		mkdir -p "$POCL_CACHE_DIR"
+		devimg_ls "$scratch/device-formats.out" "$scratch/device-formats.err"
+	)
+	sed -n '/^\[opencl:/{s/.*, formats: \([^,]*\),.*/\1/p;q;}' \
+		"$scratch/device-formats.out"
 }
 
 # device_format DIR NAME: choose the format of the SPIR-family images a

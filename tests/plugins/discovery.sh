@@ -28,11 +28,22 @@ rm -f "$scratch/vendor/libdevimg-test-vanished.so"
 # Files that are not plugins by name are not even tried.
 cp "$scratch/plugins/devimg-vanished.so" "$scratch/plugins/libdevimg-other.so"
 
-# run MODE PATH: plugin-list with DEVIMG_TEST_FAKE=MODE, trace level 1.
+# run MODE PATH [LEVEL [ARG]]: plugin-list with DEVIMG_TEST_FAKE=MODE,
+# trace level LEVEL (1). Its failure (an exit, a signal) fails the test
+# with its stderr, and so does a line of its output that is neither a
+# bound plugin ("backend FILE"), a device ("backend:N type name") nor an
+# operation's answer ("backend: op = rc: message").
 run() {
+	run_rc=0
 	DEVIMG_TEST_FAKE=$1 DEVIMG_PLUGIN_PATH=$2 DEVIMG_TRACE=${3:-1} \
-		"$list" ${4:-} >"$scratch/out" 2>"$scratch/err" ||
-		fail "plugin-list failed: $(cat "$scratch/err")"
+		"$list" ${4:-} >"$scratch/out" 2>"$scratch/err" || run_rc=$?
+	[ "$run_rc" -le 128 ] ||
+		fail "plugin-list died of signal $((run_rc - 128)): $(cat "$scratch/err")"
+	[ "$run_rc" -eq 0 ] ||
+		fail "plugin-list exited $run_rc: $(cat "$scratch/err")"
+	! grep -Evq '^([a-z_]+ .*/devimg-[a-z0-9_]+\.so|[a-z_]+:[0-9]+ (cpu|gpu|accelerator|unknown) .*|[a-z_]+: program_(compile|link) = -?[0-9]+: .*)$' \
+		"$scratch/out" ||
+		fail "plugin-list printed what does not parse: $(cat "$scratch/out" "$scratch/err")"
 }
 expect_trace() {
 	grep -q -- "$1" "$scratch/err" ||
