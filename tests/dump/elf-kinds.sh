@@ -14,8 +14,10 @@ fixture_obj b
 fixture_main
 cd "$scratch"
 
-$CC -no-pie main.c a.o b.o -o exe || skip "cannot link a non-PIE executable"
-$CC -fPIE -pie main.c a.o b.o -o pie || skip "cannot link a PIE"
+$CC -no-pie main.c a.o b.o -o exe 2>link.err ||
+	fail "cannot link a non-PIE executable (the objects are this test's own): $(cat link.err)"
+$CC -fPIE -pie main.c a.o b.o -o pie 2>link.err ||
+	fail "cannot link a PIE (the objects are this test's own): $(cat link.err)"
 strip --strip-all -o stripped pie || fail "strip failed"
 $CC -shared a.o b.o -o lib.so || fail "cannot link a shared library"
 ld -r a.o b.o -o ab.o || fail "ld -r failed"

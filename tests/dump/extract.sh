@@ -10,7 +10,8 @@ fixture_obj a
 fixture_obj b
 fixture_main
 cd "$scratch"
-$CC -fPIE -pie main.c a.o b.o -o app || skip "cannot link a PIE"
+$CC -fPIE -pie main.c a.o b.o -o app 2>link.err ||
+	fail "cannot link a PIE (the objects are this test's own): $(cat link.err)"
 
 # The images as the assembler laid them out, to compare with.
 # Image sections are named for kind and target, as devimg-wrap names them.

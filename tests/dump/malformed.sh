@@ -11,7 +11,8 @@
 fixture_obj a
 fixture_main
 cd "$scratch"
-$CC -no-pie main.c a.o -o exe || skip "cannot link a non-PIE executable"
+$CC -no-pie main.c a.o -o exe 2>link.err ||
+	fail "cannot link a non-PIE executable (the objects are this test's own): $(cat link.err)"
 
 # check_fail FILE PATTERN: text and JSON dumps of FILE fail as described.
 check_fail() {

@@ -12,7 +12,8 @@ fixture_obj a
 fixture_obj b
 fixture_main
 cd "$scratch"
-$CC -fPIE -pie main.c a.o b.o -o app || skip "cannot link a PIE"
+$CC -fPIE -pie main.c a.o b.o -o app 2>link.err ||
+	fail "cannot link a PIE (the objects are this test's own): $(cat link.err)"
 "$mutate" a.o || fail "a.o"
 "$mutate" b.o || fail "b.o"
 "$mutate" app 3 || fail "app"

@@ -115,7 +115,8 @@ void __sycl_register_lib(void *d) { (void)d; }
 void __sycl_unregister_lib(void *d) { (void)d; }
 int main(void) { return 0; }
 C
-$CC -no-pie main.c w1.o w2.o -o exe || skip "cannot link a non-PIE executable"
+$CC -no-pie main.c w1.o w2.o -o exe 2>link.err ||
+	fail "cannot link devimg-wrap's output w1.o w2.o into a non-PIE executable: $(cat link.err)"
 $CC -fPIE -pie main.c w1.o w2.o -o pie || fail "cannot link a PIE"
 strip --strip-all -o stripped pie || fail "strip failed"
 $CC -shared w1.o w2.o -o lib.so || fail "cannot link a shared library"

@@ -55,13 +55,14 @@ done
 
 # The functions of the public header, as gcc's -aux-info lists them.
 printf '#include <devimg/devimg.h>\n' >"$scratch/h.c"
+# Only gcc's absence skips: a header that does not compile is a failure.
 if ! $CC -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
-	-c "$scratch/h.c" -o "$scratch/h.o" 2>/dev/null; then
-	if ! command -v gcc >/dev/null 2>&1 ||
-		! gcc -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
-			-c "$scratch/h.c" -o "$scratch/h.o"; then
-		skip "no compiler here writes -aux-info (gcc) to read devimg.h"
-	fi
+	-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err"; then
+	command -v gcc >/dev/null 2>&1 ||
+		skip "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
+	gcc -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
+		-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err" ||
+		fail "devimg.h does not compile (gcc -std=c11): $(cat "$scratch/h.err")"
 fi
 grep "include/devimg/devimg.h:" "$scratch/aux" |
 	sed -e 's|^/\*[^*]*\*/ *||' -e 's/ (.*//' -e 's/.*[ *]//' |
