@@ -25,9 +25,25 @@ mk big 70000
 mk s511 511
 mk s512 512
 
+# Every tool writes to a file and its status is checked before the file
+# is read: no status lost in a pipe.
+
+# dumpj OBJ: devimg-dump --json OBJ into OBJ.json.
+dumpj() {
+	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" ||
+		fail "devimg-dump --json $1 exited $?: $(cat "$1.err")"
+}
+
+# unzstd FRAME OUT: zstd -d of FRAME into OUT.
+unzstd() {
+	zstd -q -d -c "$1" >"$2" 2>"$2.err" ||
+		fail "zstd -d $1 exited $?: $(cat "$2.err")"
+}
+
 # formats OBJECT: the images' formats, one line
 formats() {
-	"$DUMP" --json "$1" | jq -r '[.images[].format] | join(" ")'
+	dumpj "$1"
+	jq -r '[.images[].format] | join(" ")' "$1.json"
 }
 
 check_formats() {
@@ -40,24 +56,29 @@ check_formats() {
 	-target=spir64 s511 -target=spir64_x86_64 s512 -format=spirv -target=spir64 big ||
 	fail "devimg-wrap -offload-compress failed"
 check_formats a.o "compressed none compressed spirv"
-"$DUMP" --json a.o | jq -c '[.images[] | [.size, .real_size]]' >sizes
-stored=$("$DUMP" --json a.o | jq '.images[0].size')
+dumpj a.o
+jq -c '[.images[] | [.size, .real_size]]' a.o.json >sizes
+stored=$(jq '.images[0].size' a.o.json)
 [ "$stored" -lt 70000 ] || fail "big was not made smaller: $stored bytes"
 grep -q '^\[\['"$stored"',70000\],\[511,null\],\[[0-9]*,512\],\[70000,null\]\]$' sizes ||
 	fail "sizes: $(cat sizes)"
-"$DUMP" a.o | grep -q "^  real size: *70000 bytes (zstd frame)$" ||
-	fail "text view lacks the real size"
+"$DUMP" a.o >a.o.txt 2>a.o.err || fail "devimg-dump a.o exited $?: $(cat a.o.err)"
+grep -q "^  real size: *70000 bytes (zstd frame)$" a.o.txt ||
+	fail "text view lacks the real size: $(cat a.o.txt)"
 
 # --raw: the stored frames, which zstd expands to the inputs and which
 # record their content size; --extract: the inputs themselves.
 mkdir raw ex
 "$DUMP" --extract raw --raw a.o >raw.list || fail "--extract --raw failed"
 "$DUMP" --extract ex a.o >ex.list || fail "--extract failed"
-zstd -q -d -c raw/a.o.0.spir64.zst | cmp - big || fail "frame 0 is not big"
-zstd -q -d -c raw/a.o.2.spir64_x86_64.zst | cmp - s512 ||
-	fail "frame 2 is not s512"
-zstd -lv raw/a.o.0.spir64.zst 2>&1 | grep -q "Decompressed Size:.*[( ]70000 B" ||
-	{ zstd -lv raw/a.o.0.spir64.zst; fail "frame 0 does not record its content size"; }
+unzstd raw/a.o.0.spir64.zst frame0
+cmp frame0 big || fail "frame 0 is not big"
+unzstd raw/a.o.2.spir64_x86_64.zst frame2
+cmp frame2 s512 || fail "frame 2 is not s512"
+zstd -lv raw/a.o.0.spir64.zst >frame0.lv 2>&1 ||
+	fail "zstd -lv exited $?: $(cat frame0.lv)"
+grep -q "Decompressed Size:.*[( ]70000 B" frame0.lv ||
+	fail "frame 0 does not record its content size: $(cat frame0.lv)"
 cmp raw/a.o.1.spir64.bin s511 || fail "s511 changed"
 cmp ex/a.o.0.spir64.bin big || fail "--extract did not expand image 0"
 cmp ex/a.o.2.spir64_x86_64.bin s512 || fail "--extract did not expand image 2"
@@ -106,7 +127,8 @@ cmp raw/a.o.0.spir64.zst l10/l10.o.0.spir64.zst ||
 if cmp -s raw/a.o.0.spir64.zst l1/l1.o.0.spir64.zst; then
 	fail "level 1 made the same frame as level 10"
 fi
-zstd -q -d -c l1/l1.o.0.spir64.zst | cmp - big || fail "level 1 frame is not big"
+unzstd l1/l1.o.0.spir64.zst l1frame
+cmp l1frame big || fail "level 1 frame is not big"
 
 # Without -offload-compress (or with =false), the level and threshold
 # change nothing, as the driver's command lines expect.

@@ -35,10 +35,11 @@ wrap_fails "in/sets.props: 1048577 property sets, .* (in/big.txt:3)" \
 sed '$d' in/props.props >in/edge.props
 "$WRAP" -o edge.o -kind=sycl -properties=in/edge.props in/a.bin ||
 	fail "2^20 properties were refused"
-n=$("$top_builddir/devimg-dump" --json edge.o |
-	jq '.images[0].property_sets[1].properties | length')
+"$top_builddir/devimg-dump" --json edge.o >edge.json 2>edge.err ||
+	fail "devimg-dump --json edge.o exited $?: $(cat edge.err)"
+n=$(jq '.images[0].property_sets[1].properties | length' edge.json)
 [ "$n" = 1048576 ] || fail "edge.o holds $n properties, not 1048576"
-rm -f edge.o
+rm -f edge.o edge.json edge.err
 
 # Options after the last input.
 wrap_fails "-target=x: after the last input, this option applies to no image" \

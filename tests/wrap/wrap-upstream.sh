@@ -8,6 +8,13 @@
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 
 DUMP=$top_builddir/devimg-dump
+
+# dumpj OBJ: devimg-dump --json OBJ into OBJ.json, its status checked
+# before anything reads the file.
+dumpj() {
+	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" ||
+		fail "devimg-dump --json $1 exited $?: $(cat "$1.err")"
+}
 cd "$scratch"
 echo 'Content of device file1' >t1.tgt
 echo 'Content of device file2' >t2.tgt
@@ -28,8 +35,9 @@ descdump() {
 	-target=tg2 -compile-opts= -link-opts= \
 	-format native t2.tgt \
 	-o w1.o || fail "the first command line"
-"$DUMP" --json w1.o | jq -c '.images[] | [.index, .version, .kind, .format,
-	.target, .compile_options, .link_options, .manifest, .size]' >got1
+dumpj w1.o
+jq -c '.images[] | [.index, .version, .kind, .format,
+	.target, .compile_options, .link_options, .manifest, .size]' w1.o.json >got1
 cat >want1 <<'W'
 [0,2,"sycl","spirv","tg1","-g","-cl-denorms-are-zero",null,24]
 [1,2,"sycl","native","tg2","","",null,24]
@@ -69,9 +77,17 @@ cmp w2.o w2f.o || fail "-o - and -o file differ"
 
 # -entries, then -o - in a pipe.
 printf 'entryA\nentryB\n' >t.txt
-"$WRAP" -host=x86_64-pc-linux-gnu -kind=sycl -entries=t.txt t.tgt -o - |
-	cat >w3.o
-[ "$("$DUMP" --json w3.o | jq -c '.images[0].entries')" = '["entryA","entryB"]' ] ||
+# The pipe is kept (stdout not seekable); devimg-wrap's status goes to
+# w3.rc, checked before w3.o is read.
+{
+	rc=0
+	"$WRAP" -host=x86_64-pc-linux-gnu -kind=sycl -entries=t.txt t.tgt \
+		-o - 2>w3.err || rc=$?
+	echo "$rc" >w3.rc
+} | cat >w3.o
+[ "$(cat w3.rc)" = 0 ] || fail "devimg-wrap -o - into a pipe exited $(cat w3.rc): $(cat w3.err)"
+dumpj w3.o
+[ "$(jq -c '.images[0].entries' w3.o.json)" = '["entryA","entryB"]' ] ||
 	fail "-entries through -o -"
 
 # The image can be taken out as clang-offload-bundler -type=o does: the
@@ -89,7 +105,8 @@ printf '[Code|Symbols|Properties|SymAndProps]\nt1.tgt|t.txt||x.bc\nt2.tgt|||x.bc
 "$WRAP" -o=w5.o -host=x86_64-unknown-linux-gnu --emit-reg-funcs=0 \
 	-target=fpga_aocx-intel-unknown -kind=sycl -batch table.txt ||
 	fail "FPGA batch command line"
-"$DUMP" --json w5.o | jq -c '.images[] | [.target, .entries, .size]' >got5
+dumpj w5.o
+jq -c '.images[] | [.target, .entries, .size]' w5.o.json >got5
 printf '%s\n' '["fpga_aocx-intel-unknown",["entryA","entryB"],24]' \
 	'["fpga_aocx-intel-unknown",[],24]' >want5
 diff -u want5 got5 || fail "FPGA batch: images differ"
@@ -99,7 +116,8 @@ diff -u want5 got5 || fail "FPGA batch: images differ"
 objcopy -O binary \
 	--only-section=__CLANG_OFFLOAD_BUNDLE__host-fpga_aocx-intel-unknown w6.o w5.out
 cmp w5.out w5.o || fail "the host bundle section is not the object"
-[ "$("$DUMP" --json w6.o | jq '.images | length')" = 0 ] ||
+dumpj w6.o
+[ "$(jq '.images | length' w6.o.json)" = 0 ] ||
 	fail "a host image is in the SYCL descriptor"
 ! readelf -sW w6.o | grep -q __sycl_register_lib ||
 	fail "a host image is registered"
@@ -114,9 +132,11 @@ printf '[Code|Symbols]\n' >empty.txt
 	-batch empty.txt || fail "-batch twice"
 "$WRAP" -o w8.o -kind=sycl -target=a -batch ta.txt empty.txt tb.txt ||
 	fail "-batch once for three tables"
-[ "$("$DUMP" --json w7.o | jq -c '[.images[] | [.target, .entries]]')" = \
+dumpj w7.o
+[ "$(jq -c '[.images[] | [.target, .entries]]' w7.o.json)" = \
 	'[["a",[]],["b",["entryA","entryB"]]]' ] || fail "-batch twice: images"
-[ "$("$DUMP" --json w8.o | jq -c '[.images[] | [.target, .entries]]')" = \
+dumpj w8.o
+[ "$(jq -c '[.images[] | [.target, .entries]]' w8.o.json)" = \
 	'[["a",[]],["a",["entryA","entryB"]]]' ] ||
 	fail "-batch once: images"
 
@@ -124,7 +144,8 @@ printf '[Code|Symbols]\n' >empty.txt
 # links.
 "$WRAP" -o w9.o -kind=sycl -batch empty.txt || fail "header-only table"
 elflint w9.o
-[ "$("$DUMP" --json w9.o | jq '.images | length')" = 0 ] ||
+dumpj w9.o
+[ "$(jq '.images | length' w9.o.json)" = 0 ] ||
 	fail "header-only table: images"
 ! readelf -sW w9.o | grep -q __sycl_register_lib ||
 	fail "header-only table: registration"
@@ -163,8 +184,8 @@ printf '%s\n' '[SymAndProps]' s1.o >s_sym_prop_files.txt
 	s_code_only.table --sym-prop-bc-files=s_sym_prop_files.txt ||
 	fail "sym-prop: second wrap"
 for o in s1 s2; do
-	"$DUMP" --json $o.o |
-		jq -c '.images[] | [.target, .entries, .property_sets]' >$o.meta
+	dumpj $o.o
+	jq -c '.images[] | [.target, .entries, .property_sets]' $o.o.json >$o.meta
 done
 [ "$(wc -l <s1.meta)" -eq 3 ] || fail "sym-prop: not three images"
 grep -q '"_ZTSZ4add4N4sycl3_V15queueEPiiiE10add4_dummy"' s1.meta ||
