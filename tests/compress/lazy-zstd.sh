@@ -124,9 +124,16 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-${CC:-cc} -std=c11 -D_GNU_SOURCE -I"$top_srcdir/include" -o lazy lazy.c \
-	-L"$top_builddir/loader/.libs" -Wl,-rpath,"$top_builddir/loader/.libs" \
-	-ldevimg -ldl 2>cc.err ||
+# The build's flags (tests/loader/build-flags.sh, written by make check):
+# a sanitizer build of libdevimg needs a sanitized program.
+. "$top_builddir/tests/loader/build-flags.sh" ||
+	fail "no tests/loader/build-flags.sh in the build tree"
+# Not libzstd itself, which the program must not link.
+ldflags=$(printf ' %s ' "$LOADER_LDFLAGS" | sed 's/ -lzstd / /g')
+# shellcheck disable=SC2086
+${CC:-cc} -std=c11 -D_GNU_SOURCE $LOADER_CFLAGS -I"$top_srcdir/include" \
+	-o lazy lazy.c -L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" \
+	-ldevimg -ldl $ldflags 2>cc.err ||
 	fail "cannot build the test's program against devimg.h and libdevimg: $(cat cc.err)"
 rc=0
 ./lazy "$scratch/libz.so" "$(wc -c <big)" >lazy.out 2>lazy.err || rc=$?
