@@ -33,12 +33,18 @@ if [ "$fmt" = spirv ]; then
 	fi
 	# What the device does with the spec constants of SPIR-V, as
 	# devimg-ls prints it: "native" or "emulated".
-	spec_mode=$(DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs \
-		DEVIMG_DEVICE_SELECTOR=$selector \
-		POCL_CACHE_DIR=$scratch/pocl-cache \
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		"$top_builddir/devimg-ls" 2>/dev/null |
-		sed -n '/^\[opencl:/{s/.*spec-constants: \([a-z]*\).*/\1/p;q;}')
+	(
+		DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
+		DEVIMG_DEVICE_SELECTOR=$selector
+		POCL_CACHE_DIR=$scratch/pocl-cache
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+		export DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR POCL_CACHE_DIR \
+			ASAN_OPTIONS
+		mkdir -p "$POCL_CACHE_DIR"
+		devimg_ls "$scratch/ls.out" "$scratch/ls.err"
+	) || fail "devimg-ls failed: $(cat "$scratch/ls.err")"
+	spec_mode=$(sed -n '/^\[opencl:/{s/.*spec-constants: \([a-z]*\).*/\1/p;q;}' \
+		"$scratch/ls.out")
 	case $spec_mode in
 	native)
 		spec_img=$ldir/spec-native.spv

@@ -28,9 +28,9 @@ build() {
 	src=$top_srcdir/tests/dump/$2
 	shift 2
 	$CC -fPIC "$@" -c "$src" -o "$n.o" || fail "cannot compile $src"
-	$CC -fPIE -pie main.c "$n.o" -o "$n-pie" || skip "cannot link a PIE"
+	$CC -fPIE -pie main.c "$n.o" -o "$n-pie" || fail "cannot link a PIE of $src"
 	$CC -no-pie main.c "$n.o" -o "$n-exe" ||
-		skip "cannot link a non-PIE executable"
+		fail "cannot link a non-PIE executable of $src"
 	$CC -shared "$n.o" -o "$n.so" || fail "cannot link a shared library"
 	strip --strip-all -o "$n-stripped" "$n-pie" || fail "strip failed"
 }
