@@ -24,9 +24,11 @@ tests_dump_mk_sycl_blob_LDADD = props/libdevimg-props.la
 
 # Shell tests; they source tests/lib.sh and tests/dump/fixture.sh, which
 # assembles the hand-written wrapped objects fixture-a.s and fixture-b.s.
-# descriptors.sh compiles desc-llvm.c and desc-dpcpp.c with $(CC).
+# descriptors.sh compiles desc-llvm.c and desc-dpcpp.c with $(CC),
+# descriptors-aarch64.sh desc-llvm.c with the aarch64 cross compiler.
 dump_tests = \
 	tests/dump/descriptors.sh \
+	tests/dump/descriptors-aarch64.sh \
 	tests/dump/elf-kinds.sh \
 	tests/dump/escape.sh \
 	tests/dump/extract.sh \

@@ -4,12 +4,14 @@
 # escape sequence, an OSC title sequence ended by BEL, a backslash, a C1
 # control (U+009B, CSI) and a byte that is not UTF-8 print as \xHH (and
 # \\), in the object's text dump, in --props and in error messages; the
-# JSON output keeps the exact bytes, as JSON escapes.
+# JSON output keeps the exact bytes, as JSON escapes (read back with jq,
+# which the test needs: it skips as a whole without it).
 . "$top_srcdir/tests/lib.sh"
 
 WRAP=$top_builddir/devimg-wrap
 DUMP=$top_builddir/devimg-dump
-[ -x "$WRAP" ] && [ -x "$DUMP" ] || skip "devimg-wrap or devimg-dump is not built"
+[ -x "$WRAP" ] && [ -x "$DUMP" ] || skip build "devimg-wrap or devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found (it decodes the JSON output)"
 cd "$scratch"
 
 esc=$(printf '\033') bel=$(printf '\007')
@@ -43,21 +45,19 @@ for mode in object props; do
 done
 
 # JSON: the names round-trip exactly (jq decodes the JSON escapes).
-if command -v jq >/dev/null 2>&1; then
-	"$DUMP" --json w.o >out.json || fail "devimg-dump --json failed"
-	no_raw out.json "devimg-dump --json"
-	jq -r '.images[0].property_sets[0].name' out.json >set.name ||
-		fail "no property set name in the JSON: $(cat out.json)"
-	printf 'Set\033[2Jname\n' | cmp - set.name ||
-		fail "the set name did not round-trip through --json: $(od -c set.name)"
-	# The first three names are valid UTF-8 and come back exactly (a byte
-	# that is not UTF-8 has no exact JSON form).
-	jq -r '.images[0].property_sets[0].properties[0:3][] | .name' \
-		out.json >prop.names || fail "no property names in the JSON"
-	printf 'prop\033]0;t\007\nback\\slash\nc1\302\233x\n' >prop.want
-	cmp prop.want prop.names ||
-		fail "property names did not round-trip through --json: $(od -c prop.names)"
-fi
+"$DUMP" --json w.o >out.json || fail "devimg-dump --json failed"
+no_raw out.json "devimg-dump --json"
+jq -r '.images[0].property_sets[0].name' out.json >set.name ||
+	fail "no property set name in the JSON: $(cat out.json)"
+printf 'Set\033[2Jname\n' | cmp - set.name ||
+	fail "the set name did not round-trip through --json: $(od -c set.name)"
+# The first three names are valid UTF-8 and come back exactly (a byte
+# that is not UTF-8 has no exact JSON form).
+jq -r '.images[0].property_sets[0].properties[0:3][] | .name' \
+	out.json >prop.names || fail "no property names in the JSON"
+printf 'prop\033]0;t\007\nback\\slash\nc1\302\233x\n' >prop.want
+cmp prop.want prop.names ||
+	fail "property names did not round-trip through --json: $(od -c prop.names)"
 
 # An error naming a file whose name holds an escape sequence.
 name=$(printf 'no\033[2Jsuch\nFAIL')

@@ -3,11 +3,12 @@
 # FIFO, a socket, a directory, a /proc file or a huge sparse file, as an
 # ELF input, a --props input or an --extract input, is a one-line error
 # naming the file and its kind (not "empty file", not a hang), exit 1,
-# nothing on stdout and nothing extracted.
+# nothing on stdout and nothing extracted. Every case runs: perl makes
+# the socket (the test skips without perl) and a failing truncate fails.
 . "$top_srcdir/tests/lib.sh"
 
 dump=$top_builddir/devimg-dump
-[ -x "$dump" ] || skip "devimg-dump is not built"
+[ -x "$dump" ] || skip build "devimg-dump is not built"
 
 cd "$scratch"
 mkdir adir img
@@ -17,18 +18,17 @@ set -- /proc/self/status 'not a regular file (proc file system)' \
 	/dev/null 'not a regular file (character device)' \
 	fifo 'not a regular file (FIFO)' \
 	adir 'Is a directory'
-if command -v python3 >/dev/null 2>&1 &&
-	python3 -c 'import socket, sys
-socket.socket(socket.AF_UNIX).bind(sys.argv[1])' sock 2>/dev/null; then
-	set -- "$@" sock 'not a regular file (socket)'
-else
-	echo "note: no socket case (python3 cannot make one)"
-fi
-if truncate -s 100G huge 2>/dev/null; then
-	set -- "$@" huge 'too large (107374182400 bytes, at most'
-else
-	echo "note: no huge sparse file here"
-fi
+# A UNIX socket, from perl (perl-base, Essential on Debian, holds
+# IO::Socket::UNIX); a sparse 100 GiB file, from coreutils' truncate.
+command -v perl >/dev/null 2>&1 || skip tools "perl not found (it makes the socket)"
+perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Local => $ARGV[0])
+	or die "cannot bind $ARGV[0]: $!\n"' sock 2>sock.err ||
+	fail "perl cannot make a UNIX socket: $(cat sock.err)"
+[ -S sock ] || fail "perl made no socket sock"
+set -- "$@" sock 'not a regular file (socket)'
+truncate -s 100G huge 2>huge.err ||
+	fail "truncate -s 100G (a sparse file) failed: $(cat huge.err)"
+set -- "$@" huge 'too large (107374182400 bytes, at most'
 printf '[S]\nx=1|2\n' >ok.props
 while [ $# -gt 0 ]; do
 	f=$1 why=$2
