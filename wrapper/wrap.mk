@@ -16,6 +16,7 @@ wrap_tests = \
 	tests/wrap/wrap-v3.sh \
 	tests/wrap/wrap-extract.sh \
 	tests/wrap/wrap-openmp.sh \
+	tests/wrap/wrap-openmp-aarch64.sh \
 	tests/wrap/wrap-noreg.sh \
 	tests/wrap/wrap-batch.sh \
 	tests/wrap/wrap-empty-table.sh

@@ -2,9 +2,9 @@
 # shellcheck shell=sh
 
 WRAP=$top_builddir/devimg-wrap
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
-command -v readelf >/dev/null 2>&1 || skip "readelf not found"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
+command -v readelf >/dev/null 2>&1 || skip tools "readelf not found"
 : "${CC:=cc}"
 
 wsrc=$top_srcdir/tests/wrap
@@ -55,9 +55,11 @@ ptx_file() {
 EOF
 }
 
-# bitcode_file OUT: SPIR bitcode from clang, 1 if there is no clang.
+# bitcode_file OUT: SPIR bitcode from clang; the test skips without clang
+# (configure found none: CLANG=no).
 bitcode_file() {
-	[ "${CLANG:-no}" != no ] || return 1
+	[ "${CLANG:-no}" != no ] ||
+		skip clang "configure found no clang to make a SPIR bitcode image"
 	printf '%s\n' \
 		'__kernel void k1(__global int *a, int i) { a[i] = 1; }' \
 		'__kernel void k2(__global int *a) { a[0] = 2; }' \
@@ -186,10 +188,55 @@ int main(int argc, char **argv)
 EOF
 }
 
-# have_gold: 0 when -fuse-ld=gold links a program here.
-have_gold() {
-	main_file "$scratch/gold.c"
-	$CC -fuse-ld=gold -o "$scratch/gold" "$scratch/gold.c" >/dev/null 2>&1
+# have_ld NAME: 0 when -fuse-ld=NAME links a program here (-B of
+# $ldbin, where linkers() puts a versioned ld.lld).
+ldbin=$scratch/ld-bin/
+have_ld() {
+	main_file "$scratch/probe-ld.c"
+	$CC -fuse-ld="$1" -B"$ldbin" -o "$scratch/probe-ld" \
+		"$scratch/probe-ld.c" >"$scratch/probe-ld.err" 2>&1
+}
+
+# need_bfd: GNU ld (-fuse-ld=bfd) links a program here, or the test fails:
+# it is the linker every platform has (binutils).
+need_bfd() {
+	have_ld bfd ||
+		fail "-fuse-ld=bfd cannot link a program: $(cat "$scratch/probe-ld.err")"
+}
+
+# linkers: sets lds to the linkers that -fuse-ld=NAME -B"$ldbin" makes
+# link a program here, GNU ld first, and prints them. GNU ld must link
+# (need_bfd); gold and lld are optional (Debian 13's binutils may come
+# without gold; deps/ installs no lld), each absence said in a line. lld
+# may be installed versioned only (ld.lld-N): $ldbin holds it as ld.lld.
+linkers() {
+	need_bfd
+	lds=bfd
+	mkdir -p "$ldbin"
+	ln_lld=$(find_llvm ld.lld)
+	[ -z "$ln_lld" ] ||
+		ln -sf "$(command -v "$ln_lld")" "$ldbin/ld.lld"
+	for ln_ld in gold lld; do
+		if have_ld $ln_ld; then
+			lds="$lds $ln_ld"
+		else
+			echo "# $ln_ld cannot link here: $(head -n 1 "$scratch/probe-ld.err")"
+		fi
+	done
+	echo "# linkers: $lds"
+}
+
+# find_llvm TOOL: the name of LLVM's TOOL (ld.lld, llvm-objdump,
+# yaml2obj, ...), the newest versioned one (TOOL-23 to TOOL-15) first,
+# then TOOL; empty when there is none.
+find_llvm() {
+	for fl_v in 23 22 21 20 19 18 17 16 15 ''; do
+		fl_c=$1${fl_v:+-$fl_v}
+		if command -v "$fl_c" >/dev/null 2>&1; then
+			echo "$fl_c"
+			return 0
+		fi
+	done
 }
 
 # run_linked NAME LINKFLAGS OBJS: link OBJS with the registrar into a
@@ -250,13 +297,19 @@ run_dlopen() {
 	check_registered "$dir" "$dir/libw.so"
 }
 
-# run_all_links OBJ: every way of linking we promise, with bfd and gold.
+# run_all_links OBJ: every way of linking we promise, with GNU ld, and
+# with gold too where it links (Debian 13's binutils may come without
+# it); GNU ld must link. Says which linkers ran.
 run_all_links() {
-	for ld in bfd gold; do
-		if [ "$ld" = gold ] && ! have_gold; then
-			echo "note: gold cannot link here; bfd only"
-			continue
-		fi
+	need_bfd
+	ral_lds=bfd
+	if have_ld gold; then
+		ral_lds="bfd gold"
+	else
+		echo "# gold cannot link here: $(head -n 1 "$scratch/probe-ld.err")"
+	fi
+	echo "# linkers: $ral_lds"
+	for ld in $ral_lds; do
 		run_linked "nopie-$ld" "-fuse-ld=$ld -no-pie" "$1"
 		run_static "nopie-static-$ld" "-fuse-ld=$ld -no-pie" "$1"
 		run_linked "pie-$ld" "-fuse-ld=$ld -pie -fPIE" "$1"
@@ -264,9 +317,11 @@ run_all_links() {
 	done
 }
 
-# elflint OBJ: eu-elflint --strict finds nothing (skipped without it).
+# elflint OBJ: eu-elflint --strict finds nothing; the test skips without
+# eu-elflint (configure found none: EU_ELFLINT=no; elfutils in deps/).
 elflint() {
-	[ "${EU_ELFLINT:-no}" != no ] || return 0
+	[ "${EU_ELFLINT:-no}" != no ] ||
+		skip tools "configure found no eu-elflint (elfutils) to check $1"
 	"$EU_ELFLINT" --strict "$1" >"$scratch/elflint.out" 2>&1 ||
 		fail "eu-elflint --strict $1: $(cat "$scratch/elflint.out")"
 }

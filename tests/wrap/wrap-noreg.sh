@@ -2,11 +2,14 @@
 # -emit-reg-funcs=0 leaves no code behind: no .text.devimg, no
 # .init_array.1 or .fini_array.1 and no relocation section without
 # relocations, as DPC++'s clang-offload-wrapper writes none; the images,
-# the descriptors and the index are all still there. The same holds for
-# an object with nothing to register (host images only).
+# the descriptors and the index are all still there (devimg-dump extracts
+# the image). The same holds for an object with nothing to register (host
+# images only).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 
+DUMP=$top_builddir/devimg-dump
+[ -x "$DUMP" ] || skip build "devimg-dump is not built"
 cd "$scratch"
 spirv_file a.spv 300
 rand_file c.bin 10
@@ -39,10 +42,12 @@ no_code o.o omp_offloading_entries __CLANG_OFFLOAD_BUNDLE__openmp-spir64
 no_code h.o .devimg .data.rel.ro.devimg __CLANG_OFFLOAD_BUNDLE__host-x86_64
 
 # The image is still found: devimg-dump extracts it.
-DUMP=$top_builddir/devimg-dump
-if [ -x "$DUMP" ]; then
-	"$DUMP" s.o >dump.txt || fail "devimg-dump s.o: $(cat dump.txt)"
-fi
+mkdir x
+"$DUMP" --extract x s.o >x.list 2>x.err ||
+	fail "devimg-dump --extract x s.o: $(cat x.err)"
+[ "$(cat x.list)" = x/s.o.0.spir64.spv ] ||
+	fail "devimg-dump --extract x s.o wrote: $(cat x.list)"
+cmp a.spv x/s.o.0.spir64.spv || fail "the extracted image differs"
 
 # Linked into a program, nothing registers.
 cat >main.c <<'EOT'
