@@ -8,21 +8,23 @@
 # kind, format, target, options, size, entry names, property sets and
 # cksum(1) of its bytes, manifest and byte arrays; it must be what the
 # inputs say. devimg-dump must read the same images back from the object,
-# the program and the library.
+# the program and the library, and eu-elflint --strict finds nothing in
+# the object.
 #
-# Skips (77) without aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu and
-# libc6-dev-arm64-cross) or qemu-aarch64 (qemu-user); on an aarch64 host
-# it uses $CC and runs the programs directly. XCC and QEMU_AARCH64
+# Skips (77, cross-aarch64) without aarch64-linux-gnu-gcc and its libc,
+# shared and static (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross), or
+# qemu-aarch64 (qemu-user), and (tools) without eu-elflint; on an aarch64
+# host it uses $CC and runs the programs directly. XCC and QEMU_AARCH64
 # override the tools, QEMU_LD_PREFIX the cross root
 # (default /usr/aarch64-linux-gnu).
 . "$top_srcdir/tests/lib.sh"
 
 WRAP=$top_builddir/devimg-wrap
 DUMP=$top_builddir/devimg-dump
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -x "$DUMP" ] || skip "devimg-dump is not built"
-command -v readelf >/dev/null 2>&1 || skip "readelf not found"
-command -v cksum >/dev/null 2>&1 || skip "cksum not found"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+[ -x "$DUMP" ] || skip build "devimg-dump is not built"
+command -v readelf >/dev/null 2>&1 || skip tools "readelf not found"
+command -v cksum >/dev/null 2>&1 || skip tools "cksum not found"
 
 if [ "$(uname -m)" = aarch64 ]; then
 	: "${XCC:=${CC:-cc}}"
@@ -32,13 +34,25 @@ else
 	: "${QEMU_AARCH64:=qemu-aarch64}"
 	: "${QEMU_LD_PREFIX:=/usr/aarch64-linux-gnu}"
 	command -v "$XCC" >/dev/null 2>&1 ||
-		skip "no aarch64 cross compiler ($XCC; Debian: gcc-aarch64-linux-gnu)"
+		skip cross-aarch64 "no aarch64 cross compiler ($XCC; Debian: gcc-aarch64-linux-gnu)"
 	command -v "$QEMU_AARCH64" >/dev/null 2>&1 ||
-		skip "no $QEMU_AARCH64 (Debian: qemu-user)"
+		skip cross-aarch64 "no $QEMU_AARCH64 (Debian: qemu-user)"
 	run="$QEMU_AARCH64 -L $QEMU_LD_PREFIX"
 fi
+[ "${EU_ELFLINT:-no}" != no ] ||
+	skip tools "configure found no eu-elflint (elfutils) to check the object"
 
 cd "$scratch"
+
+# The toolchain links and runs programs, dynamic and static.
+echo 'int main(void) { return 0; }' >main.c
+$XCC -o probe main.c 2>xcc.err ||
+	skip cross-aarch64 "$XCC cannot link programs (libc6-dev-arm64-cross missing?): $(head -3 xcc.err)"
+$run ./probe || skip cross-aarch64 "qemu cannot run an aarch64 program here"
+$XCC -static -o probe-static main.c 2>xcc.err ||
+	skip cross-aarch64 "$XCC cannot link static programs (no static libc?): $(head -3 xcc.err)"
+$run ./probe-static ||
+	skip cross-aarch64 "qemu cannot run a static aarch64 program here"
 
 # ---- inputs ----
 
@@ -125,10 +139,8 @@ for r in R_AARCH64_ADR_PREL_PG_HI21 R_AARCH64_ADD_ABS_LO12_NC \
 	grep -q "$r" rel || fail "w.o has no $r relocation"
 done
 ! grep -q R_X86_64 rel || fail "w.o has x86-64 relocations"
-if [ "${EU_ELFLINT:-no}" != no ]; then
-	"$EU_ELFLINT" --strict w.o >elflint.out 2>&1 ||
-		fail "eu-elflint --strict w.o: $(cat elflint.out)"
-fi
+"$EU_ELFLINT" --strict w.o >elflint.out 2>&1 ||
+	fail "eu-elflint --strict w.o: $(cat elflint.out)"
 
 # Other spellings of the host give the same bytes.
 for h in aarch64 arm64 aarch64-unknown-linux-gnu; do
@@ -153,7 +165,6 @@ check_extract w.o
 # ---- linked for aarch64, run ----
 
 cfile=$top_srcdir/tests/pkg/cross-registrar.c
-echo 'int main(void) { return 0; }' >main.c
 cat >dlmain.c <<'EOF'
 #include <dlfcn.h>
 #include <stdio.h>
@@ -180,9 +191,6 @@ EOF
 
 $XCC -std=c11 -O1 -fPIC -c "$cfile" -o registrar.o 2>xcc.err ||
 	fail "$XCC cannot compile the registrar: $(cat xcc.err)"
-$XCC -o probe main.c 2>xcc.err ||
-	skip "$XCC cannot link programs (libc6-dev-arm64-cross missing?): $(head -3 xcc.err)"
-$run ./probe || skip "qemu cannot run an aarch64 program here"
 
 check_run() {
 	name=$1 want=$2
@@ -200,11 +208,9 @@ check_extract prog-pie
 $XCC -no-pie -o prog-nopie main.c w.o registrar.o || fail "non-PIE link failed"
 check_run nopie expected ./prog-nopie
 
-if $XCC -static -o prog-static main.c w.o registrar.o 2>static.err; then
-	check_run static expected ./prog-static
-else
-	echo "note: no static aarch64 link here: $(head -1 static.err)"
-fi
+$XCC -static -o prog-static main.c w.o registrar.o ||
+	fail "static link failed"
+check_run static expected ./prog-static
 
 $XCC -shared -o libreg.so registrar.o || fail "cannot link libreg.so"
 $XCC -shared -o libw.so w.o -L. -lreg -Wl,-rpath,"$scratch" ||

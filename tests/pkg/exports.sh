@@ -26,9 +26,9 @@ symbols=$top_srcdir/debian/libdevimg0.symbols
 : "${NM:=nm}"
 : "${CC:=cc}"
 
-[ -f "$lib" ] || skip "loader/.libs/libdevimg.so is not built (--disable-shared?)"
-command -v "$NM" >/dev/null 2>&1 || skip "nm not found"
-command -v readelf >/dev/null 2>&1 || skip "readelf not found"
+[ -f "$lib" ] || skip build "loader/.libs/libdevimg.so is not built (--disable-shared?)"
+command -v "$NM" >/dev/null 2>&1 || skip tools "nm not found"
+command -v readelf >/dev/null 2>&1 || skip tools "readelf not found"
 
 errors=0
 bad() {
@@ -136,7 +136,7 @@ printf '#include <devimg/devimg.h>\n' >"$scratch/h.c"
 if ! $CC -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 	-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err"; then
 	command -v gcc >/dev/null 2>&1 ||
-		skip "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
+		skip tools "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
 	gcc -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 		-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err" ||
 		fail "devimg.h does not compile (gcc -std=c11): $(cat "$scratch/h.err")"
@@ -179,32 +179,30 @@ nnodes=$(wc -l <"$scratch/nodes")
 
 # ---- the Debian symbols file ----
 
-if [ -f "$symbols" ]; then
-	pkgline=$(sed -n '1p' "$symbols")
-	want="${soname%.so.*}.so.${soname##*.so.} ${soname%.so.*}${soname##*.so.} #MINVER#"
-	[ "$pkgline" = "$want" ] ||
-		bad "$symbols: first line '$pkgline', the SONAME $soname wants '$want'"
-	sed -n 's/^ \([^ @]*\)@\([^ ]*\) .*/\1 \2/p' "$symbols" |
-		awk '$1 != $2' | sort >"$scratch/recorded"
-	comm -23 "$scratch/recorded" "$scratch/exported.sorted" |
-		while read -r name node; do
-			echo "FAIL: $name@$node is in $symbols (released) but not exported: the ABI is append-only; bump the SONAME (age = 0) if this is meant" >&2
-			echo x >>"$scratch/lost"
-		done
-	[ ! -s "$scratch/lost" ] || errors=$((errors + 1))
-	comm -13 "$scratch/recorded" "$scratch/exported.sorted" |
-		while read -r name node; do
-			echo "FAIL: $name@$node is exported but not in $symbols: add ' $name@$node <first version>'" >&2
-			echo x >>"$scratch/new"
-		done
-	[ ! -s "$scratch/new" ] || errors=$((errors + 1))
-	while read -r node parent; do
-		grep -q "^ $node@$node " "$symbols" ||
-			bad "$symbols: no ' $node@$node <version>' line for the node itself"
-	done <"$scratch/nodes"
-else
-	echo "note: no $symbols; the released ABI is not checked"
-fi
+# It is part of the source (EXTRA_DIST): its absence is a failure.
+[ -f "$symbols" ] || fail "no $symbols: the released ABI cannot be checked"
+pkgline=$(sed -n '1p' "$symbols")
+want="${soname%.so.*}.so.${soname##*.so.} ${soname%.so.*}${soname##*.so.} #MINVER#"
+[ "$pkgline" = "$want" ] ||
+	bad "$symbols: first line '$pkgline', the SONAME $soname wants '$want'"
+sed -n 's/^ \([^ @]*\)@\([^ ]*\) .*/\1 \2/p' "$symbols" |
+	awk '$1 != $2' | sort >"$scratch/recorded"
+comm -23 "$scratch/recorded" "$scratch/exported.sorted" |
+	while read -r name node; do
+		echo "FAIL: $name@$node is in $symbols (released) but not exported: the ABI is append-only; bump the SONAME (age = 0) if this is meant" >&2
+		echo x >>"$scratch/lost"
+	done
+[ ! -s "$scratch/lost" ] || errors=$((errors + 1))
+comm -13 "$scratch/recorded" "$scratch/exported.sorted" |
+	while read -r name node; do
+		echo "FAIL: $name@$node is exported but not in $symbols: add ' $name@$node <first version>'" >&2
+		echo x >>"$scratch/new"
+	done
+[ ! -s "$scratch/new" ] || errors=$((errors + 1))
+while read -r node parent; do
+	grep -q "^ $node@$node " "$symbols" ||
+		bad "$symbols: no ' $node@$node <version>' line for the node itself"
+done <"$scratch/nodes"
 
 # ---- plugins ----
 

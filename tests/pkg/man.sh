@@ -1,7 +1,8 @@
 #!/bin/sh
 # The manual:
-#  - every page in man/ renders with groff -man -ww without a warning, and
-#    its .TH names it (title and section as the file name says);
+#  - every page in man/ renders with groff -man -ww without a warning
+#    (the test skips without groff), and its .TH names it (title and
+#    section as the file name says);
 #  - every program built here (devimg-*) has a section-1 page;
 #  - every function declared in include/devimg/devimg.h is named in the
 #    NAME section of exactly one section-3 page, whose SYNOPSIS declares
@@ -12,6 +13,8 @@
 
 : "${CC:=cc}"
 mandir=$top_srcdir/man
+command -v groff >/dev/null 2>&1 ||
+	skip tools "groff not found (Debian: groff-base): the pages cannot be rendered"
 
 # "name page" for every name in the NAME section of a page.
 names_of() {
@@ -32,18 +35,14 @@ for page in "$mandir"/*.[1-8]; do
 	th=$(sed -n 's/^\.TH  *\([^ ]*\)  *\([^ ]*\).*/\1 \2/p' "$page")
 	[ "$th" = "$title $sect" ] ||
 		fail "$base: .TH says '$th', expected '$title $sect'"
-	if command -v groff >/dev/null 2>&1; then
-		LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" \
-			>"$scratch/groff" 2>&1 ||
-			fail "$base: groff fails: $(cat "$scratch/groff")"
-		[ ! -s "$scratch/groff" ] ||
-			fail "$base: groff warns: $(head -5 "$scratch/groff")"
-	fi
+	LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" \
+		>"$scratch/groff" 2>&1 ||
+		fail "$base: groff fails: $(cat "$scratch/groff")"
+	[ ! -s "$scratch/groff" ] ||
+		fail "$base: groff warns: $(head -5 "$scratch/groff")"
 	names_of "$page" >>"$scratch/names"
 done
 [ "$npages" -gt 0 ] || fail "no pages in $mandir"
-command -v groff >/dev/null 2>&1 ||
-	echo "note: no groff here (Debian: groff-base); pages not rendered"
 
 for prog in "$top_builddir"/devimg-*; do
 	[ -f "$prog" ] && [ -x "$prog" ] || continue
@@ -59,7 +58,7 @@ printf '#include <devimg/devimg.h>\n' >"$scratch/h.c"
 if ! $CC -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 	-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err"; then
 	command -v gcc >/dev/null 2>&1 ||
-		skip "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
+		skip tools "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
 	gcc -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 		-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err" ||
 		fail "devimg.h does not compile (gcc -std=c11): $(cat "$scratch/h.err")"

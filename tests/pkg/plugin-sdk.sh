@@ -3,11 +3,12 @@
 # build tests/plugins/fake-plugin.c out of the tree with only what
 # `pkg-config --cflags libdevimg` gives (<devimg/devimg_plugin.h>), and
 # list its device through the installed libdevimg and devimg-ls, found by
-# DEVIMG_PLUGIN_PATH. The installed plugins lie in the folder the
-# plugindir variable of libdevimg.pc names.
+# DEVIMG_PLUGIN_PATH. Every plugin the build made (OpenCL, Level Zero,
+# CUDA, as configure found them) is installed in the folder the plugindir
+# variable of libdevimg.pc names.
 . "$top_srcdir/tests/lib.sh"
 
-command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config"
+command -v pkg-config >/dev/null 2>&1 || skip tools "no pkg-config"
 dest=$scratch/dest
 ${MAKE:-make} -C "$top_builddir" install DESTDIR="$dest" \
 	>"$scratch/install.log" 2>&1 ||
@@ -37,10 +38,16 @@ case " $cflags " in
 *" -I$dest$includedir "*) ;;
 *) fail "Cflags '$cflags' do not name $dest$includedir" ;;
 esac
-if [ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ]; then
-	[ -f "$dest$plugindir/devimg-opencl.so" ] ||
-		fail "devimg-opencl.so not installed in plugindir $plugindir"
-fi
+# Every plugin this build made (which ones depends on configure) is
+# installed in plugindir; the test says which.
+built=
+for p in "$top_builddir"/plugins/.libs/devimg-*.so; do
+	[ -f "$p" ] || continue
+	[ -f "$dest$plugindir/${p##*/}" ] ||
+		fail "${p##*/} not installed in plugindir $plugindir"
+	built="$built ${p##*/}"
+done
+echo "# plugins built and installed in $plugindir:${built:- none}"
 
 # A plugin out of the tree: no -I of the tree, the installed header only.
 mkdir -p "$scratch/oot"
