@@ -13,7 +13,7 @@
 # of those the device takes. Sets bench_fmt (for devimg-wrap -format=),
 # bench_ext (the file suffix) and bench_devfmts (the device's formats as
 # devimg-ls names them, e.g. "spirv native"). Exits 77 with a line on
-# stderr when there is no OpenCL device, when it takes neither format (or
+# stderr ("SKIP [CAPABILITY]: why", tests/capabilities) when there is no OpenCL device, when it takes neither format (or
 # not the forced one), or when this build cannot make the format (no
 # clang, no llvm-spirv). CACHE: PoCL's cache folder for the probe
 # (devimg-ls), kept apart from the benchmark's.
@@ -24,9 +24,9 @@ bench_format() {
 		"$top_builddir/devimg-ls" 2>/dev/null |
 		sed -n '/^\[opencl:/{s/.*, formats: \([^,]*\),.*/\1/p;q;}')
 	[ -n "$bench_devfmts" ] || {
-		echo "$bench: no OpenCL device, skipped" >&2; exit 77; }
+		echo "SKIP [opencl-device]: $bench: no OpenCL device" >&2; exit 77; }
 	if [ -z "${CLANG:-}" ] || [ "$CLANG" = no ]; then
-		echo "$bench: no clang for OpenCL C, skipped" >&2
+		echo "SKIP [clang]: $bench: no clang for OpenCL C" >&2
 		exit 77
 	fi
 	bench_spirv=yes
@@ -41,7 +41,7 @@ bench_format() {
 		case " $bench_devfmts " in
 		*" $bench_name "*) ;;
 		*)
-			echo "$bench: BENCH_FORMAT=$BENCH_FORMAT but the OpenCL device takes $bench_devfmts, skipped" >&2
+			echo "SKIP [$bench_name]: $bench: BENCH_FORMAT=$BENCH_FORMAT but the OpenCL device takes $bench_devfmts" >&2
 			exit 77
 			;;
 		esac
@@ -55,7 +55,7 @@ bench_format() {
 		*" spirv "*) bench_fmt=spirv ;;
 		*" spir "*) bench_fmt=llvmbc ;;
 		*)
-			echo "$bench: the OpenCL device takes neither SPIR-V nor SPIR ($bench_devfmts), skipped" >&2
+			echo "SKIP [opencl-device]: $bench: the OpenCL device takes neither SPIR-V nor SPIR ($bench_devfmts)" >&2
 			exit 77
 			;;
 		esac
@@ -66,7 +66,7 @@ bench_format() {
 		;;
 	esac
 	if [ "$bench_fmt" = spirv ] && [ "$bench_spirv" = no ]; then
-		echo "$bench: the device takes SPIR-V but configure found no llvm-spirv matching clang, skipped" >&2
+		echo "SKIP [llvm-spirv]: $bench: the device takes SPIR-V but configure found no llvm-spirv matching clang" >&2
 		exit 77
 	fi
 	# shellcheck disable=SC2034 # the benchmark's file names

@@ -53,8 +53,9 @@ die() {
 	exit 1
 }
 
+# skip CAPABILITY WHY: as tests/lib.sh's.
 skip() {
-	echo "bench/wrap.sh: SKIP: $*"
+	echo "SKIP [$1]: bench/wrap.sh: $2"
 	exit 77
 }
 
@@ -64,8 +65,8 @@ esac
 case $S in
 *[[:space:]*?[]*) die "BENCH_DIR must not contain blanks or *?[: '$S'" ;;
 esac
-[ -x "$WRAP" ] || skip "$WRAP not built (make devimg-wrap)"
-[ -x "$RUNSTAT" ] || skip "$RUNSTAT not built (make bench/runstat)"
+[ -x "$WRAP" ] || skip build "$WRAP not built (make devimg-wrap)"
+[ -x "$RUNSTAT" ] || skip build "$RUNSTAT not built (make bench/runstat)"
 if [ "$(head -c 2 "$WRAP")" = '#!' ]; then
 	echo "note: $WRAP is a libtool wrapper script; its time is counted"
 fi

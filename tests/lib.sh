@@ -2,8 +2,13 @@
 # shellcheck shell=sh
 set -eu
 
+# skip CAPABILITY WHY...: stop here, the test skipped (77) for lack of
+# CAPABILITY (one of tests/capabilities); tests/run-test turns it into a
+# failure where the machine declares CAPABILITY (DEVIMG_EXPECT).
 skip() {
-	echo "SKIP: $*"
+	skip_cap=$1
+	shift
+	echo "SKIP [$skip_cap]: $*"
 	exit 77
 }
 
@@ -67,7 +72,7 @@ pocl_env() {
 # formats: ..., spec-constants: ..., global-offset: ...") nor one of -v's,
 # or no device line without "no devices" on stderr. An empty list, the tool
 # having run fine, is not a failure: OUT is then empty and the caller
-# decides (skip "no OpenCL device").
+# decides (skip opencl-device "no OpenCL device").
 devimg_ls() {
 	dl_out=$1
 	dl_err=$2
@@ -120,7 +125,7 @@ device_formats() {
 # not make the file (no clang, no llvm-spirv).
 device_format() {
 	df_formats=$(device_formats)
-	[ -n "$df_formats" ] || skip "no OpenCL device (PoCL shows none)"
+	[ -n "$df_formats" ] || skip opencl-device "no OpenCL device (PoCL shows none)"
 	case ${DEVIMG_TEST_FORMAT:-} in
 	spirv) fmt=spirv ;;
 	llvmbc) fmt=llvmbc ;;
@@ -128,7 +133,7 @@ device_format() {
 		case " $df_formats " in
 		*" spirv "*) fmt=spirv ;;
 		*" spir "*) fmt=llvmbc ;;
-		*) skip "the OpenCL device takes neither SPIR-V nor SPIR ($df_formats)" ;;
+		*) skip opencl-device "the OpenCL device takes neither SPIR-V nor SPIR ($df_formats)" ;;
 		esac
 		;;
 	*) fail "DEVIMG_TEST_FORMAT=$DEVIMG_TEST_FORMAT: want spirv or llvmbc" ;;
@@ -136,11 +141,11 @@ device_format() {
 	if [ "$fmt" = spirv ]; then
 		ext=spv
 		[ -f "$1/$2.spv" ] ||
-			skip "the device takes SPIR-V but $1/$2.spv is not built (configure found no llvm-spirv matching clang)"
+			skip llvm-spirv "the device takes SPIR-V but $1/$2.spv is not built (configure found no llvm-spirv matching clang)"
 	else
 		ext=bc
 		[ -f "$1/$2.bc" ] ||
-			skip "the device takes SPIR but $1/$2.bc is not built (configure found no clang)"
+			skip clang "the device takes SPIR but $1/$2.bc is not built (configure found no clang)"
 	fi
 	echo "# device formats: $df_formats; test images: $fmt"
 }

@@ -57,7 +57,9 @@ static inline int runner_device(struct env *e, const char *backend)
 
 	e->dev = devimg_device_get(e->ctx, 0);
 	if (!e->dev) {
-		printf("SKIP: no device in the context\n");
+		printf("SKIP [%s]: no device in the context\n",
+		       backend && !strcmp(backend, "cuda") ? "cuda-device" :
+		       "opencl-device");
 		devimg_ctx_unref(e->ctx);
 		return 77;
 	}

@@ -11,7 +11,8 @@ fmt=native
 base_target=nvptx64
 targets="nvptx64 nvptx64"
 selector=cuda:*
+device_cap=cuda-device
 link=run
 [ -f "$top_builddir/plugins/.libs/devimg-cuda.so" ] ||
-	{ echo "SKIP: CUDA plugin not built"; exit 77; }
+	{ echo "SKIP [build]: CUDA plugin not built"; exit 77; }
 . "$top_srcdir/tests/bundle/common.sh"

@@ -11,7 +11,7 @@
 
 crun=$top_builddir/tests/compress/compress-run
 DUMP=$top_builddir/devimg-dump
-command -v jq >/dev/null || skip "jq is not installed"
+command -v jq >/dev/null || skip tools "jq is not installed"
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
 
@@ -30,7 +30,7 @@ compressed" ] || fail "images not stored compressed: $(cat formats)"
 rc=0
 "$run" main "$scratch/libmain.so" "$spec_path" >out.main 2>&1 || rc=$?
 cat out.main
-[ "$rc" -ne 77 ] || skip "PoCL shows no OpenCL device"
+[ "$rc" -ne 77 ] || skip opencl-device "PoCL shows no OpenCL device"
 [ "$rc" -eq 0 ] || fail "dispatch-run main on compressed images exited $rc"
 grep -q "^ok vadd" out.main || fail "vadd did not run"
 

@@ -9,9 +9,9 @@
 
 WRAP=$top_builddir/devimg-wrap
 DUMP=$top_builddir/devimg-dump
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-command -v jq >/dev/null || skip "jq is not installed"
-command -v zstd >/dev/null || skip "the zstd tool is not installed"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+command -v jq >/dev/null || skip tools "jq is not installed"
+command -v zstd >/dev/null || skip tools "the zstd tool is not installed"
 cd "$scratch"
 
 # Inputs: text of a given size, made here.

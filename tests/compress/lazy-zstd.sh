@@ -11,9 +11,9 @@
 . "$top_srcdir/tests/lib.sh"
 
 so=$top_builddir/loader/.libs/libdevimg.so
-[ -f "$so" ] || skip "libdevimg.so not built"
-command -v readelf >/dev/null || skip "readelf not found"
-command -v nm >/dev/null || skip "nm not found"
+[ -f "$so" ] || skip build "libdevimg.so not built"
+command -v readelf >/dev/null || skip tools "readelf not found"
+command -v nm >/dev/null || skip tools "nm not found"
 readelf -d "$so" >"$scratch/dyn" 2>"$scratch/err" ||
 	fail "readelf -d $so exited $?: $(cat "$scratch/err")"
 grep -q '(NEEDED)' "$scratch/dyn" || fail "readelf shows no NEEDED: $(cat "$scratch/dyn")"
@@ -37,7 +37,7 @@ WRAP=$top_builddir/devimg-wrap
 [ -x "$WRAP" ] || fail "devimg-wrap is not built"
 [ -e /usr/lib/x86_64-linux-gnu/libzstd.so.1 ] || [ -e /usr/lib/aarch64-linux-gnu/libzstd.so.1 ] ||
 	[ -e /usr/lib64/libzstd.so.1 ] || [ -e /usr/lib/libzstd.so.1 ] ||
-	skip "libzstd.so.1 is not installed"
+	skip tools "libzstd.so.1 is not installed"
 cd "$scratch"
 # Two images: plain (under the 512-byte threshold), then compressed.
 awk 'BEGIN { for (i = 0; i < 600; i++) printf "w%d ", (i * 7919) % 1000 }' >big

@@ -52,7 +52,8 @@ static unsigned char *compress(unsigned char *b, size_t n, char how,
 	size_t cap, clen;
 
 	if (!h) {
-		printf("cannot load the %s library\n", how == 'z' ? "zstd" : "zlib");
+		printf("SKIP [tools]: cannot load the %s library\n",
+		       how == 'z' ? "zstd" : "zlib");
 		exit(77);
 	}
 	if (how == 'z') {

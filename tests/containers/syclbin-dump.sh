@@ -8,8 +8,8 @@
 dump=$top_builddir/devimg-dump
 wrap=$top_builddir/devimg-wrap
 mk=$top_builddir/tests/containers/mk-syclbin
-[ -x "$dump" ] && [ -x "$wrap" ] || skip "devimg-dump or devimg-wrap not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
+[ -x "$dump" ] && [ -x "$wrap" ] || skip build "devimg-dump or devimg-wrap not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 cd "$scratch"
 
 printf '\003\002\043\007 some SPIR-V' >k.spv

@@ -13,8 +13,8 @@ WRAP=$top_builddir/devimg-wrap
 built=$top_builddir/tests/cuda
 dsym=$top_srcdir/tests/dispatch/dispatch.sym
 props=$top_srcdir/tests/dispatch/spec.props
-[ -f "$plugin" ] || skip "CUDA plugin not built"
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -f "$plugin" ] || skip build "CUDA plugin not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
 : "${CC:=cc}"
 
 mkdir -p "$scratch/pocl-cache"
@@ -28,7 +28,7 @@ cd "$scratch"
 copy_ptx() {
 	for f in dispatch spec broken cuda spec-off; do
 		[ -f "$built/$f.ptx" ] ||
-			skip "no PTX built for the CUDA tests (configure found no clang)"
+			skip clang "no PTX built for the CUDA tests (configure found no clang)"
 		cp "$built/$f.ptx" .
 	done
 	printf 'spec_k\n' >spec.sym
@@ -47,7 +47,7 @@ need_gpu() {
 	if [ "$rc" -eq 77 ]; then
 		DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
 		why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
-		skip "no CUDA device: ${why:-the driver shows none}"
+		skip cuda-device "no CUDA device: ${why:-the driver shows none}"
 	fi
 	[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc"
 }

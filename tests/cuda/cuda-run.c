@@ -637,7 +637,7 @@ static int link_env_open(struct link_env *e, const char *file)
 		return -1;
 	rc = e->ops.platform_list(1, &pl, &n);
 	if (rc == 0 && n == 0) {
-		printf("SKIP: no CUDA platform: %s\n", e->ops.last_error());
+		printf("SKIP [cuda-device]: no CUDA platform: %s\n", e->ops.last_error());
 		return 77;
 	}
 	CHECK(rc == 0 && e->ops.device_list(pl, 1, &e->dev, &n) == 0 && n,
@@ -943,7 +943,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(argv[1], "multigpu")) {
 		if (cuda_count(e.ctx) < 2) {
-			printf("SKIP: one GPU (%u CUDA device)\n",
+			printf("SKIP [cuda-multi]: one GPU (%u CUDA device)\n",
 			       cuda_count(e.ctx));
 			devimg_ctx_unref(e.ctx);
 			return 77;
@@ -952,7 +952,7 @@ int main(int argc, char **argv)
 	} else {
 		e.dev = cuda_device(e.ctx, 0);
 		if (!e.dev) {
-			printf("SKIP: no CUDA device\n");
+			printf("SKIP [cuda-device]: no CUDA device\n");
 			devimg_ctx_unref(e.ctx);
 			return 77;
 		}

@@ -7,7 +7,7 @@
 need_gpu
 example=$top_builddir/examples/device-global
 [ -x "$example" ] ||
-	skip "examples/device-global is not built (configure found no clang for PTX)"
+	skip clang "examples/device-global is not built (configure found no clang for PTX)"
 rc=0
 DEVIMG_DEVICE_SELECTOR=cuda:0 "$example" >out.example 2>&1 || rc=$?
 cat out.example

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/cuda/common.sh"
 
 [ -f "$built/globals.ptx" ] ||
-	skip "no PTX built for the CUDA tests (configure found no clang)"
+	skip clang "no PTX built for the CUDA tests (configure found no clang)"
 fake=$built/.libs/libcuda-fake.so
 [ -f "$fake" ] || fail "$fake not built"
 grep -q '^\.visible \.global .* devimg_test_counter\[16\] = {5, ' \

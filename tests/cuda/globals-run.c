@@ -140,7 +140,7 @@ int main(int argc, char **argv)
 		if (!strcmp(devimg_device_backend(dev), "cuda"))
 			break;
 	if (!dev) {
-		printf("SKIP: no CUDA device\n");
+		printf("SKIP [cuda-device]: no CUDA device\n");
 		devimg_ctx_unref(ctx);
 		return 77;
 	}

@@ -9,7 +9,7 @@
 need_gpu
 for f in globals globals-b; do
 	[ -f "$built/$f.ptx" ] ||
-		skip "no PTX built for the CUDA tests (configure found no clang)"
+		skip clang "no PTX built for the CUDA tests (configure found no clang)"
 	cp "$built/$f.ptx" .
 done
 globals_run=$top_builddir/tests/cuda/globals-run

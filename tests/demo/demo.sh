@@ -8,8 +8,8 @@
 
 vadd=$top_builddir/examples/vadd
 obj=$top_builddir/examples/vadd-wrap.o
-[ -x "$vadd" ] || skip "examples/vadd is not built (configure found no clang)"
-[ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -x "$vadd" ] || skip clang "examples/vadd is not built (configure found no clang)"
+[ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 
 # The object: image 0 SPIR bitcode, image 1 SPIR-V (when llvm-spirv was
 # found), both for spir64 with the kernel vadd.
@@ -31,14 +31,14 @@ export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR LSAN_OPTIONS
 mkdir -p "$POCL_CACHE_DIR"
 
 takes=$(device_formats)
-[ -n "$takes" ] || skip "no OpenCL device (PoCL shows none)"
+[ -n "$takes" ] || skip opencl-device "no OpenCL device (PoCL shows none)"
 case " $takes " in
 *" spirv "*)
 	[ "$spirv_built" = yes ] ||
-		skip "the device takes SPIR-V only and no SPIR-V image was built (no llvm-spirv)"
+		skip llvm-spirv "the device takes SPIR-V only and no SPIR-V image was built (no llvm-spirv)"
 	want="1, SPIR-V" file=vadd.spv ext=spv ;;
 *" spir "*) want="0, SPIR bitcode" file=vadd.bc ext=bc ;;
-*) skip "the OpenCL device takes neither SPIR-V nor SPIR ($takes)" ;;
+*) skip opencl-device "the OpenCL device takes neither SPIR-V nor SPIR ($takes)" ;;
 esac
 echo "# device takes: $takes; expecting image $want"
 

@@ -14,8 +14,8 @@ run=$top_builddir/tests/dispatch/dispatch-run
 WRAP=$top_builddir/devimg-wrap
 src=$top_srcdir/tests/dispatch
 bc=$top_builddir/tests/dispatch
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 : "${CC:=cc}"
 
 pocl_env "opencl:*"
@@ -27,5 +27,5 @@ if [ "$fmt" = spirv ]; then
 	spec="spec-native"
 	spec_path=native
 	[ -f "$bc/$spec.spv" ] ||
-		skip "the device takes SPIR-V but $bc/$spec.spv is not built (configure found no spirv-as)"
+		skip spirv-as "the device takes SPIR-V but $bc/$spec.spv is not built (configure found no spirv-as)"
 fi

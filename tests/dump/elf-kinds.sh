@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/dump/fixture.sh"
 
 for tool in strip ld; do
-	command -v $tool >/dev/null 2>&1 || skip "$tool not found"
+	command -v $tool >/dev/null 2>&1 || skip tools "$tool not found"
 done
 expected=$top_srcdir/tests/dump/fixture-ab.json
 fixture_obj a

@@ -10,7 +10,7 @@
 
 dump=$top_builddir/devimg-dump
 wrap=$top_builddir/devimg-wrap
-[ -x "$dump" ] && [ -x "$wrap" ] || skip "devimg-dump or devimg-wrap not built"
+[ -x "$dump" ] && [ -x "$wrap" ] || skip build "devimg-dump or devimg-wrap not built"
 
 cd "$scratch"
 mkdir d1 d2 d3 img

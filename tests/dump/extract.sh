@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dump/fixture.sh"
 
-command -v objcopy >/dev/null 2>&1 || skip "objcopy not found"
+command -v objcopy >/dev/null 2>&1 || skip tools "objcopy not found"
 fixture_obj a
 fixture_obj b
 fixture_main

@@ -3,13 +3,13 @@
 # hand-written wrapped objects (fixture-a.s, fixture-b.s) and byte patching.
 
 dump=$top_builddir/devimg-dump
-[ -x "$dump" ] || skip "devimg-dump is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
-command -v readelf >/dev/null 2>&1 || skip "readelf not found"
+[ -x "$dump" ] || skip build "devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
+command -v readelf >/dev/null 2>&1 || skip tools "readelf not found"
 
 case $(uname -m) in
 x86_64 | aarch64) ;;
-*) skip "the fixtures are GNU as for x86-64 or aarch64" ;;
+*) skip arch "the fixtures are GNU as for x86-64 or aarch64" ;;
 esac
 
 # fixture_obj NAME: assemble tests/dump/fixture-NAME.s to $scratch/NAME.o.

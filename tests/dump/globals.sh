@@ -10,8 +10,8 @@
 . "$top_srcdir/tests/lib.sh"
 wrap=$top_builddir/devimg-wrap
 dump=$top_builddir/devimg-dump
-[ -x "$wrap" ] && [ -x "$dump" ] || skip "devimg-wrap or devimg-dump is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
+[ -x "$wrap" ] && [ -x "$dump" ] || skip build "devimg-wrap or devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 cd "$scratch"
 
 # wrap_globals OBJECT PROPS: a SPIR-V-looking image with one kernel.

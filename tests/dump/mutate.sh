@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/dump/fixture.sh"
 
 mutate=$top_builddir/tests/dump/reader-mutate
-[ -x "$mutate" ] || skip "reader-mutate is not built"
+[ -x "$mutate" ] || skip build "reader-mutate is not built"
 fixture_obj a
 fixture_obj b
 fixture_main

@@ -10,9 +10,9 @@
 
 dump=$top_builddir/devimg-dump
 mk=$top_builddir/tests/dump/mk-sycl-blob
-[ -x "$dump" ] || skip "devimg-dump is not built"
-[ -x "$mk" ] || skip "mk-sycl-blob is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
+[ -x "$dump" ] || skip build "devimg-dump is not built"
+[ -x "$mk" ] || skip build "mk-sycl-blob is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 cd "$scratch"
 
 printf '\003\002\043\007spirv 0' >img0.spv

@@ -5,8 +5,8 @@
 # tuples and aspect names; broken files are one-line errors.
 . "$top_srcdir/tests/lib.sh"
 dump=$top_builddir/devimg-dump
-[ -x "$dump" ] || skip "devimg-dump is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
+[ -x "$dump" ] || skip build "devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 cd "$scratch"
 
 cat >ex.props <<'PROPS'

@@ -9,9 +9,9 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dump/fixture.sh"
 
-command -v strip >/dev/null 2>&1 || skip "strip not found"
+command -v strip >/dev/null 2>&1 || skip tools "strip not found"
 wrap=$top_builddir/devimg-wrap
-[ -x "$wrap" ] || skip "devimg-wrap is not built"
+[ -x "$wrap" ] || skip build "devimg-wrap is not built"
 cd "$scratch"
 
 # Inputs. Byte arrays are LSB-first base64 (docs/formats.md section 2).

@@ -19,7 +19,7 @@ calls=$scratch/calls.log
 # A build tree carried to a machine without the Level Zero loader: the
 # plugin cannot load there (the loader skips it, tested elsewhere).
 if ldd "$plugin" 2>/dev/null | grep -q 'libze_loader.* not found'; then
-	skip "no Level Zero loader (libze_loader.so.1) on this machine"
+	skip level-zero "no Level Zero loader (libze_loader.so.1) on this machine"
 fi
 
 # Nothing from the caller's environment steers the loader or the driver.
@@ -34,7 +34,7 @@ export DEVIMG_PLUGIN_PATH LSAN_OPTIONS
 # assemble NAME: $scratch/NAME.spv from $src/NAME.spvasm.
 assemble() {
 	spirv_as=$(command -v spirv-as) ||
-		skip "no spirv-as (SPIRV-Tools) to assemble the test kernels"
+		skip spirv-as "no spirv-as (SPIRV-Tools) to assemble the test kernels"
 	"$spirv_as" --target-env spv1.0 -o "$scratch/$1.spv" \
 		"$src/$1.spvasm" || fail "spirv-as failed on $1.spvasm"
 }

@@ -425,7 +425,7 @@ int main(int argc, char **argv)
 	else
 		rc = run_level_zero(argv[1]);
 	if (rc == 77) {
-		printf("SKIP: no OpenCL device\n");
+		printf("SKIP [opencl-device]: no OpenCL device\n");
 		return 77;
 	}
 	return rc || failed;

@@ -5,7 +5,7 @@
 # process.
 . "$top_srcdir/tests/level_zero/common.sh"
 
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 mkdir -p "$scratch/pocl-cache"
 POCL_CACHE_DIR=$scratch/pocl-cache
 ZE_ENABLE_ALT_DRIVERS=$scratch/no-such-driver.so
@@ -20,7 +20,7 @@ rc=0
 DEVIMG_TRACE=1 "$run" opencl "$scratch/libmain.so" >"$scratch/out" \
 	2>"$scratch/err" || rc=$?
 cat "$scratch/out"
-[ "$rc" -eq 77 ] && skip "PoCL shows no OpenCL device"
+[ "$rc" -eq 77 ] && skip opencl-device "PoCL shows no OpenCL device"
 [ "$rc" -eq 0 ] || fail "contract-run opencl exited $rc: $(cat "$scratch/err")"
 grep -q "^devimg: plugins: level_zero: 0 platforms: zeInit: " "$scratch/err" ||
 	fail "the Level Zero plugin is not bound without devices"

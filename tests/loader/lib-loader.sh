@@ -7,14 +7,14 @@
 # sets LOADER_CFLAGS, LOADER_LDFLAGS and LOADER_LIBDIR itself.
 
 WRAP=$top_builddir/devimg-wrap
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
 : "${CC:=cc}"
 if [ -z "${LOADER_LIBDIR:-}" ]; then
 	flags=$top_builddir/tests/loader/build-flags.sh
-	[ -f "$flags" ] || skip "$flags is missing (make check writes it)"
+	[ -f "$flags" ] || skip build "$flags is missing (make check writes it)"
 	. "$flags"
 fi
-[ -e "$LOADER_LIBDIR/libdevimg.so" ] || skip "no libdevimg.so in $LOADER_LIBDIR"
+[ -e "$LOADER_LIBDIR/libdevimg.so" ] || skip build "no libdevimg.so in $LOADER_LIBDIR"
 lsrc=$top_srcdir/tests/loader
 warn="-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers"
 

@@ -14,11 +14,11 @@ for c in llc-23 llc-22 llc-21 llc-20 llc-19 llc-18 llc-17 llc-16 llc-15 llc; do
 		break
 	fi
 done
-[ -n "$LLC" ] || skip "no llc (15 or newer) to compile the wrapper IR"
+[ -n "$LLC" ] || skip tools "no llc (15 or newer) to compile the wrapper IR"
 case $(uname -m) in
 x86_64) ir_triple=x86_64-unknown-linux-gnu ;;
 aarch64) ir_triple=aarch64-unknown-linux-gnu ;;
-*) skip "no wrapper IR for $(uname -m)" ;;
+*) skip arch "no wrapper IR for $(uname -m)" ;;
 esac
 
 # ir_bytes FILE: FILE's bytes as the body of an LLVM IR c"..." string.

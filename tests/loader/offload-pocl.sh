@@ -14,7 +14,7 @@
 
 plugins=$top_builddir/plugins/.libs
 bc=$top_builddir/tests/dispatch
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 mkdir -p "$scratch/pocl-cache"
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins
@@ -46,13 +46,13 @@ export LSAN_OPTIONS
 rc=0
 ./prog-offload-run >out 2>&1 || rc=$?
 cat out
-[ "$rc" -ne 77 ] || skip "PoCL shows no OpenCL device"
+[ "$rc" -ne 77 ] || skip opencl-device "PoCL shows no OpenCL device"
 [ "$rc" -eq 0 ] || fail "prog-offload-run exited $rc"
 for k in vadd off1 off2; do
 	grep -q "^ok $k\$" out || fail "$k did not run"
 done
 
-command -v zstd >/dev/null 2>&1 || skip "no zstd tool to make a compressed image"
+command -v zstd >/dev/null 2>&1 || skip tools "no zstd tool to make a compressed image"
 zstd -q -19 -c "img.$ext" >img.zst || fail "zstd could not compress img.$ext"
 ir_descriptor mixed.ll 2 old "4:$dpcpp_format:spir64:img.$ext:off1" \
 	"4:$dpcpp_format:spir64:img.$ext:off2:3" "4:4:spir64:img.zst:vadd"

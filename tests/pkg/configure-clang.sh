@@ -6,7 +6,7 @@
 # configure needs, none of this machine's clangs and llvm-spirvs.
 . "$top_srcdir/tests/lib.sh"
 
-command -v autoconf >/dev/null 2>&1 || skip "autoconf not found"
+command -v autoconf >/dev/null 2>&1 || skip tools "autoconf not found"
 # The suite exports the build's own CLANG and LLVM_SPIRV.
 unset CLANG LLVM_SPIRV
 

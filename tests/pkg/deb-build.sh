@@ -24,7 +24,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 outdir=${1:-}
 
 skip() {
-	echo "SKIP: $*"
+	echo "SKIP [$1]: $2"
 	exit 77
 }
 
@@ -38,9 +38,9 @@ section() {
 }
 
 command -v dpkg-buildpackage >/dev/null 2>&1 ||
-	skip "dpkg-buildpackage not found (Debian: dpkg-dev debhelper)"
+	skip tools "dpkg-buildpackage not found (Debian: dpkg-dev debhelper)"
 command -v dpkg-parsechangelog >/dev/null 2>&1 ||
-	skip "dpkg-parsechangelog not found (Debian: dpkg-dev)"
+	skip tools "dpkg-parsechangelog not found (Debian: dpkg-dev)"
 [ -f "$src/debian/control" ] || fail "no debian/ in $src"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/devimg-deb.XXXXXX")

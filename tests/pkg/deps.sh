@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 control=$top_srcdir/debian/control
-[ -f "$control" ] || skip "no debian/control (not in this tree)"
+[ -f "$control" ] || skip build "no debian/control (not in this tree)"
 cd "$scratch"
 
 # The Build-Depends field, one relation a line.

@@ -102,7 +102,7 @@ run fail "$scratch/nowhere" 0
 run fail "$scratch/nowhere"
 expect_trace "cannot search $scratch/nowhere: No such file or directory"
 
-[ -f "$opencl" ] || skip "OpenCL plugin not built; the rest needs it"
+[ -f "$opencl" ] || skip opencl "OpenCL plugin not built; the rest needs it"
 
 # The real plugin binds beside the skipped ones; a second file with the
 # same backend is skipped.
@@ -120,12 +120,12 @@ expect_trace "skipping $scratch/dup/devimg-opencl2.so: backend opencl already bo
 run fail "$top_builddir/plugins/.libs" 2 --devices
 expect_trace "^devimg: opencl: platform_list(capacity=8) -> count=[0-9]* = 0"
 if grep -q "opencl: platform_list.*count=0 = 0" "$scratch/err"; then
-	skip "no OpenCL platform for the device listing"
+	skip opencl-device "no OpenCL platform for the device listing"
 fi
 expect_trace "^devimg: opencl: device_list(platform=0x[0-9a-f]*, capacity=32) -> count=[0-9]* = 0"
 
 # The selector filters what the listing shows, and names bad terms.
-grep -q "^opencl:[0-9]* cpu " "$scratch/out" || skip "no OpenCL CPU device"
+grep -q "^opencl:[0-9]* cpu " "$scratch/out" || skip opencl-device "no OpenCL CPU device"
 select_devices() {
 	DEVIMG_DEVICE_SELECTOR=$1
 	export DEVIMG_DEVICE_SELECTOR

@@ -11,7 +11,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built (no OpenCL ICD loader at configure time)"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built (no OpenCL ICD loader at configure time)"
 WRAP=$top_builddir/devimg-wrap
 pocl_env 'opencl:*'
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
@@ -28,7 +28,7 @@ device_format "$top_builddir/tests/plugins" globals-pocl
 first=$(sed -n '/^\[opencl:0\]/p' "$scratch/ls.out")
 case $first in
 *PoCL*) ;;
-*) skip "the first OpenCL device is not PoCL's: $first" ;;
+*) skip pocl "the first OpenCL device is not PoCL's: $first" ;;
 esac
 
 # Values: the 8-byte bit count 64, then the size and the image-scope

@@ -152,7 +152,7 @@ export DEVIMG_TEST_FAKE_WAIT
 
 # The API: devimg-ls lists the plugins in file order and a device of
 # each; under a selector the other plugin's init never runs.
-[ -x "$LS" ] || skip "devimg-ls is not built"
+[ -x "$LS" ] || skip build "devimg-ls is not built"
 # ls_plugins [SELECTOR]: the plugin lines and the count of device lines.
 ls_plugins() {
 	rm -f "$scratch/marks/"*

@@ -14,7 +14,7 @@ WRAP=$top_builddir/devimg-wrap
 cd "$scratch"
 for m in link-caller link-helper; do
 	cp "$top_builddir/tests/bundle/$m.spv" . ||
-		skip "no $m.spv built (configure found no clang or llvm-spirv)"
+		skip llvm-spirv "no $m.spv built (configure found no clang or llvm-spirv)"
 done
 
 lib caller -format=spirv -target=spir64 \

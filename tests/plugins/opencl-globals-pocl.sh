@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built (no OpenCL ICD loader at configure time)"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built (no OpenCL ICD loader at configure time)"
 mkdir -p "$scratch/pocl-cache"
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins

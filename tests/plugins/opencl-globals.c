@@ -227,7 +227,8 @@ static int run(bool fake, const char *image)
 	int rc;
 
 	if (!dev) {
-		printf("SKIP: no OpenCL device %s that takes %s\n",
+		printf("SKIP [%s]: no OpenCL device %s that takes %s\n",
+		       fake ? "opencl-device" : il ? "spirv" : "spir",
 		       fake ? "\"" FAKE_DEVICE "\" (the ICD loader did not load the fake driver)" :
 		       "of PoCL",
 		       il ? "SPIR-V" : "SPIR");

@@ -6,8 +6,8 @@
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-spirv_as=$(command -v spirv-as) || skip "no spirv-as (SPIRV-Tools) to assemble the modules"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
+spirv_as=$(command -v spirv-as) || skip spirv-as "no spirv-as (SPIRV-Tools) to assemble the modules"
 for m in link-helper link-caller; do
 	"$spirv_as" --target-env spv1.0 -o "$scratch/$m.spv" \
 		"$top_srcdir/tests/plugins/$m.spvasm" || fail "spirv-as $m.spvasm failed"

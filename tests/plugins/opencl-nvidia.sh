@@ -10,8 +10,8 @@ plugins=$top_builddir/plugins/.libs
 run=$top_builddir/tests/dispatch/dispatch-run
 ptx=$top_builddir/tests/plugins/nv-vadd.ptx
 WRAP=$top_builddir/devimg-wrap
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-[ -f "$ptx" ] || skip "no test PTX built (configure found no clang)"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
+[ -f "$ptx" ] || skip clang "no test PTX built (configure found no clang)"
 : "${CC:=cc}"
 
 mkdir -p "$scratch/pocl-cache"
@@ -26,7 +26,7 @@ export LSAN_OPTIONS
 # such a GPU skips.
 devimg_ls "$scratch/ls" "$scratch/ls.err"
 grep -q '^\[opencl:[0-9]*\] gpu, .*formats: .*ptx' "$scratch/ls" ||
-	skip "no OpenCL GPU that takes PTX"
+	skip opencl-ptx "no OpenCL GPU that takes PTX"
 cat "$scratch/ls"
 
 cd "$scratch"

@@ -82,7 +82,7 @@ static int pick_device(struct run *r, unsigned format)
 	if (devimg_plugin_platform_list(r->p, 8, pl, &npl) < 0)
 		return fail(r, "platform_list");
 	if (npl == 0) {
-		printf("SKIP: no OpenCL platform\n");
+		printf("SKIP [opencl-device]: no OpenCL platform\n");
 		return SKIP;
 	}
 	for (i = 0; i < npl && i < 8; i++) {
@@ -107,11 +107,12 @@ static int pick_device(struct run *r, unsigned format)
 	}
 	if (total == 0) {
 		/* PoCL hides its devices when it cannot create its cache. */
-		printf("SKIP: OpenCL platforms without devices (PoCL: is POCL_CACHE_DIR or $XDG_CACHE_HOME writable?)\n");
+		printf("SKIP [opencl-device]: OpenCL platforms without devices (PoCL: is POCL_CACHE_DIR or $XDG_CACHE_HOME writable?)\n");
 		return SKIP;
 	}
 	if (!r->dev) {
-		printf("SKIP: no OpenCL device %s\n",
+		printf("SKIP [%s]: no OpenCL device %s\n",
+		       format == DEVIMG_PLUGIN_FORMAT_SPIR ? "spir" : "spirv",
 		       format == DEVIMG_PLUGIN_FORMAT_SPIR ?
 		       "offers cl_khr_spir" : "takes SPIR-V");
 		return SKIP;
@@ -579,7 +580,8 @@ static int compile_spirv(struct run *r, const char *path,
 		return fail(r, "program_create_il(%s)", path);
 	rc = devimg_plugin_program_compile(r->p, *prog, "");
 	if (rc == -ENOTSUP) {
-		printf("SKIP: %s\n", devimg_plugin_last_error(r->p));
+		printf("SKIP [spirv]: the device compiles no SPIR-V apart: %s\n",
+		       devimg_plugin_last_error(r->p));
 		return SKIP;
 	}
 	if (rc < 0)

@@ -50,7 +50,7 @@ static int pick_device(struct run *r)
 				r->dev = dev[j];
 	}
 	if (!r->dev) {
-		printf("SKIP: no OpenCL device takes SPIR-V\n");
+		printf("SKIP [spirv]: no OpenCL device takes SPIR-V\n");
 		return SKIP;
 	}
 	printf("# device: %s (%s)\n",

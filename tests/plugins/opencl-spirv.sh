@@ -5,8 +5,8 @@
 . "$top_srcdir/tests/lib.sh"
 
 plugins=$top_builddir/plugins/.libs
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
-spirv_as=$(command -v spirv-as) || skip "no spirv-as (SPIRV-Tools) to assemble the kernel"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
+spirv_as=$(command -v spirv-as) || skip spirv-as "no spirv-as (SPIRV-Tools) to assemble the kernel"
 "$spirv_as" --target-env spv1.0 -o "$scratch/fill.spv" \
 	"$top_srcdir/tests/plugins/fill.spvasm" || fail "spirv-as failed"
 

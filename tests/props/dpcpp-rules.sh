@@ -6,8 +6,8 @@
 # and is silent on a clean file (exit 0).
 . "$top_srcdir/tests/lib.sh"
 dump=$top_builddir/devimg-dump
-[ -x "$dump" ] || skip "devimg-dump is not built"
-command -v jq >/dev/null 2>&1 || skip "jq not found"
+[ -x "$dump" ] || skip build "devimg-dump is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 cd "$scratch"
 
 # read FILE JQ WANT: what --props --json read, through jq -c.

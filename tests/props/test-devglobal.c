@@ -387,7 +387,7 @@ int main(void)
 	fixture = slurp_or_null(DEVGLOBAL_SPV, &fixture_size);
 	r = run_suite(devglobal_suite(fixture != NULL));
 	if (r == EXIT_SUCCESS && !fixture) {
-		printf("SKIP: %s not built (configure found no spirv-as)\n",
+		printf("SKIP [spirv-as]: %s not built (configure found no spirv-as)\n",
 		       DEVGLOBAL_SPV);
 		r = 77;
 	}

@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (devimg_device_count(ctx) == 0) {
-		printf("SKIP: no device in the context\n");
+		printf("SKIP [opencl-device]: no device in the context\n");
 		devimg_ctx_unref(ctx);
 		return 77;
 	}

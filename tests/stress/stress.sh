@@ -11,8 +11,8 @@ run=${STRESS_RUN:-$top_builddir/tests/stress/stress-run}
 plugins=${STRESS_PLUGINS:-$top_builddir/plugins/.libs}
 img=$top_builddir/tests/stress
 libs=${STRESS_LIBS:-50}
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 : "${CC:=cc}"
 # The images in the format the device takes (SPIR-V where it can), as
 # image selection would choose; lib<n>.spv and lib<n>.bc come from
@@ -43,6 +43,6 @@ rc=0
 "$run" "$scratch" "$libs" "${STRESS_THREADS:-16}" "${STRESS_ROUNDS:-12}" \
 	>out 2>&1 || rc=$?
 cat out
-[ $rc -ne 77 ] || skip "PoCL shows no OpenCL device"
+[ $rc -ne 77 ] || skip opencl-device "PoCL shows no OpenCL device"
 [ $rc -eq 0 ] || fail "stress-run exited $rc"
 echo "stress: $(($(date +%s) - start)) s"

@@ -25,7 +25,7 @@ check-valgrind:
 		{ echo "check-valgrind: configure found no valgrind"; exit 1; }
 	HWLOC_COMPONENTS=-x86 CK_TIMEOUT_MULTIPLIER=10 \
 		$(MAKE) $(AM_MAKEFLAGS) check \
-		LOG_COMPILER='$(VALGRIND) $(VALGRIND_FLAGS)' \
+		LOG_COMPILER='$(TEST_RUNNER) $(VALGRIND) $(VALGRIND_FLAGS)' \
 		STRESS_THREADS=4 STRESS_ROUNDS=2 STRESS_LIBS=8
 
 EXTRA_DIST += tests/stress/valgrind.supp
@@ -38,7 +38,8 @@ EXTRA_DIST += tests/stress/valgrind.supp
 VALGRIND_CI_TESTS = $(props_tests) \
 	$(filter-out $(valgrind_too_slow),$(loader_unit_tests)) \
 	$(metadata_unit_tests) tests/plugins/selector-test fuzz/replay.sh \
-	tests/catalogue/catalogue.sh tests/dispatch/dispatch.sh \
+	tests/catalogue/catalogue.sh tests/catalogue/catalogue-launch.sh \
+	tests/dispatch/dispatch.sh \
 	tests/bundle/bundle.sh
 if BUILD_CUDA
 VALGRIND_CI_TESTS += tests/cuda/geometry-test tests/cuda/no-gpu.sh

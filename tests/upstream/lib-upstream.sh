@@ -14,7 +14,7 @@ DUMP=$top_builddir/devimg-dump
 need_tools() {
 	for t in "$@"; do
 		command -v "$t" >/dev/null 2>&1 ||
-			skip "no $t (LLVM's upstream offload tools; Debian unstable has them: deps/debian-unstable)"
+			skip llvm-upstream "no $t (LLVM's upstream offload tools; Debian unstable has them: deps/debian-unstable)"
 	done
 }
 
@@ -24,7 +24,7 @@ need_spirv_device() {
 	pocl_env 'opencl:*'
 	case " $(device_formats) " in
 	*" spirv "*) ;;
-	*) skip "no OpenCL device that takes SPIR-V (devimg-ls: $(device_formats))" ;;
+	*) skip spirv "no OpenCL device that takes SPIR-V (devimg-ls: $(device_formats))" ;;
 	esac
 }
 

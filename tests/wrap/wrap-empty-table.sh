@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 
 DUMP=$top_builddir/devimg-dump
-[ -x "$DUMP" ] || skip "devimg-dump is not built"
+[ -x "$DUMP" ] || skip build "devimg-dump is not built"
 cd "$scratch"
 mkdir dst
 echo old >dst/keep.o
