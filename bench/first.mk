@@ -3,11 +3,13 @@
 # default and pinned selection, cold and warm driver caches
 # (bench/first-result.sh says how). `make bench-first-result` runs it
 # alone; `make bench` with the others. make check builds its programs and
-# runs each once (bench/first-result-smoke.sh).
+# runs each once (bench/first-result-smoke.sh for OpenCL,
+# bench/first-result-smoke-cuda.sh for CUDA on the recording driver).
 bench_scripts += bench/first-result.sh
 EXTRA_DIST += bench/first-result-build.sh bench/first-result.h \
 	bench/first-result-opencl.c bench/first-result-cuda.c \
-	bench/first-result-devimg.c bench/first-result-smoke.sh
+	bench/first-result-devimg.c bench/first-result-smoke.sh \
+	bench/first-result-smoke-cuda.sh
 
 bench: bench-first-result
 
@@ -36,7 +38,7 @@ clean-bench-first-result:
 	-rm -rf bench/first-result
 
 # The smoke test: the programs build warning-free and print their result.
-TESTS += bench/first-result-smoke.sh
+TESTS += bench/first-result-smoke.sh bench/first-result-smoke-cuda.sh
 AM_TESTS_ENVIRONMENT += \
 	FIRST_RESULT_CFLAGS='$(CFLAGS) $(LDFLAGS)'; export FIRST_RESULT_CFLAGS; \
 	$(first_result_env); export OPENCL_CFLAGS OPENCL_LIBS;

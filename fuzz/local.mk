@@ -55,8 +55,8 @@ fuzz_replay_introspect_CPPFLAGS = $(fuzz_replay_cppflags)
 fuzz_replay_introspect_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 fuzz_replay_introspect_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
 
-TESTS += fuzz/replay.sh
-dist_check_SCRIPTS += fuzz/replay.sh
+TESTS += fuzz/replay.sh fuzz/libfuzzer-replay.sh
+dist_check_SCRIPTS += fuzz/replay.sh fuzz/libfuzzer-replay.sh
 EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore docs/hardening.md \
 	docs/limits.md
 

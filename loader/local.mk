@@ -163,8 +163,8 @@ tests_loader_test_api_CPPFLAGS = $(loader_test_cppflags) \
 tests_loader_test_api_CFLAGS = $(loader_test_cflags)
 tests_loader_test_api_LDADD = $(loader_test_ldadd)
 
-# Also on a device when the OpenCL plugin finds one (PoCL), else that
-# part is left out.
+# With --device, on a device through the OpenCL plugin
+# (tests/loader/escape-device.sh).
 tests_loader_test_escape_SOURCES = tests/loader/test-escape.c $(loader_test_common)
 tests_loader_test_escape_CPPFLAGS = $(loader_test_cppflags) \
 	-I$(top_srcdir)/plugins \
@@ -193,7 +193,8 @@ loader_shell_tests = \
 	tests/loader/offload.sh \
 	tests/loader/offload-pocl.sh \
 	tests/loader/wings.sh \
-	tests/loader/globals.sh
+	tests/loader/globals.sh \
+	tests/loader/escape-device.sh
 TESTS += $(loader_shell_tests)
 dist_check_SCRIPTS += $(loader_shell_tests)
 EXTRA_DIST += tests/loader/lib-loader.sh tests/loader/prog-ctor.c \

@@ -170,7 +170,9 @@ plugin_shell_tests = tests/plugins/discovery.sh \
 	tests/plugins/opencl-pocl.sh tests/plugins/opencl-spirv.sh \
 	tests/plugins/opencl-link.sh tests/plugins/opencl-nvidia.sh \
 	tests/plugins/link-absent.sh \
-	tests/plugins/opencl-globals-fake.sh tests/plugins/opencl-globals-pocl.sh \
+	tests/plugins/opencl-globals-fake.sh \
+	tests/plugins/opencl-globals-host-access.sh \
+	tests/plugins/opencl-globals-pocl.sh \
 	tests/plugins/globals-pocl.sh
 dist_check_SCRIPTS += $(plugin_shell_tests)
 TESTS += $(plugin_shell_tests)

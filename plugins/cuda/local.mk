@@ -106,6 +106,7 @@ tests/cuda/link-helper.ptx: $(top_srcdir)/tests/cuda/link-helper.cu \
 # Without a GPU: no driver, stub drivers, the recording driver. On a GPU:
 # the dispatch suite, cuda-run's cases, two GPUs, cubin and fatbin images.
 cuda_shell_tests = tests/cuda/no-gpu.sh tests/cuda/cuda.sh \
+	tests/cuda/multi-gpu.sh tests/cuda/cubin.sh \
 	tests/cuda/global-ops.sh tests/cuda/globals.sh tests/cuda/example.sh
 TESTS += $(cuda_shell_tests)
 dist_check_SCRIPTS += $(cuda_shell_tests)

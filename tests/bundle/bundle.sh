@@ -12,8 +12,9 @@ kdir=$top_builddir/tests/dispatch
 base_target=spir64
 targets="spir64_x86_64 spir64"
 selector=opencl:cpu
+device_cap=opencl-device
 [ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] ||
-	{ echo "SKIP: OpenCL plugin not built"; exit 77; }
+	{ echo "SKIP [opencl]: OpenCL plugin not built"; exit 77; }
 . "$top_srcdir/tests/lib.sh"
 DEVIMG_DEVICE_SELECTOR=$selector
 device_format "$ldir" link-caller
@@ -23,14 +24,18 @@ spec_mode=emulated
 if [ "$fmt" = spirv ]; then
 	link=${DEVIMG_TEST_LINK:-run}
 	# llvm-spirv must keep the linkage of the OpenCL C declarations.
-	if spirv_dis=$(command -v spirv-dis); then
-		"$spirv_dis" "$ldir/link-caller.spv" |
-			grep -q 'LinkageAttributes "devimg_link_helper" Import' ||
-			fail "link-caller.spv does not import devimg_link_helper"
-		"$spirv_dis" "$ldir/link-helper.spv" |
-			grep -q 'LinkageAttributes "devimg_link_helper" Export' ||
-			fail "link-helper.spv does not export devimg_link_helper"
-	fi
+	spirv_dis=$(command -v spirv-dis) ||
+		skip spirv-as "no spirv-dis (SPIRV-Tools) to read the linkage"
+	"$spirv_dis" -o "$scratch/link-caller.spvasm" "$ldir/link-caller.spv" ||
+		fail "spirv-dis $ldir/link-caller.spv failed"
+	"$spirv_dis" -o "$scratch/link-helper.spvasm" "$ldir/link-helper.spv" ||
+		fail "spirv-dis $ldir/link-helper.spv failed"
+	grep -q 'LinkageAttributes "devimg_link_helper" Import' \
+		"$scratch/link-caller.spvasm" ||
+		fail "link-caller.spv does not import devimg_link_helper"
+	grep -q 'LinkageAttributes "devimg_link_helper" Export' \
+		"$scratch/link-helper.spvasm" ||
+		fail "link-helper.spv does not export devimg_link_helper"
 	# What the device does with the spec constants of SPIR-V, as
 	# devimg-ls prints it: "native" or "emulated".
 	(
@@ -49,7 +54,7 @@ if [ "$fmt" = spirv ]; then
 	native)
 		spec_img=$ldir/spec-native.spv
 		[ -f "$spec_img" ] ||
-			skip "$spec_img is not built (configure found no spirv-as)"
+			skip spirv-as "$spec_img is not built (configure found no spirv-as)"
 		;;
 	emulated) ;;
 	*) fail "devimg-ls shows no spec-constant mode for $selector" ;;

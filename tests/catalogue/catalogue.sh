@@ -11,6 +11,11 @@
 # below (what differs with the image format the device takes); COMMAND
 # runs in the scratch folder with $WRAP, $DUMP, $REG, $LAUNCH and the
 # fixtures made below.
+#
+# catalogue.sh runs the cases of the tools and the registry; with
+# --launch (tests/catalogue/catalogue-launch.sh) it runs the cases that
+# launch on an OpenCL device ($LAUNCH in COMMAND) instead, and skips as a
+# whole where there is no such device or no image for it.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dump/fixture.sh"
 
@@ -18,9 +23,14 @@ WRAP=$top_builddir/devimg-wrap
 DUMP=$top_builddir/devimg-dump
 REG=$top_builddir/tests/catalogue/cat-register
 LAUNCH=$top_builddir/tests/catalogue/cat-launch
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
 : "${CC:=cc}"
 cases=$top_srcdir/tests/catalogue/cases.tsv
+case ${1:-} in
+'') rows=tools ;;
+--launch) rows=launch ;;
+*) fail "usage: catalogue.sh [--launch]" ;;
+esac
 
 cd "$scratch"
 mkdir in out
@@ -97,37 +107,6 @@ printf '[Code|Symbols]\nin/a.spv|in/nosuch.sym\n' >in/rowsym.txt
 { echo '[Code]'; i=0; while [ $i -lt 65536 ]; do echo in/a.spv; i=$((i + 1)); done; } \
 	>in/many.txt
 
-# ---- images a device cannot take ----
-mkdir -p pocl-cache
-POCL_CACHE_DIR=$scratch/pocl-cache
-DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
-DEVIMG_DEVICE_SELECTOR=opencl:*
-export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
-LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
-export LSAN_OPTIONS
-# The SPIR-family format the device takes (SPIR-V where it takes both, as
-# image selection prefers) and the one it does not take, if any; each
-# launch case below is made in those, and its expected message filled in
-# from cat_* (the %NAME% of a pattern in cases.tsv is $cat_NAME). A
-# library that cannot be made has in/NAME.why saying why; its cases skip.
-formats=
-[ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] && formats=$(device_formats)
-echo "# device formats: ${formats:-none (no OpenCL device)}"
-taken=
-other=
-case " $formats " in *" spirv "*) taken=spirv other=llvmbc ;; esac
-case " $formats " in
-*" spir "*)
-	if [ -n "$taken" ]; then
-		other=
-	else
-		taken=llvmbc other=spirv
-	fi ;;
-esac
-# why NAME REASON: in/NAME.so will not be made.
-why() {
-	echo "$2" >"in/$1.why"
-}
 # wrap_lib NAME SYM FORMAT TARGET FILE: in/NAME.so from FILE.
 wrap_lib() {
 	printf '%s\n' "$2" >"in/$1.sym"
@@ -135,54 +114,91 @@ wrap_lib() {
 		-entries="in/$1.sym" "$5" || fail "cannot wrap $5 as $1"
 	$CC -shared -o "in/$1.so" "in/$1.o" || fail "cannot link $1.so"
 }
-head -c 256 /dev/zero | tr '\0' 'G' >in/garbage.bc
-cp in/garbage.bc in/garbage.spv
-printf 'BC\300\336llvm bitcode bytes\n' >in/a.bc
-cat_GARBAGE_ERROR='no image compatible with the device'
-cat_GARBAGE_CALL='clCreateProgramWithBinary\(256 bytes, SPIR\)'
-cat_GARBAGE_CODE='CL_INVALID_BINARY \(-42\)'
-cat_OTHER_FORMAT=spirv
-cat_OTHER_NAME=SPIR-V
-case $taken in
-spirv)
-	# A malformed IL is CL_INVALID_VALUE (OpenCL 2.1+).
-	cat_GARBAGE_ERROR='invalid argument or malformed input'
-	cat_GARBAGE_CALL='clCreateProgramWithIL\(256 bytes of SPIR-V\)'
-	cat_GARBAGE_CODE='CL_INVALID_VALUE \(-30\)'
-	src='spv' ;;
-llvmbc) src='bc' ;;
-esac
-case $other in
-spirv) wrap_lib other sk spirv spir64 in/a.spv ;;
-llvmbc)
-	cat_OTHER_FORMAT=llvmbc
-	cat_OTHER_NAME='SPIR bitcode'
-	wrap_lib other sk llvmbc spir64 in/a.bc ;;
-*) why other "the device takes both SPIR-V and SPIR bitcode, or neither" ;;
-esac
-export cat_GARBAGE_ERROR cat_GARBAGE_CALL cat_GARBAGE_CODE cat_OTHER_FORMAT \
-	cat_OTHER_NAME
-if [ -n "$taken" ]; then
-	wrap_lib garbage gk "$taken" spir64 "in/garbage.$src"
-	img=$top_builddir/tests/dispatch/dispatch.$src
-	if [ -f "$img" ]; then
-		wrap_lib miss not_in_it "$taken" spir64 "$img"
-	else
-		why miss "$img is not built (configure found no clang or llvm-spirv)"
-	fi
-else
-	why garbage "the device takes neither SPIR-V nor SPIR bitcode"
-	why miss "the device takes neither SPIR-V nor SPIR bitcode"
-fi
-wrap_lib native nk native spir64_x86_64 in/garbage.bc
 
-have_device=no
-if [ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] &&
-	"$LAUNCH" in/w.so k >/dev/null 2>&1; [ $? -ne 77 ]; then
-	have_device=yes
+# launch_fixtures: the libraries of the launch cases, for a device that
+# takes $taken and not $other (empty: it takes both); skips where it takes
+# neither or the build made no image of the dispatch suite for it.
+launch_fixtures() {
+	head -c 256 /dev/zero | tr '\0' 'G' >in/garbage.bc
+	cp in/garbage.bc in/garbage.spv
+	printf 'BC\300\336llvm bitcode bytes\n' >in/a.bc
+	case $taken in
+	spirv)
+		# A malformed IL is CL_INVALID_VALUE (OpenCL 2.1+).
+		cat_GARBAGE_ERROR='invalid argument or malformed input'
+		cat_GARBAGE_CALL='clCreateProgramWithIL\(256 bytes of SPIR-V\)'
+		cat_GARBAGE_CODE='CL_INVALID_VALUE \(-30\)'
+		src=spv ;;
+	llvmbc)
+		cat_GARBAGE_ERROR='no image compatible with the device'
+		cat_GARBAGE_CALL='clCreateProgramWithBinary\(256 bytes, SPIR\)'
+		cat_GARBAGE_CODE='CL_INVALID_BINARY \(-42\)'
+		src=bc ;;
+	*) skip opencl-device "the OpenCL device takes neither SPIR-V nor SPIR bitcode ($formats)" ;;
+	esac
+	img=$top_builddir/tests/dispatch/dispatch.$src
+	if [ ! -f "$img" ]; then
+		[ $src = spv ] ||
+			skip clang "$img is not built (configure found no clang)"
+		skip llvm-spirv "$img is not built (configure found no llvm-spirv matching clang)"
+	fi
+	# An image the device cannot take: the SPIR-family format it lacks,
+	# or, where it takes both, an image of no format anything knows.
+	case $other in
+	spirv)
+		cat_OTHER_WHY='format spirv: device has no SPIR-V ingestion'
+		wrap_lib other sk spirv spir64 in/a.spv ;;
+	llvmbc)
+		cat_OTHER_WHY='format llvmbc: device has no SPIR bitcode ingestion'
+		wrap_lib other sk llvmbc spir64 in/a.bc ;;
+	*)
+		echo "# the device takes SPIR-V and SPIR: launch-format-not-ingested launches an image of no known format"
+		cat_OTHER_WHY='format none: bytes are not SPIR-V, LLVM bitcode, ELF or PTX'
+		wrap_lib other sk none spir64 in/garbage.bc ;;
+	esac
+	wrap_lib garbage gk "$taken" spir64 "in/garbage.$src"
+	wrap_lib miss not_in_it "$taken" spir64 "$img"
+	wrap_lib native nk native spir64_x86_64 in/garbage.bc
+}
+
+# ---- images a device cannot take (--launch) ----
+# The SPIR-family format the device takes (SPIR-V where it takes both, as
+# image selection prefers) and the one it does not take, if any; each
+# launch case is made in those, and its expected message filled in from
+# cat_* (the %NAME% of a pattern in cases.tsv is $cat_NAME).
+cat_GARBAGE_ERROR=unused cat_GARBAGE_CALL=unused cat_GARBAGE_CODE=unused
+cat_OTHER_WHY=unused
+if [ $rows = launch ]; then
+	mkdir -p pocl-cache
+	POCL_CACHE_DIR=$scratch/pocl-cache
+	DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
+	DEVIMG_DEVICE_SELECTOR=opencl:*
+	export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
+	LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
+	export LSAN_OPTIONS
+	[ -f "$DEVIMG_PLUGIN_PATH/devimg-opencl.so" ] ||
+		skip opencl "OpenCL plugin not built"
+	formats=$(device_formats)
+	[ -n "$formats" ] ||
+		skip opencl-device "no OpenCL device (PoCL shows none)"
+	echo "# device formats: $formats"
+	taken=
+	other=
+	case " $formats " in *" spirv "*) taken=spirv other=llvmbc ;; esac
+	case " $formats " in
+	*" spir "*)
+		if [ -n "$taken" ]; then
+			other=
+		else
+			taken=llvmbc other=spirv
+		fi ;;
+	esac
+	launch_fixtures
 fi
+export cat_GARBAGE_ERROR cat_GARBAGE_CALL cat_GARBAGE_CODE cat_OTHER_WHY
+
 # The patterns with %NAME% filled in from $cat_NAME (no escapes taken).
-awk 'BEGIN { n = split("GARBAGE_ERROR GARBAGE_CALL GARBAGE_CODE OTHER_FORMAT OTHER_NAME", key, " ") }
+awk 'BEGIN { n = split("GARBAGE_ERROR GARBAGE_CALL GARBAGE_CODE OTHER_WHY", key, " ") }
 {
 	for (i = 1; i <= n; i++) {
 		t = "%" key[i] "%"
@@ -197,27 +213,14 @@ awk 'BEGIN { n = split("GARBAGE_ERROR GARBAGE_CALL GARBAGE_CODE OTHER_FORMAT OTH
 # ---- the cases ----
 total=0
 passed=0
-skipped=0
 tab=$(printf '\t')
 while IFS="$tab" read -r name status pattern cmd; do
 	case $name in '' | '#'*) continue ;; esac
-	total=$((total + 1))
 	case $cmd in
-	*'$LAUNCH'*)
-		lib=${cmd#*in/}
-		lib=${lib%%.so*}
-		reason=
-		if [ $have_device = no ]; then
-			reason="no OpenCL device"
-		elif [ -f "in/$lib.why" ]; then
-			reason="in/$lib.so not made: $(cat "in/$lib.why")"
-		fi
-		if [ -n "$reason" ]; then
-			echo "SKIP $name: $reason"
-			skipped=$((skipped + 1))
-			continue
-		fi ;;
+	*'$LAUNCH'*) [ $rows = launch ] || continue ;;
+	*) [ $rows = tools ] || continue ;;
 	esac
+	total=$((total + 1))
 	rm -rf out && mkdir out
 	rc=0
 	eval "$cmd" >stdout 2>stderr || rc=$?
@@ -238,6 +241,10 @@ while IFS="$tab" read -r name status pattern cmd; do
 	echo "ok $name"
 	passed=$((passed + 1))
 done <cases.filled
-echo "catalogue: $passed of $total cases pass, $skipped skipped"
-[ $total -ge 30 ] || fail "only $total cases"
-[ $((passed + skipped)) -eq $total ] || fail "$((total - passed - skipped)) cases failed"
+echo "catalogue ($rows): $passed of $total cases pass"
+if [ $rows = tools ]; then
+	[ $total -ge 30 ] || fail "only $total cases"
+else
+	[ $total -ge 4 ] || fail "only $total launch cases"
+fi
+[ $passed -eq $total ] || fail "$((total - passed)) cases failed"

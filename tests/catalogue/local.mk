@@ -9,6 +9,8 @@ tests_catalogue_cat_launch_SOURCES = tests/catalogue/cat-launch.c
 tests_catalogue_cat_launch_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 tests_catalogue_cat_launch_LDADD = loader/libdevimg.la -ldl
 
-TESTS += tests/catalogue/catalogue.sh
-dist_check_SCRIPTS += tests/catalogue/catalogue.sh
+catalogue_tests = tests/catalogue/catalogue.sh \
+	tests/catalogue/catalogue-launch.sh
+TESTS += $(catalogue_tests)
+dist_check_SCRIPTS += $(catalogue_tests)
 EXTRA_DIST += tests/catalogue/cases.tsv

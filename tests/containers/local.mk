@@ -29,7 +29,8 @@ tests_containers_mk_syclbin_SOURCES = tests/containers/mk-syclbin.c \
 containers_tests = \
 	tests/containers/offloading.sh \
 	tests/containers/syclbin-dump.sh \
-	tests/containers/syclbin-bundle.sh
+	tests/containers/syclbin-bundle.sh \
+	tests/containers/syclbin-launch.sh
 TESTS += $(containers_tests)
 dist_check_SCRIPTS += $(containers_tests)
 

@@ -3,13 +3,12 @@
 # (dispatch-run main, nocompat, broken, threads) on PTX made from CUDA C in
 # the device compiler's lowered form (tests/cuda/*.cu, compiled by clang at
 # build time, so that a build tree carried to a GPU machine without clang
-# runs it), cuda-run's CUDA-only cases, two GPUs when there are two, and
-# the same suite on cubin and fatbin images when ptxas and fatbinary are at
-# hand. Skips (77) without a CUDA device, saying why.
+# runs it) and cuda-run's CUDA-only cases. Skips (77) without a CUDA
+# device, saying why. Two GPUs: multi-gpu.sh; cubin and fatbin images:
+# cubin.sh.
 . "$top_srcdir/tests/cuda/common.sh"
 
 need_gpu
-cc=$(sed -n 's/^cc //p' out.info)
 copy_ptx
 
 # PTX for a device newer than any: rejected at image selection.
@@ -49,38 +48,3 @@ done
 grep -q "PTX for sm_999" out.nocompat ||
 	fail "the rejection does not say why: $(cat out.nocompat)"
 runner "$run" main "$scratch/libcuda.so"
-
-rc=0
-"$run" multigpu "$scratch/libcuda.so" >out.multi 2>&1 || rc=$?
-cat out.multi
-[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "cuda-run multigpu exited $rc"
-
-# The suite again on cubin and fatbin images, when the toolkit is here.
-PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
-FATBINARY=$(command -v fatbinary || echo /usr/local/cuda/bin/fatbinary)
-if [ -x "$PTXAS" ] && [ -n "$cc" ]; then
-	for f in dispatch spec; do
-		"$PTXAS" -arch=sm_"$cc" -o "$f.cubin" "$f.ptx" ||
-			fail "$PTXAS could not make $f.cubin for sm_$cc"
-	done
-	lib cubin -target=nvptx64 -format=native -entries="$dsym" dispatch.cubin \
-		-target=nvptx64 -format=none -entries=spec.sym \
-		-properties="$props" spec.cubin
-	runner "$dispatch" main "$scratch/libcubin.so"
-	echo "ok the suite on cubin images (sm_$cc)"
-	if [ -x "$FATBINARY" ]; then
-		for f in dispatch spec; do
-			"$FATBINARY" --64 --create="$f.fatbin" \
-				--image3=kind=elf,sm="$cc",file="$f.cubin" \
-				--image3=kind=ptx,sm=80,file="$f.ptx" ||
-				fail "$FATBINARY could not make $f.fatbin"
-		done
-		lib fatbin -target=nvptx64 -format=native -entries="$dsym" \
-			dispatch.fatbin -target=nvptx64 -format=native \
-			-entries=spec.sym -properties="$props" spec.fatbin
-		runner "$dispatch" main "$scratch/libfatbin.so"
-		echo "ok the suite on fatbin images"
-	fi
-else
-	echo "no ptxas: cubin and fatbin images not tried"
-fi

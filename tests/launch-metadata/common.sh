@@ -1,8 +1,8 @@
 # Sourced by launch-metadata.sh (PoCL) and launch-metadata-cuda.sh (a
 # GPU): what both run of launch-run and how both check image selection by
 # device requirements. Sets plugins, run (launch-run), WRAP and src (the
-# .sym/.props); the caller sets no_device, the reason to skip when
-# launch-run finds no device (exit 77), or leaves it empty to fail then.
+# .sym/.props). The caller has made sure of its device first (a 77 of
+# launch-run, no device, is then a failure).
 # shellcheck shell=sh
 . "$top_srcdir/tests/lib.sh"
 
@@ -17,7 +17,7 @@ run() {
 	rc=0
 	"$run" "$@" >"$scratch/out.$1" 2>"$scratch/err.$1" || rc=$?
 	cat "$scratch/out.$1" "$scratch/err.$1"
-	[ "$rc" -ne 77 ] || [ -z "$no_device" ] || skip "$no_device ($1)"
+	[ "$rc" -ne 77 ] || fail "launch-run $1 found no device"
 	[ "$rc" -eq 0 ] || fail "launch-run $1 exited $rc"
 }
 

@@ -12,14 +12,13 @@
 # requirements with an aspect the plugin reports absent. A build tree
 # carried to a GPU machine needs no clang. Skips (77) without a CUDA
 # device, saying why in one line.
-no_device=
 . "$top_srcdir/tests/launch-metadata/common.sh"
 
 ptx=$top_builddir/tests/launch-metadata
-[ -f "$plugins/devimg-cuda.so" ] || skip "CUDA plugin not built"
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
+[ -f "$plugins/devimg-cuda.so" ] || skip build "CUDA plugin not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
 [ -f "$ptx/launch.ptx" ] ||
-	skip "no PTX built for tests/launch-metadata (configure found no clang)"
+	skip clang "no PTX built for tests/launch-metadata (configure found no clang)"
 
 cd "$scratch"
 for f in launch elim-spec which-1 which-2; do
@@ -44,7 +43,7 @@ if [ "$rc" -eq 77 ]; then
 		2>trace.gpu || true
 	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu |
 		head -n 1)
-	skip "no CUDA device: ${why:-the driver shows none}"
+	skip cuda-device "no CUDA device: ${why:-the driver shows none}"
 fi
 cat out.probe err.probe
 [ "$rc" -eq 0 ] || fail "launch-run probe exited $rc"

@@ -9,12 +9,11 @@
 # elim-spec.props with spec constants: emulated in SPIR bitcode, native in
 # SPIR-V, from the twin elim-spec-native.spvasm), a required work-group
 # size (5x2) and image selection by device requirements.
-no_device="PoCL shows no OpenCL CPU device"
 . "$top_srcdir/tests/launch-metadata/common.sh"
 
 img=$top_builddir/tests/launch-metadata
-[ -x "$WRAP" ] || skip "devimg-wrap is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -x "$WRAP" ] || skip build "devimg-wrap is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
 
 cd "$scratch"
 pocl_env opencl:cpu
@@ -28,7 +27,7 @@ device_format "$img" launch
 if [ "$fmt" = spirv ]; then
 	elimspec=elim-spec-native spec=native
 	[ -f "$img/$elimspec.spv" ] ||
-		skip "the device takes SPIR-V but $img/$elimspec.spv is not built (configure found no spirv-as)"
+		skip spirv-as "the device takes SPIR-V but $img/$elimspec.spv is not built (configure found no spirv-as)"
 else
 	elimspec=elim-spec spec=emulated
 fi

@@ -7,7 +7,8 @@
 . "$top_srcdir/tests/lib.sh"
 
 LS=$top_builddir/devimg-ls
-[ -x "$LS" ] || skip "devimg-ls is not built"
+[ -x "$LS" ] || skip build "devimg-ls is not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 esc=$(printf '\033')
 evil=$(printf '\033[2J\nFAIL')
 shown='\\x1b\[2J\\x0aFAIL'
@@ -26,7 +27,7 @@ DEVIMG_DEVICE_SELECTOR=$evil DEVIMG_PLUGIN_PATH=$scratch \
 clean "$scratch/err"
 
 plugin=$top_builddir/plugins/.libs/devimg-opencl.so
-[ -f "$plugin" ] || skip "OpenCL plugin not built"
+[ -f "$plugin" ] || skip opencl "OpenCL plugin not built"
 dir=$scratch/p$evil
 mkdir "$dir"
 ln -s "$plugin" "$dir/devimg-opencl.so"
@@ -45,22 +46,20 @@ grep -q "^devimg: plugins: bound opencl from .*/p${shown}/devimg-opencl\.so" \
 	"$scratch/trace" || fail "trace: $(cat "$scratch/trace")"
 clean "$scratch/trace"
 
-if command -v jq >/dev/null 2>&1; then
-	"$LS" --json -v >"$scratch/json" 2>/dev/null || fail "--json failed"
-	[ "$(jq -r '.plugins[0].file' "$scratch/json")" = "$dir/devimg-opencl.so" ] ||
-		fail "--json: the folder is not given back: $(cat "$scratch/json")"
-	clean "$scratch/json"
-fi
-if command -v python3 >/dev/null 2>&1; then
-	# A byte that is not UTF-8: the JSON must still be UTF-8.
-	bad=$scratch/q$(printf '\377\302\233')
-	mkdir "$bad"
-	ln -s "$plugin" "$bad/devimg-opencl.so"
-	DEVIMG_PLUGIN_PATH=$bad "$LS" --json -v >"$scratch/json2" 2>/dev/null ||
-		fail "--json failed"
-	python3 -c 'import json, sys
-f = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))["plugins"][0]["file"]
-assert "/q\ufffd\u009b/" in f, f' "$scratch/json2" ||
-		fail "--json is not UTF-8 JSON: $(od -c "$scratch/json2" | head)"
-fi
+"$LS" --json -v >"$scratch/json" 2>/dev/null || fail "--json failed"
+[ "$(jq -r '.plugins[0].file' "$scratch/json")" = "$dir/devimg-opencl.so" ] ||
+	fail "--json: the folder is not given back: $(cat "$scratch/json")"
+clean "$scratch/json"
+# A byte that is not UTF-8: the JSON must still be UTF-8 (iconv refuses
+# what is not), the byte shown as U+FFFD.
+bad=$scratch/q$(printf '\377\302\233')
+mkdir "$bad"
+ln -s "$plugin" "$bad/devimg-opencl.so"
+DEVIMG_PLUGIN_PATH=$bad "$LS" --json -v >"$scratch/json2" 2>/dev/null ||
+	fail "--json failed"
+iconv -f UTF-8 -t UTF-8 "$scratch/json2" >/dev/null ||
+	fail "--json is not UTF-8: $(od -c "$scratch/json2" | head)"
+jq -e '.plugins[0].file | contains("/q\ufffd\u009b/")' "$scratch/json2" \
+	>/dev/null ||
+	fail "--json does not show the folder's bytes as U+FFFD and U+009B: $(cat "$scratch/json2")"
 echo "ok: $(grep -c . "$scratch/trace") trace lines, all escaped"

@@ -8,8 +8,9 @@
 
 plugins=$top_builddir/plugins/.libs
 LS=$top_builddir/devimg-ls
-[ -x "$LS" ] || skip "devimg-ls is not built"
-[ -f "$plugins/devimg-opencl.so" ] || skip "OpenCL plugin not built"
+[ -x "$LS" ] || skip build "devimg-ls is not built"
+[ -f "$plugins/devimg-opencl.so" ] || skip opencl "OpenCL plugin not built"
+command -v jq >/dev/null 2>&1 || skip tools "jq not found"
 
 mkdir -p "$scratch/pocl-cache"
 POCL_CACHE_DIR=$scratch/pocl-cache
@@ -24,7 +25,7 @@ cd "$scratch"
 # parse) fails here; only a clean empty list skips.
 devimg_ls out err
 cat out
-grep -q '^\[opencl:[0-9]*\] ' out || skip "PoCL shows no OpenCL device"
+grep -q '^\[opencl:[0-9]*\] ' out || skip opencl-device "PoCL shows no OpenCL device"
 # The formats of each device: known names only, SPIR-V or SPIR among
 # those of some CPU device.
 sed -n 's/^\[\([a-z_]*:[0-9]*\)\] .*, formats: \([^,]*\),.*/\1 \2/p' out >formats
@@ -49,23 +50,21 @@ grep -q -- '--json' help || fail "--help: $(cat help)"
 devimg_ls outv errv -v
 grep -q '^  opencl: .*devimg-opencl\.so$' outv || fail "-v lists no opencl plugin"
 
-if command -v jq >/dev/null 2>&1; then
-	"$LS" --json -v >json 2>err || fail "devimg-ls --json exited $?: $(cat err)"
-	n=$(jq '.devices | length' json) || fail "--json does not parse"
-	[ "$n" -eq "$(grep -c '^\[' out)" ] ||
-		fail "--json has $n devices, text $(grep -c '^\[' out)"
-	# Each device's formats, as the text output lists them.
-	jq -r '.devices[] | "\(.backend):\(.index) \(
-		if (.formats | length) > 0 then .formats | join(" ") else "none" end)"' \
-		json >jformats || fail "--json: devices without backend, index or formats"
-	cmp -s formats jformats ||
-		fail "--json formats differ from the text: $(diff formats jformats)"
-	jq -e '[.devices[] | select(.backend == "opencl" and .type == "cpu"
-		and any(.formats[]; . == "spirv" or . == "spir"))] | length > 0' \
-		json >/dev/null ||
-		fail "--json shows no OpenCL CPU device taking spirv or spir"
-	jq -e '.plugins | length > 0' json >/dev/null || fail "--json -v: no plugins"
-fi
+"$LS" --json -v >json 2>err || fail "devimg-ls --json exited $?: $(cat err)"
+n=$(jq '.devices | length' json) || fail "--json does not parse"
+[ "$n" -eq "$(grep -c '^\[' out)" ] ||
+	fail "--json has $n devices, text $(grep -c '^\[' out)"
+# Each device's formats, as the text output lists them.
+jq -r '.devices[] | "\(.backend):\(.index) \(
+	if (.formats | length) > 0 then .formats | join(" ") else "none" end)"' \
+	json >jformats || fail "--json: devices without backend, index or formats"
+cmp -s formats jformats ||
+	fail "--json formats differ from the text: $(diff formats jformats)"
+jq -e '[.devices[] | select(.backend == "opencl" and .type == "cpu"
+	and any(.formats[]; . == "spirv" or . == "spir"))] | length > 0' \
+	json >/dev/null ||
+	fail "--json shows no OpenCL CPU device taking spirv or spir"
+jq -e '.plugins | length > 0' json >/dev/null || fail "--json -v: no plugins"
 
 # '!opencl:*' leaves no OpenCL device (a GPU machine keeps its CUDA ones);
 # '!*:*' leaves none at all.
@@ -82,13 +81,11 @@ fi
 )
 [ ! -s none ] || fail "devices left with '!*:*': $(cat none)"
 grep -q 'no devices' err || fail "no 'no devices' message"
-if command -v jq >/dev/null 2>&1; then
-	DEVIMG_DEVICE_SELECTOR='!*:*' "$LS" --json >nonejson 2>err ||
-		fail "devimg-ls --json with no devices exited $?: $(cat err)"
-	n=$(jq '.devices | length' nonejson) ||
-		fail "--json with no devices does not parse: $(cat nonejson)"
-	[ "$n" -eq 0 ] || fail "--json with no devices lists $n"
-fi
+DEVIMG_DEVICE_SELECTOR='!*:*' "$LS" --json >nonejson 2>err ||
+	fail "devimg-ls --json with no devices exited $?: $(cat err)"
+n=$(jq '.devices | length' nonejson) ||
+	fail "--json with no devices does not parse: $(cat nonejson)"
+[ "$n" -eq 0 ] || fail "--json with no devices lists $n"
 
 DEVIMG_DEVICE_SELECTOR='ocl:cpu' expect_fail 'DEVIMG_DEVICE_SELECTOR' "$LS"
 [ "$(wc -l <"$scratch/out")" -eq 0 ] || fail "output with a bad selector"
