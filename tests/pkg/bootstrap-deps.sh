@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 bd=$top_srcdir/bootstrap-deps
-[ -f "$bd" ] || skip "no bootstrap-deps (not in this tree)"
+[ -f "$bd" ] || skip build "no bootstrap-deps (not in this tree)"
 [ -f "$top_srcdir/deps/debian-unstable" ] || fail "no deps/debian-unstable"
 cd "$scratch"
 
@@ -79,6 +79,24 @@ run sid --for debian-12 --print || fail "--for debian-12 failed: $(cat err)"
 [ "$(cat err)" = "bootstrap-deps: platform debian-12 (from --for)" ] ||
 	fail "--for: $(cat err)"
 [ "$(cat out)" = "$(list debian-12)" ] || fail "--for: $(cat out)"
+
+# --expect: the capabilities its list declares, and nothing installed;
+# Debian 12's PoCL takes SPIR, Debian 13's SPIR-V, unstable has LLVM 22.
+for o in bookworm:debian-12:spir trixie:debian-13:spirv \
+	sid:debian-unstable:llvm-upstream; do
+	name=${o%%:*}
+	want=${o#*:}
+	cap=${want#*:}
+	want=${want%%:*}
+	run "$name" --expect || fail "--expect on $name failed: $(cat err)"
+	[ "$(cat out)" = "$(sed -n 's/^# expect: *//p' "$top_srcdir/deps/$want")" ] ||
+		fail "$name: --expect is not deps/$want's: $(cat out)"
+	case " $(cat out) " in
+	*" $cap "*) ;;
+	*) fail "$name: --expect lacks $cap: $(cat out)" ;;
+	esac
+	[ ! -e apt.log ] || fail "--expect ran apt-get: $(cat apt.log)"
+done
 
 # Unknown platforms: one line, status 1, nothing installed.
 if run arch; then
