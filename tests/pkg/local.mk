@@ -16,10 +16,13 @@
 #  deps.sh     debian/control offers the same majors of clang, llvm and
 #              llvm-spirv, one of which each list of deps/ installs;
 #              README.md shows each list as it is
-#  bootstrap-deps.sh  the platform bootstrap-deps takes from os-release
-#              (Debian unstable: debian-unstable) and its apt-get calls
+#  bootstrap-deps.sh  the platform bootstrap-deps takes from os-release,
+#              (Debian unstable: debian-unstable), its apt-get calls and
+#              the capabilities --expect prints
 #  ci-run.sh   .ci/run fails, naming the stage, when any command of any
 #              stage fails (stand-ins for the tools it calls)
+#  declared.sh a skip for a declared capability fails (tests/run-test);
+#              with no OpenCL driver, device tests fail once declared
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -32,7 +35,8 @@ pkg_shell_tests = \
 	tests/pkg/configure-clang.sh \
 	tests/pkg/deps.sh \
 	tests/pkg/bootstrap-deps.sh \
-	tests/pkg/ci-run.sh
+	tests/pkg/ci-run.sh \
+	tests/pkg/declared.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh
