@@ -285,8 +285,9 @@ static void inspect(struct devimg_image *img)
 			FUZZ_ASSERT(!nargs || mask, "mask of %zu bits", nargs);
 		if (devimg_image_reqd_work_group_size(img, kernels[i], &dims,
 						      size) == 0)
-			FUZZ_ASSERT(dims >= 1 && dims <= 3 && size[0] &&
-				    size[1] && size[2], "reqd size");
+			FUZZ_ASSERT(dims <= 3 && size[0] && size[1] &&
+				    size[2], "reqd size of %u dimensions",
+				    dims);
 	}
 	if (devimg_image_requirements(img, &reqs) == 0) {
 		FUZZ_ASSERT(reqs.wg_dims <= 3, "%u dimensions", reqs.wg_dims);

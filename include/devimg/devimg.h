@@ -620,11 +620,12 @@ int devimg_image_kernel_arg_mask(struct devimg_image *img, const char *kernel,
 				 const unsigned char **mask, size_t *nargs);
 
 /*
- * The work-group size kernel requires in img: *dims (1 to 3) values in
+ * The work-group size kernel requires in img: *dims (0 to 3) values in
  * size[], dimension 0 first (the order of devimg_launch()'s local_size),
- * size[] filled with 1 past *dims. -ENOENT when img sets none; -EINVAL
- * (logged) when the property is not 1 to 3 non-zero uint32 values; the
- * rest as devimg_image_kernel_arg_mask().
+ * size[] filled with 1 past *dims; *dims is 0 when the property is an
+ * empty list, which DPC++'s runtime reads as no requirement. -ENOENT when
+ * img sets none; -EINVAL (logged) when the property is not 0 to 3
+ * non-zero uint32 values; the rest as devimg_image_kernel_arg_mask().
  */
 int devimg_image_reqd_work_group_size(struct devimg_image *img,
 				      const char *kernel, unsigned *dims,
