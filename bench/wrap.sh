@@ -17,12 +17,13 @@
 # Environment (the bench-wrap make target sets the first five):
 #   top_builddir  build tree holding devimg-wrap and bench/runstat (.)
 #   CC            compiler for the input generator (cc)
-#   CLANG         clang-15 for the LLVM path ("no" or unset: clang-15 on PATH)
+#   CLANG         clang for the LLVM path ("no" or unset: the newest of
+#                 clang-23 ... clang-15, clang on PATH)
 #   LD            linker for the `ld -r -b binary` row (ld)
 #   OBJCOPY, READELF                         (objcopy, readelf)
 #   LLVM_AS       llvm-as for the LLVM module (llvm-as beside CLANG)
-#   CLANG_OFFLOAD_WRAPPER  the real wrapper, if any (PATH:
-#                 clang-offload-wrapper-15, clang-offload-wrapper)
+#   CLANG_OFFLOAD_WRAPPER  the real wrapper, if any (PATH: that of
+#                 CLANG's release, clang-offload-wrapper)
 #   BENCH_RUNS    timed runs per command (5)
 #   BENCH_DIR     scratch folder, kept between runs for its inputs
 #                 ($top_builddir/bench/wrap)
@@ -219,14 +220,18 @@ done
 
 # ---- the LLVM path ---------------------------------------------------------
 if [ -z "${CLANG:-}" ] || [ "$CLANG" = no ]; then
-	CLANG=$(command -v clang-15 || true)
+	CLANG=
+	for v in 23 22 21 20 19 18 17 16 15 ''; do
+		CLANG=$(command -v "clang${v:+-$v}") && break
+	done
 fi
-if [ -z "${CLANG_OFFLOAD_WRAPPER:-}" ]; then
-	CLANG_OFFLOAD_WRAPPER=$(command -v clang-offload-wrapper-15 ||
+if [ -z "${CLANG_OFFLOAD_WRAPPER:-}" ] && [ -n "$CLANG" ]; then
+	v=$(basename "$CLANG" | sed -n 's/^clang-\([0-9]*\)$/\1/p')
+	CLANG_OFFLOAD_WRAPPER=$(command -v "clang-offload-wrapper${v:+-$v}" ||
 		command -v clang-offload-wrapper || true)
 fi
 llvm_mode=none
-llvm_why="clang-15 not found"
+llvm_why="no clang (clang-23 ... clang-15, clang) found"
 if [ -n "$CLANG" ] && ! triple=$($CLANG -dumpmachine 2>/dev/null); then
 	llvm_why="$CLANG -dumpmachine failed"
 	CLANG=
