@@ -44,14 +44,20 @@ if [ $backend = opencl ]; then
 		DEVIMG_DEVICE_SELECTOR=opencl:cpu
 		POCL_CACHE_DIR=$scratch/opencl/cache
 		export DEVIMG_DEVICE_SELECTOR POCL_CACHE_DIR
+		# bench_format exits 77 itself: a subshell keeps its SKIP
+		# line in build.out for the cat below, and hands the format
+		# it chose back through fmt.env.
 		rc=0
-		first_build_opencl >build.out 2>&1 || rc=$?
+		(first_build_opencl &&
+			echo "bench_fmt=$bench_fmt bench_ext=$bench_ext" >fmt.env) \
+			>build.out 2>&1 || rc=$?
 		if [ "$rc" -eq 77 ]; then
 			cat build.out
 			exit 77
 		fi
 		[ "$rc" -eq 0 ] ||
 			fail "building the OpenCL programs: $(cat build.out)"
+		. ./fmt.env
 		./first-result-opencl "$bench_fmt" "first.$bench_ext" >out 2>&1 ||
 			fail "raw OpenCL: $(cat out)"
 		[ "$(cat out)" = 'first-result: raw opencl: 42' ] ||

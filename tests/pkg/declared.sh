@@ -2,15 +2,54 @@
 # Declared capabilities (tests/run-test, tests/capabilities): a skip for a
 # capability DEVIMG_EXPECT declares is a failure, a skip for one it does
 # not stays a skip, a skip that names none fails once anything is
-# declared, and an unknown name fails either way. Then for real: with the
-# OpenCL driver gone (OCL_ICD_VENDORS naming an empty folder, so the
-# plugin lists no device), tests that need an OpenCL device skip without
-# a declaration and fail with one; the declared lists of deps/ name only
-# known capabilities.
+# declared, and an unknown name fails either way; the declared lists of
+# deps/ name only known capabilities. With --opencl
+# (tests/pkg/declared-opencl.sh), for real: with the OpenCL driver gone
+# (OCL_ICD_VENDORS naming an empty folder, so the plugin lists no
+# device), tests that need an OpenCL device skip without a declaration
+# and fail with one.
 . "$top_srcdir/tests/lib.sh"
 
 runner=$top_srcdir/tests/run-test
 cd "$scratch"
+
+# opencl_part: no OpenCL driver, so no OpenCL device. Each test skips for
+# opencl-device without a declaration and fails with one.
+opencl_part() {
+	[ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] ||
+		skip opencl "OpenCL plugin not built"
+	mkdir vendors
+	OCL_ICD_VENDORS=$scratch/vendors
+	export OCL_ICD_VENDORS
+	devimg_ls ls.out ls.err
+	! grep -q '^\[opencl:' ls.out ||
+		skip icd-vendors "the OpenCL ICD loader still shows devices with OCL_ICD_VENDORS naming an empty folder: $(grep '^\[opencl:' ls.out | head -n 1)"
+	for test in tests/ls/ls.sh tests/dispatch/dispatch.sh \
+		tests/loader/escape-device.sh; do
+		rc=0
+		DEVIMG_EXPECT='' sh "$runner" "$top_srcdir/$test" >out 2>&1 ||
+			rc=$?
+		if [ "$rc" -ne 77 ] || ! grep -q '^SKIP \[opencl-device\]: ' out; then
+			fail "$test without an OpenCL driver, nothing declared: exit $rc: $(tail -n 3 out)"
+		fi
+		rc=0
+		DEVIMG_EXPECT='opencl opencl-device' sh "$runner" \
+			"$top_srcdir/$test" >out 2>&1 || rc=$?
+		if [ "$rc" -ne 1 ] ||
+			! grep -q "^FAIL: the test skipped for 'opencl-device', which this machine declares" out; then
+			fail "$test without an OpenCL driver, opencl-device declared: exit $rc: $(tail -n 3 out)"
+		fi
+		echo "ok $test: skips without a declaration, fails with one"
+	done
+}
+
+case ${1:-} in
+'') ;;
+--opencl)
+	opencl_part
+	exit 0 ;;
+*) fail "usage: declared.sh [--opencl]" ;;
+esac
 
 # t NAME STATUS [LINE]: a test script that prints LINE and exits STATUS.
 t() {
@@ -59,26 +98,4 @@ for f in "$top_srcdir"/deps/*; do
 	[ -n "$decl" ] || fail "$f declares no capabilities ('# expect: ...')"
 	DEVIMG_EXPECT=$decl sh "$runner" ./pass >out 2>&1 ||
 		fail "$f: $(cat out)"
-done
-
-# For real: no OpenCL driver, so no device. Each test skips for
-# opencl-device without a declaration and fails with one.
-[ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] ||
-	skip opencl "OpenCL plugin not built"
-mkdir vendors
-OCL_ICD_VENDORS=$scratch/vendors
-export OCL_ICD_VENDORS
-for test in tests/ls/ls.sh tests/dispatch/dispatch.sh \
-	tests/loader/escape-device.sh; do
-	rc=0
-	DEVIMG_EXPECT='' sh "$runner" "$top_srcdir/$test" >out 2>&1 || rc=$?
-	[ "$rc" -eq 77 ] && grep -q '^SKIP \[opencl-device\]: ' out ||
-		fail "$test without an OpenCL driver, nothing declared: exit $rc: $(tail -n 3 out)"
-	rc=0
-	DEVIMG_EXPECT='opencl opencl-device' sh "$runner" "$top_srcdir/$test" \
-		>out 2>&1 || rc=$?
-	[ "$rc" -eq 1 ] &&
-		grep -q "^FAIL: the test skipped for 'opencl-device', which this machine declares" out ||
-		fail "$test without an OpenCL driver, opencl-device declared: exit $rc: $(tail -n 3 out)"
-	echo "ok $test: skips without a declaration, fails with one"
 done

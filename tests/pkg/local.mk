@@ -22,7 +22,8 @@
 #  ci-run.sh   .ci/run fails, naming the stage, when any command of any
 #              stage fails (stand-ins for the tools it calls)
 #  declared.sh a skip for a declared capability fails (tests/run-test);
-#              with no OpenCL driver, device tests fail once declared
+#              declared-opencl.sh: with no OpenCL driver, device tests
+#              fail once opencl-device is declared
 # tests/pkg/deb-build.sh builds the Debian packages in a copy of the tree
 # and runs lintian: for CI, not part of make check.
 pkg_shell_tests = \
@@ -36,7 +37,8 @@ pkg_shell_tests = \
 	tests/pkg/deps.sh \
 	tests/pkg/bootstrap-deps.sh \
 	tests/pkg/ci-run.sh \
-	tests/pkg/declared.sh
+	tests/pkg/declared.sh \
+	tests/pkg/declared-opencl.sh
 TESTS += $(pkg_shell_tests)
 dist_check_SCRIPTS += $(pkg_shell_tests)
 EXTRA_DIST += tests/pkg/cross-registrar.c tests/pkg/deb-build.sh

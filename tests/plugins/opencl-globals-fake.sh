@@ -31,6 +31,10 @@ export OCL_ICD_VENDORS
 case ${1:-} in
 '') ;;
 --host-access)
+	[ "${CLANG:-no}" != no ] ||
+		skip clang "configure found no clang to compile host-access.ll"
+	[ "${LLVM_SPIRV:-no}" != no ] ||
+		skip llvm-spirv "configure found no llvm-spirv to translate host-access.ll"
 	sed -e 's/i32 6147, i32 0,/i32 6188, i32 1,/' \
 		-e 's/i32 6147, i32 1,/i32 6188, i32 2,/' \
 		-e 's/i32 6147, i32 2,/i32 6188, i32 3,/' \
@@ -56,5 +60,5 @@ rc=0
 "$top_builddir/tests/plugins/opencl-globals" "$plugins/devimg-opencl.so" \
 	fake "$spv" || rc=$?
 [ $rc -ne 77 ] ||
-	skip opencl-device "the OpenCL ICD loader shows no fake device (does it read OCL_ICD_VENDORS?)"
+	skip icd-vendors "the OpenCL ICD loader shows no fake device: it does not read OCL_ICD_VENDORS"
 [ $rc -eq 0 ] || fail "opencl-globals on $spv exited $rc"

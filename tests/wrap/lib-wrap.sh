@@ -322,6 +322,9 @@ run_all_links() {
 elflint() {
 	[ "${EU_ELFLINT:-no}" != no ] ||
 		skip tools "configure found no eu-elflint (elfutils) to check $1"
+	# A build tree carried to another machine may lack it there.
+	[ -x "$EU_ELFLINT" ] ||
+		skip tools "no $EU_ELFLINT (elfutils) on this machine to check $1"
 	"$EU_ELFLINT" --strict "$1" >"$scratch/elflint.out" 2>&1 ||
 		fail "eu-elflint --strict $1: $(cat "$scratch/elflint.out")"
 }
