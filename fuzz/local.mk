@@ -1,5 +1,7 @@
-# fuzz/: libFuzzer harnesses of the parsers and of descriptor validation
-# (docs/hardening.md). Each harness is one fuzz-<name>.c file with
+# fuzz/: libFuzzer harnesses of every reader of untrusted bytes: the
+# parsers, the containers, devimg-dump's views, registration of every
+# descriptor layout and blob, SYCLBIN bundles (docs/hardening.md says
+# which harness reaches which). Each harness is one fuzz-<name>.c file with
 # LLVMFuzzerTestOneInput(); it is built twice:
 #  - fuzz/replay-<name>, by the ordinary compiler with replay.c as main():
 #    make check runs it over the seed corpus (seeds.sh makes it from the
@@ -8,8 +10,9 @@
 #  - fuzz/bin/<name>, by $(CLANG) with -fsanitize=fuzzer,address,undefined
 #    (when clang and libFuzzer are there): make check runs it over the
 #    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS.
+# docs/hardening.md says which reader each one reaches.
 FUZZ_HARNESSES = props bytes sym table reader descriptor introspect \
-	containers
+	containers dump blob layout bundle devglobal
 
 fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz
@@ -17,7 +20,9 @@ fuzz_replay_common = fuzz/replay.c fuzz/fuzz.h
 
 check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
 	fuzz/replay-table fuzz/replay-reader fuzz/replay-descriptor \
-	fuzz/replay-introspect fuzz/replay-containers
+	fuzz/replay-introspect fuzz/replay-containers fuzz/replay-dump \
+	fuzz/replay-blob fuzz/replay-layout fuzz/replay-bundle \
+	fuzz/replay-devglobal
 
 fuzz_replay_props_SOURCES = fuzz/fuzz-props.c $(fuzz_replay_common) \
 	wrapper/reader.c wrapper/reader.h
@@ -55,10 +60,39 @@ fuzz_replay_introspect_CPPFLAGS = $(fuzz_replay_cppflags)
 fuzz_replay_introspect_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 fuzz_replay_introspect_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS)
 
+# devimg-dump's container views, descriptor search and listing.
+fuzz_replay_dump_SOURCES = fuzz/fuzz-dump.c $(fuzz_replay_common)
+fuzz_replay_dump_CPPFLAGS = $(fuzz_replay_cppflags) $(LIBELF_CFLAGS)
+fuzz_replay_dump_LDADD = wrapper/libdevimg-wrapper.la
+
+fuzz_replay_devglobal_SOURCES = fuzz/fuzz-devglobal.c $(fuzz_replay_common)
+fuzz_replay_devglobal_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_devglobal_LDADD = wrapper/libdevimg-wrapper.la
+
+# Registration of other layouts, and SYCLBIN bundles (inspect.h).
+fuzz_replay_loader_ldadd = loader/libdevimg-internal.la $(PTHREAD_LIBS)
+fuzz_replay_blob_SOURCES = fuzz/fuzz-blob.c fuzz/inspect.h \
+	$(fuzz_replay_common)
+fuzz_replay_blob_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_blob_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+fuzz_replay_blob_LDADD = $(fuzz_replay_loader_ldadd)
+
+fuzz_replay_layout_SOURCES = fuzz/fuzz-layout.c fuzz/inspect.h \
+	$(fuzz_replay_common)
+fuzz_replay_layout_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_layout_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+fuzz_replay_layout_LDADD = $(fuzz_replay_loader_ldadd)
+
+fuzz_replay_bundle_SOURCES = fuzz/fuzz-bundle.c fuzz/inspect.h \
+	$(fuzz_replay_common)
+fuzz_replay_bundle_CPPFLAGS = $(fuzz_replay_cppflags)
+fuzz_replay_bundle_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
+fuzz_replay_bundle_LDADD = $(fuzz_replay_loader_ldadd)
+
 TESTS += fuzz/replay.sh fuzz/libfuzzer-replay.sh
 dist_check_SCRIPTS += fuzz/replay.sh fuzz/libfuzzer-replay.sh
-EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore docs/hardening.md \
-	docs/limits.md
+EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore \
+	docs/hardening.md docs/limits.md
 
 # ---- the libFuzzer programs (clang) ----
 
@@ -77,20 +111,46 @@ fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
 fuzz_props_objs = \
 	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
 fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
+# The build and dispatch wings and the plugin loader (with the plugin
+# interface's headers), for SYCLBIN bundles.
+fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
+	$(loader_libdevimg_plugins_la_SOURCES)))
 fuzz_reader_objs = fuzz/obj/wrapper/reader.o
-fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/props/props.h \
+fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-offload.c \
+	wrapper/dump-descriptor.c wrapper/dump-globals.c wrapper/json.c \
+	wrapper/outfile.c wrapper/reader.c)
+fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
+	$(top_srcdir)/props/props.h \
 	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/reader.h \
 	$(top_srcdir)/wrapper/index.h $(top_srcdir)/include/devimg/devimg.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
 	$(top_srcdir)/loader/libdevimg-internal.h \
 	$(top_srcdir)/loader/registry/hash.h \
-	$(top_srcdir)/loader/registry/select.h
+	$(top_srcdir)/loader/registry/select.h \
+	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \
+	$(top_srcdir)/props/offload-symbols.h \
+	$(top_srcdir)/props/devglobal.h $(top_srcdir)/wrapper/dump.h \
+	$(top_srcdir)/wrapper/dump-offload.h \
+	$(top_srcdir)/wrapper/dump-descriptor.h \
+	$(top_srcdir)/wrapper/dump-globals.h $(top_srcdir)/wrapper/json.h \
+	$(top_srcdir)/loader/dispatch/dispatch.h \
+	$(top_srcdir)/plugins/devimg_plugin.h
 fuzz_bins = $(addprefix fuzz/bin/,$(FUZZ_HARNESSES))
 
 # Library code gets coverage instrumentation; the harness links libFuzzer.
 fuzz/obj/%.o: $(top_srcdir)/%.c $(fuzz_headers) config.h
 	$(AM_V_CC)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) -c -o $@ $<
+# The dispatch wing and the plugin loader see the plugin interface.
+fuzz_cc_plugins = $(AM_V_CC)$(MKDIR_P) $(@D) && \
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) \
+	-I$(top_srcdir)/plugins -c -o $@ $<
+fuzz/obj/loader/dispatch/%.o: $(top_srcdir)/loader/dispatch/%.c \
+		$(fuzz_headers) config.h
+	$(fuzz_cc_plugins)
+fuzz/obj/loader/build/%.o: $(top_srcdir)/loader/build/%.c $(fuzz_headers) \
+		config.h
+	$(fuzz_cc_plugins)
 
 fuzz_link = $(AM_V_CCLD)$(MKDIR_P) fuzz/bin && \
 	$(FUZZ_CC) -fsanitize=fuzzer -o $@ $^
@@ -111,6 +171,20 @@ fuzz/bin/descriptor: fuzz/obj/fuzz/fuzz-descriptor.o $(fuzz_loader_objs) \
 	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
 fuzz/bin/introspect: fuzz/obj/fuzz/fuzz-introspect.o $(fuzz_loader_objs) \
 		$(fuzz_props_objs)
+	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
+fuzz/bin/dump: fuzz/obj/fuzz/fuzz-dump.o $(fuzz_dump_objs) $(fuzz_props_objs)
+	$(fuzz_link) $(LIBELF_LIBS) -ldl $(ZSTD_LIBS)
+fuzz/bin/devglobal: fuzz/obj/fuzz/fuzz-devglobal.o \
+		fuzz/obj/wrapper/dump-globals.o fuzz/obj/wrapper/json.o \
+		$(fuzz_props_objs)
+	$(fuzz_link) -ldl
+fuzz/bin/blob: fuzz/obj/fuzz/fuzz-blob.o $(fuzz_loader_objs) $(fuzz_props_objs)
+	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
+fuzz/bin/layout: fuzz/obj/fuzz/fuzz-layout.o $(fuzz_loader_objs) \
+		$(fuzz_props_objs)
+	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
+fuzz/bin/bundle: fuzz/obj/fuzz/fuzz-bundle.o $(fuzz_dispatch_objs) \
+		$(fuzz_loader_objs) $(fuzz_props_objs)
 	$(fuzz_link) -pthread -ldl $(ZSTD_LIBS)
 
 # Whether $(CLANG) links libFuzzer programs at all ("yes" or "no").
