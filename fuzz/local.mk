@@ -9,8 +9,9 @@
 #    so regressions replay in every build, sanitized or not;
 #  - fuzz/bin/<name>, by $(CLANG) with -fsanitize=fuzzer,address,undefined
 #    (when clang and libFuzzer are there): make check runs it over the
-#    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS.
-# docs/hardening.md says which reader each one reaches.
+#    same inputs once, make fuzz fuzzes each for FUZZ_SECONDS, make
+#    fuzz-smoke each for FUZZ_SMOKE_SECONDS (CI).
+# docs/hardening.md says which reader each one reaches, and the limits.
 FUZZ_HARNESSES = props bytes sym table reader descriptor introspect \
 	containers dump blob layout bundle devglobal
 
@@ -97,8 +98,21 @@ EXTRA_DIST += fuzz/seeds.sh fuzz/regressions fuzz/.gitignore \
 # ---- the libFuzzer programs (clang) ----
 
 FUZZ_SECONDS = 60
-# More libFuzzer options for make fuzz, e.g. FUZZ_FLAGS=-max_len=65536.
+FUZZ_SMOKE_SECONDS = 20
+# More libFuzzer options for make fuzz and fuzz-smoke (last, so they win),
+# e.g. FUZZ_FLAGS=-max_len=4096.
 FUZZ_FLAGS =
+# What one input may cost (docs/hardening.md, "Limits"): seconds, the
+# process's resident memory, one allocation. A larger cost is a finding,
+# kept as timeout-*, oom-* or crash-* in the artifacts.
+FUZZ_TIMEOUT = 25
+FUZZ_RSS_LIMIT_MB = 2048
+FUZZ_MALLOC_LIMIT_MB = 256
+# The largest input: 1 MiB for the readers of files that share parts
+# (amplification: a structure repeated by reference), 64 KiB elsewhere.
+FUZZ_MAX_LEN = 65536
+FUZZ_MAX_LEN_LARGE = 1048576
+FUZZ_LARGE = containers dump blob bundle reader
 FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
@@ -209,34 +223,66 @@ if HAVE_CLANG
 check_DATA += fuzz-build
 endif
 
-# make fuzz: each harness in turn for FUZZ_SECONDS, one process, over its
-# corpus in fuzz/corpus/<name>/ (kept between runs, seeded from the
-# fixtures); a crash stops it and is left in fuzz/artifacts/<name>/.
-.PHONY: fuzz
-fuzz: fuzz-build devimg-wrap$(EXEEXT)
+# The seed corpora, afresh in fuzz/seeds/<name>/ (fuzz/seeds.sh), from the
+# fixtures and what the tools and the test writers make of them.
+.PHONY: fuzz-seeds
+fuzz-seeds: fuzz-build devimg-wrap$(EXEEXT) tests/containers/mk-offload$(EXEEXT) \
+		tests/containers/mk-syclbin$(EXEEXT) \
+		tests/dump/mk-sycl-blob$(EXEEXT)
 	@test "`cat fuzz/have-libfuzzer`" = yes || \
 		{ echo "fuzz: needs clang with libFuzzer (CLANG=$(CLANG))"; exit 1; }
 	$(AM_V_at)rm -rf fuzz/seeds && \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
-		CC='$(CC)' $(SHELL) $(top_srcdir)/fuzz/seeds.sh fuzz/seeds
+		CC='$(CC)' SPIRV_AS='$(SPIRV_AS)' \
+		$(SHELL) $(top_srcdir)/fuzz/seeds.sh fuzz/seeds
+
+# One harness ($$h) for $$secs seconds over the corpus $$corpus (new
+# inputs go there), its seeds and its regressions, with the limits; a
+# finding fails, its input left in $$art/.
+fuzz_run = \
+	case " $(FUZZ_LARGE) " in \
+	*" $$h "*) len=$(FUZZ_MAX_LEN_LARGE) ;; *) len=$(FUZZ_MAX_LEN) ;; \
+	esac; \
+	reg=$(top_srcdir)/fuzz/regressions/$$h; test -d "$$reg" || reg=; \
+	$(MKDIR_P) "$$corpus" "$$art" || exit 1; \
+	echo "fuzz: $$h for $$secs s, inputs up to $$len bytes"; \
+	fuzz/bin/$$h -max_total_time=$$secs -print_final_stats=1 \
+		-timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_LIMIT_MB) \
+		-malloc_limit_mb=$(FUZZ_MALLOC_LIMIT_MB) -max_len=$$len \
+		-artifact_prefix="$$art/" $(FUZZ_FLAGS) \
+		"$$corpus" fuzz/seeds/$$h $$reg >"$$log" 2>&1 || \
+		{ tail -n 40 "$$log"; \
+		  echo "fuzz: $$h found a problem: $$art/ (see docs/hardening.md)"; \
+		  exit 1; }; \
+	grep -E '^stat::number_of_executed_units|^\#[0-9]+.*DONE' "$$log" | \
+		tail -n 2 | sed "s/^/fuzz: $$h: /"
+
+# make fuzz: each harness in turn for FUZZ_SECONDS, one process, over its
+# corpus in fuzz/corpus/<name>/ (kept between runs, seeded from the
+# fixtures); a finding stops it and is left in fuzz/artifacts/<name>/.
+.PHONY: fuzz
+fuzz: fuzz-seeds
 	@for h in $(FUZZ_HARNESSES); do \
-		$(MKDIR_P) fuzz/corpus/$$h fuzz/artifacts/$$h || exit 1; \
-		echo "fuzz: $$h for $(FUZZ_SECONDS) s"; \
-		fuzz/bin/$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -malloc_limit_mb=4352 \
-			-artifact_prefix=fuzz/artifacts/$$h/ $(FUZZ_FLAGS) \
-			fuzz/corpus/$$h fuzz/seeds/$$h \
-			`test -d $(top_srcdir)/fuzz/regressions/$$h && \
-			 echo $(top_srcdir)/fuzz/regressions/$$h` \
-			>fuzz/$$h.log 2>&1 || \
-			{ tail -n 40 fuzz/$$h.log; \
-			  echo "fuzz: $$h found a problem: fuzz/artifacts/$$h/ (see docs/hardening.md)"; \
-			  exit 1; }; \
-		grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' \
-			fuzz/$$h.log | tail -n 2; \
+		secs=$(FUZZ_SECONDS); corpus=fuzz/corpus/$$h; \
+		art=fuzz/artifacts/$$h; log=fuzz/$$h.log; \
+		$(fuzz_run); \
 	done
+
+# make fuzz-smoke (CI): each harness for FUZZ_SMOKE_SECONDS over its seeds
+# and regressions only (a fresh corpus in fuzz/smoke/corpus/<name>/), with
+# the limits of make fuzz; harnesses run side by side under make -j; any
+# finding fails, left in fuzz/smoke/artifacts/<name>/.
+fuzz_smoke_runs = $(addprefix fuzz-smoke-,$(FUZZ_HARNESSES))
+.PHONY: fuzz-smoke $(fuzz_smoke_runs)
+fuzz-smoke: $(fuzz_smoke_runs)
+	@echo "fuzz-smoke: $(words $(FUZZ_HARNESSES)) harnesses, $(FUZZ_SMOKE_SECONDS) s each: no finding"
+$(fuzz_smoke_runs): fuzz-smoke-%: fuzz-seeds
+	@h=$*; secs=$(FUZZ_SMOKE_SECONDS); corpus=fuzz/smoke/corpus/$$h; \
+	art=fuzz/smoke/artifacts/$$h; log=fuzz/smoke/$$h.log; \
+	rm -rf "$$corpus" "$$art"; $(fuzz_run)
 
 clean-local: clean-fuzz
 .PHONY: clean-fuzz
 clean-fuzz:
-	-rm -rf fuzz/obj fuzz/bin fuzz/seeds fuzz/have-libfuzzer \
+	-rm -rf fuzz/obj fuzz/bin fuzz/seeds fuzz/smoke fuzz/have-libfuzzer \
 		fuzz/have-libfuzzer.probe fuzz/*.log

@@ -33,9 +33,11 @@ for d in "$scratch"/seeds/*/; do
 	[ -x "$bin" ] || fail "$bin is not built (fuzz/bin/props is)"
 	files=$(find "$@" -type f | sort)
 	# An input that makes the code allocate 256 MB at once is a finding
-	# too (a descriptor's size taken on trust).
+	# too (a descriptor's size taken on trust), and so is one that takes
+	# more than 25 s (as in make fuzz).
 	# shellcheck disable=SC2086
-	"$bin" -malloc_limit_mb=256 $files >"$scratch/$h.log" 2>&1 || {
+	"$bin" -malloc_limit_mb=256 -rss_limit_mb=2048 -timeout=25 $files \
+		>"$scratch/$h.log" 2>&1 || {
 		cat "$scratch/$h.log"
 		fail "fuzz/bin/$h failed on its seeds or regressions"
 	}
