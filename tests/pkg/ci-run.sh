@@ -65,13 +65,14 @@ run_ci() {
 
 run_ci green || fail ".ci/run with nothing failing: $(tail -5 "$scratch/green")"
 grep -q '==== all green ====' "$scratch/green" || fail "no all green"
-for s in deps build demo check valgrind asan tsan distcheck deb trixie sid; do
+for s in deps build demo check fuzz valgrind asan tsan distcheck deb trixie sid; do
 	grep -q "==== $s ====" "$scratch/green" || fail "stage $s did not run"
 done
 
 # stage:text of a command in it that is not its last.
 for c in 'deps:bootstrap-deps' 'build:autoreconf' 'demo:make demo' \
-	'check: check' 'valgrind:check-valgrind-ci' 'asan:sanitize' \
+	'check: check' 'fuzz:fuzz-build' 'valgrind:check-valgrind-ci' \
+	'asan:sanitize' \
 	'tsan:check-tsan' 'distcheck:distcheck' 'deb:deb-build.sh' \
 	'trixie:install -y -q --no-install-recommends debootstrap' \
 	'sid:install -y -q --no-install-recommends debootstrap'; do
