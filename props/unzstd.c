@@ -6,9 +6,21 @@
  * purpose: a program that never meets a compressed image does not pay
  * for loading it at start-up, and a system without it still runs every
  * uncompressed image (a compressed one is refused with a message).
+ *
+ * Loading waits for the dynamic linker's load lock (dlopen, dlsym), which
+ * a thread in dlopen() or dlclose() holds while it runs the constructors
+ * and destructors that register and unregister images, so it happens
+ * under no lock that such a constructor may wait for (docs/design.md,
+ * "Locks and the dynamic loader"): not the registry's, whose users call
+ * props_unzstd_load() before they take it, and not a pthread_once() of
+ * its own either, which a constructor registering a zstd-compressed
+ * OffloadBinary would wait in. Threads that race to load the library
+ * each open it (dlopen counts, it maps once); the first to finish
+ * publishes its table, the others close their handle.
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "devimg_limits.h"
@@ -26,37 +38,67 @@
 	X(ZSTD_isError, unsigned, (size_t)) \
 	X(ZSTD_getErrorName, const char *, (size_t))
 
-static struct {
+struct zstd_api {
 #define X(name, ret, args) ret(*name) args;
 	ZSTD_FUNCTIONS(X)
 #undef X
-} zstd;
-static int zstd_status;
-static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
+};
 
-static void zstd_load(void)
+/* Written once under publish_lock, then read only once zstd_state says. */
+static struct zstd_api zstd;
+/* 0: not tried yet; else the status of the load, plus 1. */
+static atomic_int zstd_state;
+/* Held for the copy of a table only, never over a call to the linker. */
+static pthread_mutex_t publish_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Open the library and find the functions: a status, *h to keep or close. */
+static int zstd_open(struct zstd_api *api, void **h)
 {
-	void *h = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+	int status = PROPS_UNZSTD_OK;
 
-	if (!h) {
-		zstd_status = PROPS_UNZSTD_NO_LIBRARY;
-		return;
-	}
+	*h = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!*h)
+		return PROPS_UNZSTD_NO_LIBRARY;
 #define X(name, ret, args) \
-	*(void **)&zstd.name = dlsym(h, #name); \
-	if (!zstd.name) \
-		zstd_status = PROPS_UNZSTD_NO_SYMBOL;
+	*(void **)&api->name = dlsym(*h, #name); \
+	if (!api->name) \
+		status = PROPS_UNZSTD_NO_SYMBOL;
 	ZSTD_FUNCTIONS(X)
 #undef X
-	if (zstd_status)
+	return status;
+}
+
+int props_unzstd_load(void)
+{
+	int s = atomic_load_explicit(&zstd_state, memory_order_acquire);
+	struct zstd_api api = { 0 };
+	void *h;
+	int status;
+
+	if (s)
+		return s - 1;
+	status = zstd_open(&api, &h);
+	pthread_mutex_lock(&publish_lock);
+	s = atomic_load_explicit(&zstd_state, memory_order_relaxed);
+	if (!s) {
+		zstd = api;
+		s = status + 1;
+		atomic_store_explicit(&zstd_state, s, memory_order_release);
+		if (status == PROPS_UNZSTD_OK)
+			h = NULL;	/* kept for the life of the process */
+	}
+	pthread_mutex_unlock(&publish_lock);
+	if (h)
 		dlclose(h);
+	return s - 1;
 }
 
 static int frame_size(const void *src, size_t n, unsigned long long *size)
 {
-	pthread_once(&zstd_once, zstd_load);
-	if (zstd_status)
-		return zstd_status;
+	int r = props_unzstd_load();
+
+	if (r)
+		return r;
 	*size = zstd.ZSTD_getFrameContentSize(src, n);
 	if (*size == ZSTD_SIZE_ERROR)
 		return PROPS_UNZSTD_NOT_FRAME;

@@ -42,6 +42,18 @@ struct props_unzstd {
 };
 
 /*
+ * Load libzstd.so.1 if no call has tried yet: PROPS_UNZSTD_OK, or
+ * _NO_LIBRARY or _NO_SYMBOL, the same answer for the life of the process.
+ * The first call waits for the dynamic linker's load lock (dlopen), which
+ * a constructor or destructor that registers images runs under: call it
+ * holding no lock that registration or unregistration may wait for (the
+ * registry's; docs/design.md, "Locks and the dynamic loader"). The two
+ * functions below load the library themselves; after a call of this one
+ * they no longer reach the dynamic linker, and may run under such a lock.
+ */
+int props_unzstd_load(void);
+
+/*
  * The content size recorded in the frame header of the n bytes at src,
  * checked against the limit: PROPS_UNZSTD_OK and *size, or a status
  * (_NO_LIBRARY, _NO_SYMBOL, _NOT_FRAME, _NO_SIZE, _TOO_BIG).
