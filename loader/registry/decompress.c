@@ -10,7 +10,11 @@
  * stays mapped, and unregistration, which frees the result under the write
  * lock, waits) and under one of a few mutexes picked by the record's
  * address, so that each image is expanded by one thread while others wait,
- * and different images expand in parallel.
+ * and different images expand in parallel. libzstd is loaded before
+ * either is taken (props_unzstd_load()), never under them: dlopen() waits
+ * for the dynamic linker's lock, and the thread holding that lock may be
+ * running a constructor or destructor that waits for the registry's write
+ * lock (docs/design.md, "Locks and the dynamic loader").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -59,7 +63,10 @@ static struct image_unz *unz_fail(struct image_unz *u, int err,
 	return u;
 }
 
-/* Expand img's frame; the read lock is held and img is registered. */
+/*
+ * Expand img's frame; the read lock is held, img is registered and
+ * props_unzstd_load() was called, so nothing here reaches the linker.
+ */
 static struct image_unz *expand(struct devimg_image *img)
 {
 	struct props_unzstd z = { .head = 0, .want = PROPS_UNZSTD_ANY };
@@ -114,6 +121,12 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	char msg[sizeof(u->msg)];
 	int r = 0;
 
+	/*
+	 * First libzstd, with no lock held; expand() then finds it loaded
+	 * (or its failure recorded) and does not reach the dynamic linker.
+	 */
+	if (!atomic_load(&img->unz))
+		(void)props_unzstd_load();
 	/*
 	 * Under the read lock throughout: unregistration frees the result
 	 * under the write lock, so nothing of it is read once it may be gone.
