@@ -19,6 +19,11 @@
  * them), and zlib data cannot inflate to more than 1032 times its size. 0; -EINVAL
  * when the data is corrupt or inflates to another size; -EOPNOTSUPP when
  * the library cannot be loaded; -ENOMEM. what receives the reason.
+ * It reaches the dynamic linker's load lock (dlopen of libz.so.1 at each
+ * zlib body, of libzstd.so.1 at the process's first zstd frame): call it
+ * under no lock that registering or unregistering images may wait for,
+ * the registry's above all (docs/design.md, "Locks and the dynamic
+ * loader"). Registration parses blobs before it takes that lock.
  */
 int offload_inflate(const void *src, size_t n, size_t head, size_t cap,
 		    unsigned char **out, const char **what);
