@@ -184,12 +184,15 @@ tests_loader_test_errors_LDADD = $(loader_test_ldadd)
 # Integration tests with real wrapped objects (skip until devimg-wrap is
 # built): a program whose images register before main, three shared
 # libraries sharing kernel names opened and closed in every order, and
-# eight threads looking kernels up while the libraries come and go. They
-# compile their programs with the flags of this build, recorded here.
+# eight threads looking kernels up while the libraries come and go, the
+# first expansion of a compressed image while another thread holds the
+# dynamic linker's lock (dllock.sh, which needs mk-offload). They compile
+# their programs with the flags of this build, recorded here.
 loader_shell_tests = \
 	tests/loader/ctor.sh \
 	tests/loader/dlopen.sh \
 	tests/loader/threads.sh \
+	tests/loader/dllock.sh \
 	tests/loader/offload.sh \
 	tests/loader/offload-pocl.sh \
 	tests/loader/wings.sh \
@@ -201,7 +204,8 @@ EXTRA_DIST += tests/loader/lib-loader.sh tests/loader/prog-ctor.c \
 	tests/loader/prog-dlopen.c tests/loader/prog-threads.c \
 	tests/loader/fixture-lib.c tests/loader/lib-offload.sh \
 	tests/loader/prog-offload.c tests/loader/prog-offload-run.c \
-	tests/loader/prog-globals.c
+	tests/loader/prog-globals.c tests/loader/prog-dllock.c \
+	tests/loader/lib-slow.c
 check_SCRIPTS += tests/loader/build-flags.sh
 CLEANFILES += tests/loader/build-flags.sh
 
@@ -211,16 +215,17 @@ tests/loader/build-flags.sh: Makefile
 	  echo "LOADER_LDFLAGS='$(LDFLAGS) $(PTHREAD_LIBS) $(ZSTD_LIBS)'"; \
 	  echo "LOADER_LIBDIR='$(abs_top_builddir)/loader/.libs'"; } >$@
 
-# make check-tsan: the threaded test again, with libdevimg and the test
-# program built by clang with -fsanitize=thread in loader/tsan/ (needs
-# $(CLANG) and devimg-wrap; a data race fails the test).
+# make check-tsan: the threaded tests again (threads.sh, dllock.sh), with
+# libdevimg and the test programs built by clang with -fsanitize=thread in
+# loader/tsan/ (needs $(CLANG), devimg-wrap and mk-offload; a data race
+# fails the test).
 loader_tsan_sources = \
 	$(addprefix $(top_srcdir)/,$(filter %.c,$(libdevimg_sources))) \
 	$(addprefix $(top_srcdir)/,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
 loader_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread
 
 .PHONY: check-tsan
-check-tsan: devimg-wrap$(EXEEXT)
+check-tsan: devimg-wrap$(EXEEXT) tests/containers/mk-offload$(EXEEXT)
 	$(AM_V_at)$(MKDIR_P) loader/tsan
 	$(AM_V_GEN)$(CLANG) $(loader_tsan_cflags) -fPIC -shared \
 		-fvisibility=hidden -include $(top_builddir)/config.h \
@@ -231,12 +236,14 @@ check-tsan: devimg-wrap$(EXEEXT)
 		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl \
 		$(ZSTD_CFLAGS) $(ZSTD_LIBS)
 	$(AM_V_at)ln -sf libdevimg.so loader/tsan/libdevimg.so.$(LIBDEVIMG_CURRENT)
-	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+	$(AM_V_at)for t in threads dllock; do \
+		top_srcdir='$(abs_top_srcdir)' \
 		top_builddir='$(abs_top_builddir)' CC='$(CLANG)' \
 		LOADER_CFLAGS='$(loader_tsan_cflags)' LOADER_LDFLAGS='' \
 		LOADER_LIBDIR='$(abs_top_builddir)/loader/tsan' \
 		TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
-		$(SHELL) $(top_srcdir)/tests/loader/threads.sh
+		$(SHELL) $(top_srcdir)/tests/loader/$$t.sh || exit 1; \
+	done
 
 clean-local: clean-loader-tsan
 .PHONY: clean-loader-tsan
