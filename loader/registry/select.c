@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "props.h"
 #include "select.h"
 
@@ -221,16 +222,21 @@ static void say(char (*why)[DEVIMG_REASON_MAX], size_t i,
 		const struct select_cand *c, const char *format, ...)
 {
 	va_list args;
-	int n;
+	size_t n;
 
 	if (!why)
 		return;
-	n = snprintf(why[i], DEVIMG_REASON_MAX, "image %zu (target %.40s): ",
-		     i, c->target);
-	if (n < 0 || n >= DEVIMG_REASON_MAX)
+	/*
+	 * Targets come from descriptors and blobs: every conversion is
+	 * escaped, so that a reason stays one line.
+	 */
+	n = props_snprintf_esc(why[i], DEVIMG_REASON_MAX, NULL,
+			       "image %zu (target %.40s): ", i, c->target);
+	if (n >= DEVIMG_REASON_MAX)
 		return;
 	va_start(args, format);
-	vsnprintf(why[i] + n, DEVIMG_REASON_MAX - (size_t)n, format, args);
+	props_vsnprintf_esc(why[i] + n, DEVIMG_REASON_MAX - n, NULL, format,
+			    args);
 	va_end(args);
 }
 

@@ -93,6 +93,20 @@ START_TEST(test_triples_by_arch)
 }
 END_TEST
 
+/* A target from outside stays one line in the reason (fuzz/blob found). */
+START_TEST(test_reason_escapes_target)
+{
+	struct select_cand c[] = {
+		CAND("spir64\nFAIL\x1b[2J", DEVIMG_FORMAT_SPIRV),
+		CAND("spir64", DEVIMG_FORMAT_SPIRV),
+	};
+
+	ck_assert_uint_eq(pick_ok(&ocl_gpu, c, 2), 1);
+	ck_assert_str_eq(why[0], "image 0 (target spir64\\x0aFAIL\\x1b[2J): not for backend opencl");
+	ck_assert_str_eq(why[1], "");
+}
+END_TEST
+
 START_TEST(test_opencl_falls_back_to_last_spir64)
 {
 	struct select_cand c[] = {
@@ -665,6 +679,7 @@ static Suite *select_suite(void)
 
 	tcase_add_test(rules, test_opencl_cpu_prefers_x86_64);
 	tcase_add_test(rules, test_triples_by_arch);
+	tcase_add_test(rules, test_reason_escapes_target);
 	tcase_add_test(rules, test_opencl_falls_back_to_last_spir64);
 	tcase_add_test(rules, test_opencl_gpu_prefers_gen);
 	tcase_add_test(rules, test_opencl_accelerator_prefers_fpga);
