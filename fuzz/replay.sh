@@ -12,7 +12,7 @@ case ${1:-} in
 --libfuzzer)
 	mode=libfuzzer
 	[ -x "$top_builddir/fuzz/bin/props" ] ||
-		skip clang "the libFuzzer programs are not built (no clang, or no libFuzzer with it)" ;;
+		skip libfuzzer "the libFuzzer programs are not built (no clang, or no libFuzzer runtime with it)" ;;
 *) fail "usage: replay.sh [--libfuzzer]" ;;
 esac
 sh "$top_srcdir/fuzz/seeds.sh" "$scratch/seeds" ||
