@@ -163,6 +163,30 @@ static int table_nul_free(const unsigned char *p, size_t len,
 }
 
 /*
+ * Names may share bytes (one may end another), but whoever copies or
+ * prints them pays for each: their lengths together stay within twice
+ * the string, so that a table cannot make its reader's work quadratic
+ * (one long name given to every entry).
+ */
+static int table_shared_bytes(size_t len, const struct span *sp, size_t n,
+			      struct why *why)
+{
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++) {
+		if (size_add(sum, sp[i].end - sp[i].off, &sum) ||
+		    sum / 2 > len) {
+			snprintf(why->s, sizeof(why->s),
+				 "names 0 to %zu are more than %zu bytes together, twice the string's %zu: names share bytes beyond any writer's",
+				 i, len > SIZE_MAX / 2 ? SIZE_MAX : 2 * len,
+				 len);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * 0 when p is a consistent table of *count names, their spans in *spans
  * (malloc'ed); -EINVAL with the reason in why; -ENOMEM.
  */
@@ -181,6 +205,8 @@ static int table_check(const unsigned char *p, size_t len, size_t *count,
 		return -ENOMEM;
 	for (i = 0; r == 0 && i < n; i++)
 		r = table_slot(p, len, hdr, i, &sp[i], why);
+	if (r == 0)
+		r = table_shared_bytes(len, sp, n, why);
 	if (r == 0)
 		r = table_nul_free(p, len, sp, n, why);
 	if (r) {

@@ -16,7 +16,9 @@
  *   2. a table when it has at least 4 bytes and its count, offsets and
  *      lengths agree: the header (4 + 8 * count bytes) fits, each name
  *      lies after the header and inside the string, is not empty, holds
- *      no NUL and is followed by one;
+ *      no NUL and is followed by one, and the names' lengths together
+ *      are at most twice the string's (names may share bytes, but a
+ *      reader copies or prints each: its work stays linear);
  *   3. otherwise, a string whose first byte is below 0x20 (NUL included)
  *      claims to be a table and is not a consistent one: an error;
  *   4. otherwise text: split at '\n' and NUL both, empty names skipped;

@@ -300,6 +300,44 @@ START_TEST(test_table_count_over_limit)
 }
 END_TEST
 
+/*
+ * One name given to every entry: the names together may be at most twice
+ * the string (4 names of 37 bytes in 74 bytes), not one byte more (of
+ * 38 bytes in 75), so that copying or printing each stays linear.
+ */
+START_TEST(test_table_shared_name_bounded)
+{
+	uint32_t slots[8];
+	unsigned char t[128];
+	char name[40];
+	struct offload_symbols sy;
+	size_t i, n;
+
+	for (i = 0; i < 4; i++) {
+		slots[2 * i] = 36;
+		slots[2 * i + 1] = 37;
+	}
+	memset(name, 'k', 37);
+	name[37] = '\0';
+	n = table(t, 4, slots, name, 38);
+	ck_assert_uint_eq(n, 74);
+	decode_ok((const char *)t, n, OFFLOAD_SYMBOLS_TABLE, &sy);
+	ck_assert_uint_eq(sy.n, 4);
+	ck_assert_ptr_eq(sy.names[3], sy.names[0]);
+	offload_symbols_fini(&sy);
+
+	for (i = 0; i < 4; i++)
+		slots[2 * i + 1] = 38;
+	memset(name, 'k', 38);
+	name[38] = '\0';
+	n = table(t, 4, slots, name, 39);
+	ck_assert_uint_eq(n, 75);
+	t[0] = 0x04;
+	decode_fails((const char *)t, n,
+		     "names 0 to 3 are more than 150 bytes together, twice the string's 75");
+}
+END_TEST
+
 /* A '\n' is a control byte too: a string starting with one claims a table. */
 START_TEST(test_leading_control_byte_claims_a_table)
 {
@@ -355,6 +393,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_table_nul_inside_name);
 	tcase_add_test(tc, test_table_shorter_than_count);
 	tcase_add_test(tc, test_table_count_over_limit);
+	tcase_add_test(tc, test_table_shared_name_bounded);
 	tcase_add_test(tc, test_leading_control_byte_claims_a_table);
 	tcase_add_test(tc, test_printable_start_is_text);
 	tcase_add_test(tc, test_fini_of_zeroed_and_null);
