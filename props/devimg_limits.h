@@ -55,6 +55,15 @@
 #define DEVIMG_LIMIT_DECOMPRESSED ((uint64_t)1 << 32)
 
 /*
+ * Bytes expanded per compressed byte, at most: deflate's largest ratio
+ * (258 bytes from about 2 bits). zstd's RLE blocks reach far beyond it,
+ * but no real device image compresses so well, and with this bound no
+ * input makes a reader allocate more than 1032 times its size (a 32 KB
+ * frame declaring 1 GiB is refused before anything is allocated).
+ */
+#define DEVIMG_LIMIT_DECOMPRESS_RATIO 1032u
+
+/*
  * Bytes of one ELF file that devimg-dump maps (never reads whole): room
  * for a program and up to four images of DEVIMG_LIMIT_IMAGE_FILE.
  */

@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devimg_limits.h"
 #include "offload-inflate.h"
 #include "unzstd.h"
-
-/* Deflate's largest ratio: 258 bytes from about 2 bits. */
-#define ZLIB_MAX_RATIO 1032u
 
 static unsigned char *alloc_out(size_t head, size_t cap)
 {
@@ -46,7 +44,7 @@ static int inflate_zstd(const void *src, size_t n, size_t head, size_t cap,
 		*what = "zstd frame declaring another size than InflatedSize";
 		return -EINVAL;
 	case PROPS_UNZSTD_TOO_BIG:
-		*what = "zstd frame declaring a content size above the limit";
+		*what = "zstd frame declaring a content size above the limit (4 GiB, and 1032 times the frame)";
 		return -EINVAL;
 	case PROPS_UNZSTD_NO_MEMORY:
 		*what = "out of memory";
@@ -68,7 +66,8 @@ static int inflate_zlib(const void *src, size_t n, size_t head, size_t cap,
 	unsigned long len = cap;
 	int ret = 0;
 
-	if (cap / ZLIB_MAX_RATIO > n) {
+	/* Deflate's largest ratio, the one both expanders keep to. */
+	if (cap > props_unzstd_limit(n)) {
 		*what = "zlib data too short to inflate to InflatedSize";
 		return -EINVAL;
 	}

@@ -107,9 +107,17 @@ static int frame_size(const void *src, size_t n, unsigned long long *size)
 	return PROPS_UNZSTD_OK;
 }
 
-static int within_limit(unsigned long long size)
+uint64_t props_unzstd_limit(size_t n)
 {
-	return size <= DEVIMG_LIMIT_DECOMPRESSED && size <= SIZE_MAX;
+	if ((uint64_t)n >= DEVIMG_LIMIT_DECOMPRESSED /
+			   DEVIMG_LIMIT_DECOMPRESS_RATIO)
+		return DEVIMG_LIMIT_DECOMPRESSED;
+	return (uint64_t)n * DEVIMG_LIMIT_DECOMPRESS_RATIO;
+}
+
+static int within_limit(unsigned long long size, size_t n)
+{
+	return size <= props_unzstd_limit(n) && size <= SIZE_MAX;
 }
 
 int props_unzstd_size(const void *src, size_t n, uint64_t *size)
@@ -119,7 +127,7 @@ int props_unzstd_size(const void *src, size_t n, uint64_t *size)
 
 	if (r)
 		return r;
-	if (!within_limit(s))
+	if (!within_limit(s, n))
 		return PROPS_UNZSTD_TOO_BIG;
 	*size = s;
 	return PROPS_UNZSTD_OK;
@@ -138,7 +146,7 @@ int props_unzstd(const void *src, size_t n, struct props_unzstd *z)
 		return r;
 	if (z->want != PROPS_UNZSTD_ANY && z->declared != z->want)
 		return PROPS_UNZSTD_OTHER_SIZE;
-	if (!within_limit(z->declared))
+	if (!within_limit(z->declared, n))
 		return PROPS_UNZSTD_TOO_BIG;
 	if (z->declared > SIZE_MAX - 1 - z->head)
 		return PROPS_UNZSTD_NO_MEMORY;

@@ -21,7 +21,7 @@ enum props_unzstd_status {
 	PROPS_UNZSTD_NOT_FRAME,		/* no zstd frame header */
 	PROPS_UNZSTD_NO_SIZE,		/* the frame records no content size */
 	PROPS_UNZSTD_OTHER_SIZE,	/* it records another size than want */
-	PROPS_UNZSTD_TOO_BIG,		/* above DEVIMG_LIMIT_DECOMPRESSED */
+	PROPS_UNZSTD_TOO_BIG,		/* above props_unzstd_limit() */
 	PROPS_UNZSTD_NO_MEMORY,
 	PROPS_UNZSTD_CORRUPT,		/* libzstd refuses it: see detail */
 	PROPS_UNZSTD_SHORT,		/* it expands to another size */
@@ -29,6 +29,12 @@ enum props_unzstd_status {
 
 /* want: any content size (up to the limit) will do. */
 #define PROPS_UNZSTD_ANY UINT64_MAX
+
+/*
+ * The most bytes n compressed bytes may expand to: DEVIMG_LIMIT_DECOMPRESSED,
+ * and DEVIMG_LIMIT_DECOMPRESS_RATIO times n.
+ */
+uint64_t props_unzstd_limit(size_t n);
 
 struct props_unzstd {
 	/* Set by the caller. */

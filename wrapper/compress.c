@@ -14,6 +14,7 @@
 #include "devimg/descriptor.h"
 #include "devimg_limits.h"
 #include "props.h"
+#include "unzstd.h"
 
 static int set_err(struct wrap_error *err, const char *path, const char *what)
 {
@@ -69,6 +70,19 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 	if (ZSTD_isError(n)) {
 		free(dst);
 		return set_err(err, img->path, ZSTD_getErrorName(n));
+	}
+	/*
+	 * Readers refuse a frame that expands more than
+	 * DEVIMG_LIMIT_DECOMPRESS_RATIO times: such an image (zeros, say)
+	 * is stored as it is, so that what devimg-wrap writes registers.
+	 */
+	if ((uint64_t)len > props_unzstd_limit(n)) {
+		free(dst);
+		if (verbose)
+			fprintf(verbose, "devimg-wrap: %s: %zu bytes compress to %zu, more than the %u:1 readers expand: stored uncompressed\n",
+				img->path, len, n,
+				DEVIMG_LIMIT_DECOMPRESS_RATIO);
+		return 0;
 	}
 	if (verbose)
 		fprintf(verbose, "devimg-wrap: %s: compressed %zu bytes to %zu (zstd level %d)\n",

@@ -92,9 +92,10 @@ static struct image_unz *expand(struct devimg_image *img)
 				"the zstd frame does not record its content size");
 	case PROPS_UNZSTD_TOO_BIG:
 		return unz_fail(u, -EFBIG, "content size above the limit",
-				"the zstd frame's content size %llu is above the limit of %llu bytes",
+				"the zstd frame's content size %llu is above the limit of %llu bytes (4 GiB, and 1032 times the frame's %zu)",
 				z.declared,
-				(unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
+				(unsigned long long)props_unzstd_limit(img->bin_size),
+				img->bin_size);
 	case PROPS_UNZSTD_NO_MEMORY:
 		return unz_fail(u, -ENOMEM, "out of memory",
 				"no memory for %llu expanded bytes", z.declared);

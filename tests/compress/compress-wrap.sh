@@ -145,6 +145,20 @@ printf '[Code]\nbig\ns511\n' >table
 	fail "batch with -offload-compress failed"
 check_formats b.o "compressed none"
 
+# An image that compresses beyond the 1032:1 readers expand (4 MiB of
+# zeros: some 150 bytes) is stored as it is, and says so with -v; one
+# just within (a third of it random) is compressed.
+head -c 4194304 /dev/zero >zeros
+"$WRAP" -o z.o -kind=sycl -target=spir64 -offload-compress -v zeros \
+	2>z.err || fail "wrapping zeros failed: $(cat z.err)"
+check_formats z.o "none"
+grep -q '^devimg-wrap: zeros: 4194304 bytes compress to [0-9]*, more than the 1032:1 readers expand: stored uncompressed$' z.err ||
+	fail "no word of zeros stored uncompressed: $(cat z.err)"
+mkdir zx
+"$DUMP" -x zx z.o >/dev/null || fail "devimg-dump -x z.o failed"
+set -- zx/*
+[ $# -eq 1 ] && cmp "$1" zeros || fail "zeros: extracted bytes differ: $*"
+
 expect_fail "devimg-wrap: -offload-compression-level=x: 'x' is not an integer" \
 	"$WRAP" -o e.o -kind=sycl -offload-compress -offload-compression-level=x big
 expect_fail "devimg-wrap: -offload-compression-threshold=9999999999: '9999999999' is not an integer" \

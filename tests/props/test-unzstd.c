@@ -102,10 +102,37 @@ START_TEST(test_size_above_limit)
 	ck_assert_int_eq(props_unzstd(h, n, &z), PROPS_UNZSTD_TOO_BIG);
 	ck_assert_ptr_null(z.buf);
 	ck_assert_uint_eq(z.declared, DEVIMG_LIMIT_DECOMPRESSED + 1);
-	/* The limit itself is allowed (only the header is read here). */
-	n = header_with_size(h, DEVIMG_LIMIT_DECOMPRESSED);
-	ck_assert_int_eq(props_unzstd_size(h, n, &size), PROPS_UNZSTD_OK);
+}
+END_TEST
+
+/*
+ * At most DEVIMG_LIMIT_DECOMPRESSED, and at most 1032 times the frame's
+ * bytes: each limit at its value and one past it (only the header is
+ * read: the frame's other bytes are its claimed length).
+ */
+START_TEST(test_size_limits)
+{
+	size_t big = (size_t)(DEVIMG_LIMIT_DECOMPRESSED /
+			      DEVIMG_LIMIT_DECOMPRESS_RATIO) + 1;
+	unsigned char *h = calloc(1, big);
+	uint64_t size = 0;
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(props_unzstd_limit(big), DEVIMG_LIMIT_DECOMPRESSED);
+	header_with_size(h, DEVIMG_LIMIT_DECOMPRESSED);
+	ck_assert_int_eq(props_unzstd_size(h, big, &size), PROPS_UNZSTD_OK);
 	ck_assert_uint_eq(size, DEVIMG_LIMIT_DECOMPRESSED);
+	header_with_size(h, DEVIMG_LIMIT_DECOMPRESSED + 1);
+	ck_assert_int_eq(props_unzstd_size(h, big, &size), PROPS_UNZSTD_TOO_BIG);
+	/* 32 KB declaring 1 GiB (RLE blocks do it): refused. */
+	ck_assert_uint_eq(props_unzstd_limit(32768), 32768u * 1032u);
+	header_with_size(h, 32768u * 1032u);
+	ck_assert_int_eq(props_unzstd_size(h, 32768, &size), PROPS_UNZSTD_OK);
+	header_with_size(h, 32768u * 1032u + 1);
+	ck_assert_int_eq(props_unzstd_size(h, 32768, &size), PROPS_UNZSTD_TOO_BIG);
+	header_with_size(h, (uint64_t)1 << 30);
+	ck_assert_int_eq(props_unzstd_size(h, 32768, &size), PROPS_UNZSTD_TOO_BIG);
+	free(h);
 }
 END_TEST
 
@@ -158,7 +185,8 @@ int main(void)
 {
 	const TTest *const tests[] = {
 		test_expands_after_head, test_truncated_frame,
-		test_size_above_limit, test_unknown_content_size,
+		test_size_above_limit, test_size_limits,
+		test_unknown_content_size,
 		test_other_size_than_wanted, test_recorded_size_not_filled,
 	};
 	Suite *s = suite_create("props-unzstd");
