@@ -31,92 +31,274 @@ static const char *fname_or(const char *fname)
 
 void offload_binary_free(struct offload_binary *ob)
 {
-	size_t i, j;
-
 	if (!ob)
 		return;
-	for (i = 0; i < ob->nentries; i++) {
-		struct offload_entry *e = &ob->entries[i];
-
-		for (j = 0; j < e->nstrings; j++) {
-			free((char *)e->strings[j].key);
-			free((char *)e->strings[j].value);
-		}
-		free(e->strings);
-	}
 	free(ob->entries);
+	free(ob->pool);
+	free(ob->copies);
 	free(ob->owned);
 	free(ob);
 }
 
-/* A NUL-terminated key at koff inside the blob of size bsz. */
-static int read_key(const unsigned char *b, uint64_t bsz, uint64_t koff,
-		    const char *where, const char **key, struct props_error *err)
+/*
+ * ---- Reading in time and memory linear in the blob ----
+ *
+ * Strings are borrowed from the blob, never copied per entry: a key is
+ * NUL-terminated where it lies, a version 1 value too, and a version 2 or
+ * 3 value is borrowed when a NUL follows it (LLVM's string table ends
+ * every string with one), else copied, the copies together at most the
+ * blob's Size. Entries whose string maps are the same (offset and count)
+ * share one parsed map; the string entries of the different maps together
+ * must fit in Size, so overlapping maps cannot make the reader read a
+ * string entry twice per byte of input. Every key and version 1 value is
+ * measured once, in one pass over the blob (a table by offset), and keys
+ * of equal content are found by sorting on a hash, told apart by their
+ * bytes with at most Size bytes compared. Sorting is a heapsort: no
+ * memory of its own and O(n log n) whatever the input. Heap at its peak:
+ * 56 bytes an entry, 80 bytes a string entry read (120 in version 1,
+ * whose values are measured too), and the copies.
+ */
+
+#define HASH_MUL 0x100000001b3ull	/* odd: every byte of a key counts */
+#define MEMO_SLOTS 64u
+#define NOT_KEY SIZE_MAX
+
+/* A map's keys by hash, for offload_entry_string(). */
+struct offload_key {
+	uint64_t hash;
+	size_t pos;		/* in the entry's strings */
+};
+
+/* A NUL-terminated string (a key, a version 1 value) of the blob. */
+struct cstr {
+	uint64_t off;
+	uint64_t len;
+	uint64_t hash;		/* sum of byte i * HASH_MUL^i */
+	size_t cls;		/* a key's class: first key of equal bytes */
+};
+
+/* What two strings ending at the NULs na < nb share at their ends. */
+struct memo {
+	uint64_t na, nb;
+	uint64_t known;		/* this many last bytes are equal */
+	int differ;		/* and the one before them differs */
+};
+
+struct reader {
+	const unsigned char *b;
+	uint64_t bsz;
+	uint32_t version;
+	unsigned esz;		/* bytes of a string entry */
+	const char *fname;
+	struct props_error *err;
+	uint64_t nul_end;	/* offsets below it have a NUL after them */
+	struct cstr *tab;	/* by offset */
+	size_t ntab;
+	uint64_t cmp_left;	/* work left for telling keys apart */
+	uint64_t copy_left;	/* bytes left for copies of values */
+	struct memo memo[MEMO_SLOTS];
+};
+
+typedef int (*cmp_fn)(const void *a, const void *b, const void *ctx);
+
+/* Elements of at most 32 bytes. */
+static void swap_elem(unsigned char *a, unsigned char *b, size_t size)
+{
+	unsigned char t[32];
+
+	memcpy(t, a, size);
+	memcpy(a, b, size);
+	memcpy(b, t, size);
+}
+
+static void heap_sort(void *base, size_t n, size_t size, cmp_fn cmp,
+		      const void *ctx)
+{
+	unsigned char *v = base;
+	size_t start = n / 2, end = n, root, child;
+
+	while (end > 1) {
+		if (start > 0) {
+			start--;
+		} else {
+			end--;
+			swap_elem(v, v + end * size, size);
+		}
+		for (root = start; (child = 2 * root + 1) < end; root = child) {
+			unsigned char *c = v + child * size;
+
+			if (child + 1 < end && cmp(c, c + size, ctx) < 0)
+				child++;
+			if (cmp(v + root * size, v + child * size, ctx) >= 0)
+				break;
+			swap_elem(v + root * size, v + child * size, size);
+		}
+	}
+}
+
+#define CMP3(x, y) ((x) < (y) ? -1 : (x) > (y))
+
+/* Entries i and j by their string map (offset, then count). */
+static int cmp_map_of(const unsigned char *ents, size_t i, size_t j)
+{
+	const unsigned char *x = ents + i * ENTRY_SIZE;
+	const unsigned char *y = ents + j * ENTRY_SIZE;
+	uint64_t sx = props_le64(x + 8), sy = props_le64(y + 8);
+	uint64_t nx = props_le64(x + 16), ny = props_le64(y + 16);
+
+	if (sx != sy)
+		return CMP3(sx, sy);
+	return CMP3(nx, ny);
+}
+
+/* Entries (indices) by their string map, then by index. */
+static int cmp_map(const void *a, const void *b, const void *ctx)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = cmp_map_of(ctx, i, j);
+
+	return c ? c : CMP3(i, j);
+}
+
+static int cmp_off(const void *a, const void *b, const void *ctx)
+{
+	const struct cstr *x = a, *y = b;
+
+	if (x->off != y->off)
+		return CMP3(x->off, y->off);
+	return CMP3(x->cls, y->cls);
+}
+
+/* Keys (indices into the table) by hash, length, offset. */
+static int cmp_content(const void *a, const void *b, const void *ctx)
+{
+	const struct cstr *t = ctx;
+	const struct cstr *x = &t[*(const size_t *)a];
+	const struct cstr *y = &t[*(const size_t *)b];
+
+	if (x->hash != y->hash)
+		return CMP3(x->hash, y->hash);
+	if (x->len != y->len)
+		return CMP3(x->len, y->len);
+	return CMP3(x->off, y->off);
+}
+
+static int cmp_key(const void *a, const void *b, const void *ctx)
+{
+	const struct offload_key *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return CMP3(x->hash, y->hash);
+	return CMP3(x->pos, y->pos);
+}
+
+/*
+ * lead[i]: the first entry whose string map is entry i's (the same offset
+ * and count), so that a map is read once whatever shares it.
+ */
+static int map_leaders(const unsigned char *ents, size_t count, size_t **out)
+{
+	size_t *perm, *lead, k, g, bytes;
+
+	*out = NULL;
+	if (size_mul(count, sizeof(*perm), &bytes))
+		return -ENOMEM;
+	perm = malloc(bytes);
+	lead = malloc(bytes);
+	if (!perm || !lead) {
+		free(perm);
+		free(lead);
+		return -ENOMEM;
+	}
+	for (k = 0; k < count; k++)
+		perm[k] = k;
+	heap_sort(perm, count, sizeof(*perm), cmp_map, ents);
+	for (k = 0; k < count; k = g) {
+		lead[perm[k]] = perm[k];
+		for (g = k + 1; g < count &&
+		     !cmp_map_of(ents, perm[g], perm[k]); g++)
+			lead[perm[g]] = perm[k];
+	}
+	free(perm);
+	*out = lead;
+	return 0;
+}
+
+/* 1 when a NUL lies at or after off (off < bsz), found once per byte. */
+static int has_nul(struct reader *r, uint64_t off)
 {
 	const unsigned char *nul;
 
-	if (koff >= bsz) {
-		props_errf(err, "%s: key offset %" PRIu64
-			   " past the blob's end (%" PRIu64 " bytes)",
-			   where, koff, bsz);
-		return -EINVAL;
-	}
-	nul = memchr(b + koff, 0, (size_t)(bsz - koff));
-	if (!nul) {
-		props_errf(err, "%s: key at offset %" PRIu64
-			   " has no NUL before the blob's end", where, koff);
-		return -EINVAL;
-	}
-	*key = (const char *)(b + koff);
-	return 0;
+	if (off < r->nul_end)
+		return 1;
+	nul = memchr(r->b + off, 0, (size_t)(r->bsz - off));
+	if (!nul)
+		return 0;
+	r->nul_end = (uint64_t)(nul - r->b) + 1;
+	return 1;
 }
 
-static int add_string(struct offload_entry *e, const char *key,
-		      const unsigned char *val, size_t vlen)
+/* The string entries of a map, checked in order as LLVM reads them. */
+static int check_strings(struct reader *r, const char *where, uint64_t soff,
+			 uint64_t nstr)
 {
-	struct offload_string *s;
-	char *v;
-	size_t i;
+	const unsigned char *b = r->b;
+	uint64_t i, bsz = r->bsz;
 
-	if (vlen == SIZE_MAX)
-		return -EOVERFLOW;
-	v = malloc(vlen + 1);
-	if (!v)
-		return -ENOMEM;
-	if (vlen)
-		memcpy(v, val, vlen);
-	v[vlen] = '\0';
-	/* LLVM keeps a map: a repeated key takes the later value. */
-	for (i = 0; i < e->nstrings; i++) {
-		if (!strcmp(e->strings[i].key, key)) {
-			free((char *)e->strings[i].value);
-			e->strings[i].value = v;
-			e->strings[i].value_len = vlen;
-			return 0;
+	for (i = 0; i < nstr; i++) {
+		const unsigned char *se = b + soff + i * r->esz;
+		uint64_t koff = props_le64(se), voff = props_le64(se + 8), vlen;
+
+		if (koff >= bsz) {
+			props_errf(r->err, "%s string %" PRIu64 ": key offset %"
+				   PRIu64 " past the blob's end (%" PRIu64
+				   " bytes)", where, i, koff, bsz);
+			return -EINVAL;
+		}
+		if (!has_nul(r, koff)) {
+			props_errf(r->err, "%s string %" PRIu64 ": key at "
+				   "offset %" PRIu64 " has no NUL before the "
+				   "blob's end", where, i, koff);
+			return -EINVAL;
+		}
+		if (voff > bsz) {
+			props_errf(r->err, "%s string %" PRIu64 ": value "
+				   "offset %" PRIu64 " past the blob's end (%"
+				   PRIu64 " bytes)", where, i, voff, bsz);
+			return -EINVAL;
+		}
+		if (r->version == 1 && (voff == bsz || !has_nul(r, voff))) {
+			props_errf(r->err, "%s string %" PRIu64 ": value at "
+				   "offset %" PRIu64 " has no NUL before the "
+				   "blob's end", where, i, voff);
+			return -EINVAL;
+		}
+		if (r->version == 1)
+			continue;
+		vlen = props_le64(se + 16);
+		if (vlen > bsz - voff) {
+			props_errf(r->err, "%s string %" PRIu64 ": value "
+				   "(offset %" PRIu64 ", size %" PRIu64 ") past "
+				   "the blob's end (%" PRIu64 " bytes)", where,
+				   i, voff, vlen, bsz);
+			return -EINVAL;
 		}
 	}
-	s = &e->strings[e->nstrings];
-	s->key = strdup(key);
-	if (!s->key) {
-		free(v);
-		return -ENOMEM;
-	}
-	s->value = v;
-	s->value_len = vlen;
-	e->nstrings++;
 	return 0;
 }
 
-static int parse_entry(const unsigned char *b, uint64_t bsz, uint32_t version,
-		       const unsigned char *raw, size_t idx, const char *fname,
-		       struct offload_entry *e, struct props_error *err)
+/*
+ * Entry idx's fields into e; its string map checked when it is the first
+ * to name it (lead), counted against the string entries the blob holds.
+ */
+static int check_entry(struct reader *r, const unsigned char *raw, size_t idx,
+		       int lead, uint64_t *nread, struct offload_entry *e)
 {
-	uint64_t soff, nstr, ioff, isz, esz, i;
+	uint64_t soff, nstr, ioff, isz, bsz = r->bsz;
 	char where[300];
-	int rc;
 
 	snprintf(where, sizeof(where), "%s: OffloadBinary entry %zu",
-		 fname_or(fname), idx);
+		 fname_or(r->fname), idx);
 	e->image_kind = props_le16(raw);
 	e->offload_kind = props_le16(raw + 2);
 	e->flags = props_le32(raw + 4);
@@ -126,67 +308,377 @@ static int parse_entry(const unsigned char *b, uint64_t bsz, uint32_t version,
 	isz = props_le64(raw + 32);
 
 	if (ioff > bsz || isz > bsz - ioff) {
-		props_errf(err, "%s: image (offset %" PRIu64 ", size %" PRIu64
-			   ") past the blob's end (%" PRIu64 " bytes)",
+		props_errf(r->err, "%s: image (offset %" PRIu64 ", size %"
+			   PRIu64 ") past the blob's end (%" PRIu64 " bytes)",
 			   where, ioff, isz, bsz);
 		return -EINVAL;
 	}
-	esz = version == 1 ? STR_V1_SIZE : STR_SIZE;
-	if (soff > bsz || nstr > (bsz - soff) / esz) {
-		props_errf(err, "%s: string map (offset %" PRIu64 ", %" PRIu64
-			   " entries) past the blob's end (%" PRIu64 " bytes)",
-			   where, soff, nstr, bsz);
+	if (soff > bsz || nstr > (bsz - soff) / r->esz) {
+		props_errf(r->err, "%s: string map (offset %" PRIu64 ", %"
+			   PRIu64 " entries) past the blob's end (%" PRIu64
+			   " bytes)", where, soff, nstr, bsz);
 		return -EINVAL;
 	}
-	e->image = b + ioff;
+	e->image = r->b + ioff;
 	e->image_size = (size_t)isz;
-	if (!nstr)
+	if (!lead || !nstr)
 		return 0;
-	e->strings = calloc((size_t)nstr, sizeof(*e->strings));
-	if (!e->strings)
-		return -ENOMEM;
-	for (i = 0; i < nstr; i++) {
-		const unsigned char *se = b + soff + i * esz;
-		uint64_t koff = props_le64(se), voff = props_le64(se + 8);
-		const unsigned char *nul;
-		const char *key;
-		uint64_t vlen;
-		char swhere[360];
+	if (nstr > bsz / r->esz - *nread) {
+		props_errf(r->err, "%s: string map (offset %" PRIu64 ", %"
+			   PRIu64 " entries): with the maps of the entries "
+			   "before it, %" PRIu64 " string entries of %u bytes, "
+			   "more than the blob's %" PRIu64 " bytes hold", where,
+			   soff, nstr, *nread + nstr, r->esz, bsz);
+		return -EINVAL;
+	}
+	*nread += nstr;
+	return check_strings(r, where, soff, nstr);
+}
 
-		snprintf(swhere, sizeof(swhere), "%s string %" PRIu64,
-			 where, i);
-		rc = read_key(b, bsz, koff, swhere, &key, err);
-		if (rc)
-			return rc;
-		if (voff > bsz) {
-			props_errf(err, "%s: value offset %" PRIu64
-				   " past the blob's end (%" PRIu64 " bytes)",
-				   swhere, voff, bsz);
-			return -EINVAL;
+/* The table entry of the string at off (it is there). */
+static size_t tab_find(const struct reader *r, uint64_t off)
+{
+	size_t lo = 0, hi = r->ntab, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->tab[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The hash of the bytes [from, to) given that of the string at to. */
+static uint64_t hash_back(const unsigned char *b, uint64_t from, uint64_t to,
+			  uint64_t h)
+{
+	while (to > from)
+		h = b[--to] + HASH_MUL * h;
+	return h;
+}
+
+/*
+ * The length and hash of every string in the table, from the last offset
+ * down: each byte between the first offset and the blob's end is read at
+ * most twice (the NUL sought, then hashed), whatever the strings share.
+ */
+static void measure(struct reader *r)
+{
+	uint64_t prev = r->bsz, nul = r->bsz, h = 0, o;
+	const unsigned char *q;
+	size_t k;
+
+	for (k = r->ntab; k-- > 0; prev = o) {
+		o = r->tab[k].off;
+		q = memchr(r->b + o, 0, (size_t)(prev - o));
+		if (q) {
+			nul = (uint64_t)(q - r->b);
+			h = hash_back(r->b, o, nul, 0);
+		} else {
+			h = hash_back(r->b, o, prev, h);
 		}
-		if (version == 1) {
-			nul = memchr(b + voff, 0, (size_t)(bsz - voff));
-			if (!nul) {
-				props_errf(err, "%s: value at offset %" PRIu64
-					   " has no NUL before the blob's end",
-					   swhere, voff);
-				return -EINVAL;
+		r->tab[k].len = nul - o;
+		r->tab[k].hash = h;
+	}
+}
+
+/* One unit of the work allowed for telling keys x and y apart. */
+static int charge(struct reader *r, const struct cstr *x,
+		  const struct cstr *y)
+{
+	if (r->cmp_left) {
+		r->cmp_left--;
+		return 0;
+	}
+	props_errf(r->err, "%s: OffloadBinary keys at offsets %" PRIu64
+		   " and %" PRIu64 ": telling keys of equal hash apart would "
+		   "read more than the blob's %" PRIu64 " bytes",
+		   fname_or(r->fname), x->off, y->off, r->bsz);
+	return -EINVAL;
+}
+
+/*
+ * 1 when keys x and y (equal length and hash, other offsets) hold the same
+ * bytes, 0 when not, -EINVAL past the work allowed for telling keys apart
+ * (a unit a call and a unit a byte compared, Size units in all). Two keys
+ * end at NULs na and nb: what the strings ending there share is
+ * remembered, so a key repeated at other offsets costs once per pair of
+ * NULs, not once per key.
+ */
+static int same_key(struct reader *r, const struct cstr *x,
+		    const struct cstr *y)
+{
+	uint64_t na = x->off + x->len, nb = y->off + y->len, t;
+	struct memo *m;
+
+	if (charge(r, x, y))
+		return -EINVAL;
+	if (na > nb) {
+		t = na;
+		na = nb;
+		nb = t;
+	}
+	m = &r->memo[(na * 0x9e3779b97f4a7c15ull ^ nb) % MEMO_SLOTS];
+	if (m->na != na || m->nb != nb)
+		*m = (struct memo){ .na = na, .nb = nb };
+	while (m->known < x->len && !m->differ) {
+		if (charge(r, x, y))
+			return -EINVAL;
+		if (r->b[na - 1 - m->known] != r->b[nb - 1 - m->known])
+			m->differ = 1;
+		else
+			m->known++;
+	}
+	return m->known >= x->len;
+}
+
+/* Each key's class: the table index of the first key of equal bytes. */
+static int classify(struct reader *r)
+{
+	size_t *perm, n = 0, k, g, q, nrep, m, bytes;
+	int rc = 0;
+
+	for (k = 0; k < r->ntab; k++)
+		n += r->tab[k].cls != NOT_KEY;
+	if (size_mul(n, sizeof(*perm), &bytes))
+		return -ENOMEM;
+	perm = malloc(bytes ? bytes : 1);
+	if (!perm)
+		return -ENOMEM;
+	for (k = n = 0; k < r->ntab; k++)
+		if (r->tab[k].cls != NOT_KEY)
+			perm[n++] = k;
+	heap_sort(perm, n, sizeof(*perm), cmp_content, r->tab);
+	for (k = 0; k < n && !rc; k = g) {
+		/* [k, g): equal hash and length; the first nrep are classes */
+		for (g = k + 1; g < n &&
+		     r->tab[perm[g]].hash == r->tab[perm[k]].hash &&
+		     r->tab[perm[g]].len == r->tab[perm[k]].len; g++)
+			;
+		for (nrep = 0, m = k; m < g; m++) {
+			struct cstr *x = &r->tab[perm[m]];
+
+			for (q = 0; q < nrep; q++) {
+				rc = same_key(r, &r->tab[perm[k + q]], x);
+				if (rc)
+					break;
 			}
-			vlen = (uint64_t)(nul - (b + voff));
+			if (rc < 0)
+				break;
+			if (rc) {
+				x->cls = perm[k + q];
+				rc = 0;
+				continue;
+			}
+			x->cls = perm[m];
+			q = perm[k + nrep];
+			perm[k + nrep] = perm[m];
+			perm[m] = q;
+			nrep++;
+		}
+	}
+	free(perm);
+	return rc;
+}
+/*
+ * The table of the strings the first entry of each map names: keys, and
+ * in version 1 values; sorted by offset, measured, keys classified.
+ */
+static int build_table(struct reader *r, const unsigned char *ents,
+		       size_t count, const size_t *lead, uint64_t nread)
+{
+	uint64_t per = r->version == 1 ? 2 : 1, j, nstr;
+	const unsigned char *raw, *se;
+	size_t i, k, n, bytes;
+
+	if (nread > SIZE_MAX / per ||
+	    size_mul((size_t)(nread * per), sizeof(*r->tab), &bytes))
+		return -ENOMEM;
+	r->tab = malloc(bytes);
+	if (!r->tab)
+		return -ENOMEM;
+	for (i = n = 0; i < count; i++) {
+		if (lead[i] != i)
+			continue;
+		raw = ents + i * ENTRY_SIZE;
+		nstr = props_le64(raw + 16);
+		se = r->b + props_le64(raw + 8);
+		for (j = 0; j < nstr; j++, se += r->esz) {
+			r->tab[n++] = (struct cstr){ .off = props_le64(se) };
+			if (per == 2)
+				r->tab[n++] = (struct cstr){
+					.off = props_le64(se + 8),
+					.cls = NOT_KEY,
+				};
+		}
+	}
+	/* by offset, a key before a value at the same offset: one of each */
+	heap_sort(r->tab, n, sizeof(*r->tab), cmp_off, NULL);
+	for (i = k = 0; i < n; i++)
+		if (!k || r->tab[i].off != r->tab[k - 1].off)
+			r->tab[k++] = r->tab[i];
+	r->ntab = k;
+	measure(r);
+	return classify(r);
+}
+
+/* 1 when the value's bytes are followed by a NUL inside the blob. */
+static int terminated(const struct reader *r, uint64_t voff, uint64_t vlen)
+{
+	return vlen < r->bsz - voff && !r->b[voff + vlen];
+}
+
+/* The copy of a value without a NUL after it, against the blob's Size. */
+static int charge_copy(struct reader *r, size_t idx, uint64_t j,
+		       uint64_t voff, uint64_t vlen)
+{
+	if (vlen < r->copy_left) {
+		r->copy_left -= vlen + 1;
+		return 0;
+	}
+	props_errf(r->err, "%s: OffloadBinary entry %zu string %" PRIu64
+		   ": value (offset %" PRIu64 ", size %" PRIu64 ") has no NUL "
+		   "after it, and copies of such values would take more than "
+		   "the blob's %" PRIu64 " bytes", fname_or(r->fname), idx, j,
+		   voff, vlen, r->bsz);
+	return -EINVAL;
+}
+
+/*
+ * The map of entry idx (nstr string entries at soff) into out and keys:
+ * each key once, at its first place, with its last value (borrowed for
+ * now; copies are made once all maps are read). slot[] is all zeros on
+ * entry and on return.
+ */
+static int read_map(struct reader *r, size_t idx, uint64_t soff,
+		    uint64_t nstr, size_t *slot, struct offload_string *out,
+		    struct offload_key *keys, size_t *nout)
+{
+	const unsigned char *b = r->b, *se;
+	uint64_t j, voff, vlen;
+	size_t n = 0, k, t, c;
+
+	for (j = 0; j < nstr; j++) {
+		se = b + soff + j * r->esz;
+		t = tab_find(r, props_le64(se));
+		c = r->tab[t].cls;
+		if (!slot[c]) {
+			slot[c] = n + 1;
+			out[n].key = (const char *)b + r->tab[t].off;
+			keys[n] = (struct offload_key){ r->tab[t].hash, n };
+			n++;
+		}
+		/* the string entry of the value, for now */
+		out[slot[c] - 1].value_len = (size_t)j;
+	}
+	for (k = 0; k < n; k++)
+		slot[r->tab[tab_find(r, (uint64_t)(out[k].key -
+						   (const char *)b))].cls] = 0;
+	heap_sort(keys, n, sizeof(*keys), cmp_key, NULL);
+	for (k = 0; k < n; k++) {
+		j = out[k].value_len;
+		se = b + soff + j * r->esz;
+		voff = props_le64(se + 8);
+		if (r->version == 1) {
+			vlen = r->tab[tab_find(r, voff)].len;
 		} else {
 			vlen = props_le64(se + 16);
-			if (vlen > bsz - voff) {
-				props_errf(err, "%s: value (offset %" PRIu64
-					   ", size %" PRIu64 ") past the blob's end (%"
-					   PRIu64 " bytes)", swhere, voff, vlen, bsz);
+			if (!terminated(r, voff, vlen) &&
+			    charge_copy(r, idx, j, voff, vlen))
 				return -EINVAL;
-			}
 		}
-		rc = add_string(e, key, b + voff, (size_t)vlen);
-		if (rc)
-			return rc;
+		out[k].value = (const char *)b + voff;
+		out[k].value_len = (size_t)vlen;
+	}
+	*nout = n;
+	return 0;
+}
+
+/* Values without a NUL after them into one block of copies. */
+static int copy_values(struct reader *r, struct offload_binary *ob,
+		       const size_t *lead)
+{
+	size_t i, k, total = (size_t)(r->bsz - r->copy_left);
+	const char *b = (const char *)r->b;
+	char *p;
+
+	if (!total)
+		return 0;
+	p = ob->copies = malloc(total);
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < ob->nentries; i++) {
+		struct offload_entry *e = &ob->entries[i];
+
+		for (k = 0; lead[i] == i && k < e->nstrings; k++) {
+			struct offload_string *s = &e->strings[k];
+
+			if (terminated(r, (uint64_t)(s->value - b),
+				       s->value_len))
+				continue;
+			memcpy(p, s->value, s->value_len);
+			p[s->value_len] = '\0';
+			s->value = p;
+			p += s->value_len + 1;
+		}
 	}
 	return 0;
+}
+
+/* Every map read once, into one pool; entries sharing a map share it. */
+static int read_maps(struct reader *r, struct offload_binary *ob,
+		     const unsigned char *ents, const size_t *lead,
+		     uint64_t nread)
+{
+	struct offload_string *strs;
+	struct offload_key *keys;
+	size_t i, used = 0, n, *slot = NULL, bytes;
+	int rc;
+
+	rc = build_table(r, ents, ob->nentries, lead, nread);
+	if (rc)
+		return rc;
+	if (size_mul((size_t)nread, sizeof(*strs) + sizeof(*keys), &bytes))
+		return -ENOMEM;
+	ob->pool = malloc(bytes);
+	slot = calloc(r->ntab, sizeof(*slot));
+	if (!ob->pool || !slot) {
+		free(slot);
+		return -ENOMEM;
+	}
+	strs = ob->pool;
+	keys = (struct offload_key *)(strs + nread);
+	for (i = 0; i < ob->nentries; i++) {
+		const unsigned char *raw = ents + i * ENTRY_SIZE;
+		struct offload_entry *e = &ob->entries[i];
+		uint64_t nstr = props_le64(raw + 16);
+
+		if (lead[i] != i || !nstr)
+			continue;
+		rc = read_map(r, i, props_le64(raw + 8), nstr, slot,
+			      strs + used, keys + used, &n);
+		if (rc)
+			break;
+		e->strings = strs + used;
+		e->keys = keys + used;
+		e->nstrings = n;
+		used += n;
+	}
+	free(slot);
+	free(r->tab);
+	r->tab = NULL;
+	if (!rc)
+		rc = copy_values(r, ob, lead);
+	for (i = 0; !rc && i < ob->nentries; i++) {
+		if (lead[i] == i)
+			continue;
+		ob->entries[i].strings = ob->entries[lead[i]].strings;
+		ob->entries[i].keys = ob->entries[lead[i]].keys;
+		ob->entries[i].nstrings = ob->entries[lead[i]].nstrings;
+	}
+	return rc;
 }
 
 static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
@@ -194,8 +686,14 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 {
 	uint32_t version = props_le32(b + 4);
 	uint64_t eoff = props_le64(b + 16);
-	uint64_t count = props_le64(b + 24);
-	size_t i;
+	uint64_t count = props_le64(b + 24), nread = 0;
+	struct reader r = {
+		.b = b, .bsz = bsz, .version = version,
+		.esz = version == 1 ? STR_V1_SIZE : STR_SIZE,
+		.fname = fname, .err = err, .cmp_left = bsz, .copy_left = bsz,
+	};
+	const unsigned char *ents;
+	size_t i, *lead;
 	int rc;
 
 	if (version == 1)
@@ -212,19 +710,23 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 			   "at least one entry", fname_or(fname));
 		return -EINVAL;
 	}
+	ents = b + eoff;
 	ob->entries = calloc((size_t)count, sizeof(*ob->entries));
 	if (!ob->entries)
 		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		rc = parse_entry(b, bsz, version, b + eoff + i * ENTRY_SIZE, i,
-				 fname, &ob->entries[i], err);
-		ob->nentries = i + 1;
-		if (rc)
-			return rc;
-	}
-	return 0;
+	ob->nentries = (size_t)count;
+	rc = map_leaders(ents, (size_t)count, &lead);
+	if (rc)
+		return rc;
+	for (i = 0; i < count && !rc; i++)
+		rc = check_entry(&r, ents + i * ENTRY_SIZE, i, lead[i] == i,
+				 &nread, &ob->entries[i]);
+	if (!rc && nread)
+		rc = read_maps(&r, ob, ents, lead, nread);
+	free(r.tab);
+	free(lead);
+	return rc;
 }
-
 
 /*
  * A compressed blob (version 3, InflatedSize != 0): its header, with Size
@@ -353,18 +855,47 @@ int offload_binary_parse(const void *buf, size_t len, const char *fname,
 	return offload_binary_parse_at(buf, len, &off, fname, out, err);
 }
 
+/* The string at i of e, when its key is key. */
+static const char *string_if(const struct offload_entry *e, size_t i,
+			     const char *key, size_t *len)
+{
+	if (strcmp(e->strings[i].key, key))
+		return NULL;
+	if (len)
+		*len = e->strings[i].value_len;
+	return e->strings[i].value;
+}
+
 const char *offload_entry_string(const struct offload_entry *e,
 				 const char *key, size_t *len)
 {
-	size_t i;
+	const struct offload_key *keys;
+	size_t i, lo, hi, n;
+	const char *v;
+	uint64_t h;
 
-	for (i = 0; e && key && i < e->nstrings; i++) {
-		if (!strcmp(e->strings[i].key, key)) {
-			if (len)
-				*len = e->strings[i].value_len;
-			return e->strings[i].value;
-		}
+	if (!e || !key)
+		return NULL;
+	if (!e->keys) {		/* not from the reader */
+		for (i = 0; i < e->nstrings; i++)
+			if ((v = string_if(e, i, key, len)))
+				return v;
+		return NULL;
 	}
+	/* Keys by hash (the reader's): a binary search, then the key. */
+	n = strlen(key);
+	h = hash_back((const unsigned char *)key, 0, n, 0);
+	keys = e->keys;
+	for (lo = 0, hi = e->nstrings; lo < hi;) {
+		i = lo + (hi - lo) / 2;
+		if (keys[i].hash < h)
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	for (; lo < e->nstrings && keys[lo].hash == h; lo++)
+		if ((v = string_if(e, keys[lo].pos, key, len)))
+			return v;
 	return NULL;
 }
 

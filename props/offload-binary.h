@@ -67,15 +67,21 @@ enum offload_kind {
 #define OFFLOAD_FLAG_METADATA 0x1u	/* the entry carries no image */
 
 /*
- * One key/value of an entry's string map. Parsed ones are copies owned by
- * the binary, each NUL-terminated; value_len does not count that NUL (a
- * version 2 or 3 value may hold NUL bytes of its own).
+ * One key/value of an entry's string map, each NUL-terminated; value_len
+ * does not count that NUL (a version 2 or 3 value may hold NUL bytes of
+ * its own). Parsed ones borrow from the blob (or from the inflated copy of
+ * a compressed one), as the images do: a key where it lies, a value too
+ * when a NUL follows it in the blob (LLVM's writer ends every string with
+ * one), else a copy the binary owns. Entries with the same string map
+ * (offset and count) share one array of them.
  */
 struct offload_string {
 	const char *key;
 	const char *value;
 	size_t value_len;
 };
+
+struct offload_key;
 
 struct offload_entry {
 	uint16_t image_kind;		/* enum offload_image_kind, as stored */
@@ -86,6 +92,8 @@ struct offload_entry {
 	/* In first-seen key order; a repeated key keeps its last value. */
 	struct offload_string *strings;
 	size_t nstrings;
+	/* Private: the keys by hash for offload_entry_string(), or NULL. */
+	const struct offload_key *keys;
 };
 
 struct offload_binary {
@@ -96,9 +104,12 @@ struct offload_binary {
 	size_t nentries;
 	/*
 	 * Private: the inflated copy of a compressed blob (the entries point
-	 * into it), or NULL.
+	 * into it), or NULL; the strings of every map and their keys by hash;
+	 * the copies of values without a NUL after them.
 	 */
 	unsigned char *owned;
+	void *pool;
+	char *copies;
 };
 
 /* 1 when buf starts with the OffloadBinary magic (len may be short). */
@@ -119,6 +130,17 @@ int offload_binary_is(const void *buf, size_t len);
  * fname names the input in errors. Every offset and size is checked
  * against the blob: header Size within len, entries, string entries, keys
  * (NUL-terminated inside the blob), values and images inside it.
+ *
+ * Time and memory are linear in the blob (its inflated bytes when it is
+ * compressed), whatever its entries share, overlap or repeat; what does
+ * not fit is refused (-EINVAL) rather than read:
+ *   - the string entries of all maps, a map shared whole by entries
+ *     counted once, must fit in Size bytes;
+ *   - copies of version 2 or 3 values without a NUL after them take at
+ *     most Size bytes together;
+ *   - keys of equal hash are told apart by at most Size bytes compared.
+ * The heap used while parsing peaks below 8 bytes per byte of Size
+ * (docs/limits.md has the exact sum), plus the inflated copy.
  */
 int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 			    const char *fname, struct offload_binary **out,
@@ -128,7 +150,10 @@ int offload_binary_parse(const void *buf, size_t len, const char *fname,
 			 struct offload_binary **out, struct props_error *err);
 void offload_binary_free(struct offload_binary *ob);
 
-/* Borrowed value of key in e (its length in *len when len is non-NULL). */
+/*
+ * Borrowed value of key in e (its length in *len when len is non-NULL):
+ * O(log n) in e's strings for an entry the reader made.
+ */
 const char *offload_entry_string(const struct offload_entry *e,
 				 const char *key, size_t *len);
 
