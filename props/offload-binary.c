@@ -741,14 +741,23 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 	const char *what = "";
 	int rc;
 
-	if (eoff < HDR_V3_SIZE || eoff > bsz || inflated < eoff ||
-	    inflated > DEVIMG_LIMIT_IMAGE_FILE || inflated > SIZE_MAX / 2) {
+	if (eoff < HDR_V3_SIZE || eoff > bsz || inflated < eoff) {
 		props_errf(err, "%s: compressed OffloadBinary: EntriesOffset %"
 			   PRIu64 ", Size %" PRIu64 ", InflatedSize %" PRIu64
 			   ": expected %u <= EntriesOffset <= Size and "
-			   "EntriesOffset <= InflatedSize <= %" PRIu64,
-			   fname_or(fname), eoff, bsz, inflated, HDR_V3_SIZE,
-			   (uint64_t)DEVIMG_LIMIT_IMAGE_FILE);
+			   "EntriesOffset <= InflatedSize",
+			   fname_or(fname), eoff, bsz, inflated, HDR_V3_SIZE);
+		return -EINVAL;
+	}
+	/* The zstd expander's limit, checked before anything is allocated. */
+	if (inflated - eoff > DEVIMG_LIMIT_DECOMPRESSED ||
+	    inflated > SIZE_MAX / 2) {
+		props_errf(err, "%s: compressed OffloadBinary: InflatedSize %"
+			   PRIu64 " after EntriesOffset %" PRIu64 " is a body "
+			   "of %" PRIu64 " bytes, more than "
+			   "DEVIMG_LIMIT_DECOMPRESSED (%" PRIu64 ")",
+			   fname_or(fname), inflated, eoff, inflated - eoff,
+			   (uint64_t)DEVIMG_LIMIT_DECOMPRESSED);
 		return -EINVAL;
 	}
 	rc = offload_inflate(b + eoff, (size_t)(bsz - eoff), (size_t)eoff,

@@ -138,7 +138,8 @@ int offload_binary_is(const void *buf, size_t len);
  *     counted once, must fit in Size bytes;
  *   - copies of version 2 or 3 values without a NUL after them take at
  *     most Size bytes together;
- *   - keys of equal hash are told apart by at most Size bytes compared.
+ *   - keys of equal hash are told apart by at most Size bytes compared;
+ *   - a compressed body inflates to at most DEVIMG_LIMIT_DECOMPRESSED.
  * The heap used while parsing peaks below 8 bytes per byte of Size
  * (docs/limits.md has the exact sum), plus the inflated copy.
  */

@@ -6,9 +6,10 @@
  * blobs in one section, and every kind of bad input refused with a line
  * naming the field. Then the worst shapes a blob can take (entries that
  * share a string map or a long key, overlapping maps, keys that are
- * suffixes of each other, many keys, values without a NUL after them),
- * read under a budget of memory and comparisons per input byte, and
- * honest blobs read as a slow reference reader reads them.
+ * suffixes of each other, many keys, values without a NUL after them,
+ * compressed bodies claiming gigabytes), read under a budget of memory
+ * and comparisons per input byte, and honest blobs read as a slow
+ * reference reader reads them.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -556,7 +557,7 @@ START_TEST(test_compressed_corrupt)
 	ck_assert_err_has(err, "z.bin: compressed OffloadBinary");
 	ck_assert_ptr_null(ob);
 	/* more than zlib data of this size can hold: nothing allocated */
-	put_le64(b + 32, (uint64_t)1 << 33);
+	put_le64(b + 32, (uint64_t)1 << 32);
 	ck_assert_int_eq(offload_binary_parse(b, n, "z.bin", &ob, &err),
 			 -EINVAL);
 	ck_assert_err_has(err, "too short to inflate");
@@ -1355,6 +1356,60 @@ START_TEST(test_unterminated_values)
 }
 END_TEST
 
+/*
+ * A compressed body is at most DEVIMG_LIMIT_DECOMPRESSED (4 GiB) once
+ * inflated, whichever library inflates it, and a larger claim is refused
+ * before anything is allocated: a zlib body of 5.2 MB claiming 5 GiB
+ * (which zlib's ratio could make), and the limit exactly, and one over.
+ */
+START_TEST(test_compressed_limit)
+{
+	static const unsigned char zstd[] = {
+		0x28, 0xb5, 0x2f, 0xfd, 0xe0,	/* single segment, 8-byte size */
+		0x01, 0, 0, 0, 0x01, 0, 0, 0,	/* 2^32 + 1 */
+	};
+	const uint64_t lim = (uint64_t)1 << 32;
+	const size_t big = 5202240;	/* 5 GiB / 1032, rounded up to 8 */
+	struct props_error err = { "" };
+	struct offload_binary *ob;
+	unsigned char *b = shape_new(40 + big, 1);
+	size_t n;
+	int r;
+
+	put_le64(b + 32, 40 + 5 * ((uint64_t)1 << 30));
+	ck_assert_int_eq(parse_counted(b, 40 + big, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "DEVIMG_LIMIT_DECOMPRESSED");
+	ck_assert_int_lt(mc.peak, 4096);
+	free(b);
+
+	/* zlib data (no zstd magic) of 16 bytes, the claim about the limit */
+	b = shape_new(56, 1);
+	n = 56;
+	put_le64(b + 32, 40 + lim + 1);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "DEVIMG_LIMIT_DECOMPRESSED");
+	ck_assert_int_lt(mc.peak, 4096);
+	put_le64(b + 32, 40 + lim);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_msg(!strstr(err.msg, "DEVIMG_LIMIT"), "%s", err.msg);
+	ck_assert_err_has(err, "too short to inflate");
+	ck_assert_int_lt(mc.peak, 4096);
+	put_le64(b + 32, 40 + lim - 1);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "too short to inflate");
+	ck_assert_int_lt(mc.peak, 4096);
+
+	/* a zstd frame declaring one byte over */
+	memcpy(b + 40, zstd, sizeof(zstd));
+	put_le64(b + 32, 40 + lim + 1);
+	r = parse_counted(b, n, &ob, &err);
+	ck_assert_int_eq(r, -EINVAL);
+	ck_assert_err_has(err, "DEVIMG_LIMIT_DECOMPRESSED");
+	ck_assert_int_lt(mc.peak, 4096);
+	free(b);
+}
+END_TEST
+
 static Suite *offload_suite(void)
 {
 	Suite *s = suite_create("offload-binary");
@@ -1388,6 +1443,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_repeated_keys);
 	tcase_add_test(tc, test_overlapping_maps);
 	tcase_add_test(tc, test_unterminated_values);
+	tcase_add_test(tc, test_compressed_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
