@@ -7,43 +7,36 @@
 #include <string.h>
 
 #include "checked.h"
+#include "devimg_limits.h"
 #include "internal.h"
 #include "syclbin.h"
 
 #define FILE_HDR 56u	/* magic, version, 3 counts, pad, 4 x u64 */
 #define TABLE_HDR 32u	/* each abstract-module, IR and native header */
+/* am_index: the digits of UINT64_MAX; more is refused, not scanned */
+#define AM_INDEX_MAX_LEN 20u
 
 static const char *fname_or(const char *fname)
 {
 	return fname ? fname : "<SYCLBIN>";
 }
 
-static void image_fini(struct syclbin_image *img)
-{
-	props_free(img->meta);
-	free(img->target);
-	free(img->arch);
-}
-
 void syclbin_free(struct syclbin *sb)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!sb)
 		return;
-	for (i = 0; i < sb->nmodules; i++) {
-		struct syclbin_module *m = &sb->modules[i];
+	for (i = 0; i < sb->nmetas; i++) {
+		struct syclbin_meta *m = &sb->metas[i];
 
-		props_free(m->meta);
-		for (j = 0; j < m->nir; j++)
-			image_fini(&m->ir[j]);
-		for (j = 0; j < m->nnative; j++)
-			image_fini(&m->native[j]);
-		free(m->ir);
-		free(m->native);
+		props_free(m->props);
+		free(m->target[0]);	/* one buffer each: target_first, arch */
+		free(m->target[1]);
 	}
+	free(sb->metas);
+	free(sb->images);
 	free(sb->modules);
-	props_free(sb->global);
 	offload_binary_free(sb->ob);
 	free(sb);
 }
@@ -64,65 +57,81 @@ int syclbin_is(const void *buf, size_t len)
 				   (int)OFFLOAD_IMAGE_SYCLBIN;
 }
 
-/* ---- metadata ---- */
+/* ---- metadata: each range parsed once ---- */
 
-static int parse_meta(const unsigned char *text, size_t len, const char *fname,
-		      const char *what, struct props **out,
-		      struct props_error *err)
+/* Who names a metadata range, for messages. */
+enum ref_kind {
+	REF_GLOBAL,
+	REF_MODULE,	/* abstract module a */
+	REF_IR,		/* abstract module a, IR module b */
+	REF_NATIVE,	/* abstract module a, native image b */
+	REF_ENTRY,	/* version 2: entry a */
+};
+
+struct mref {
+	const unsigned char *p;
+	size_t len;
+	enum ref_kind kind;
+	size_t a, b;
+	size_t *id;		/* where the range's metas index goes */
+};
+
+static void ref_name(char *buf, size_t n, const struct mref *r)
+{
+	switch (r->kind) {
+	case REF_GLOBAL:
+		snprintf(buf, n, "global metadata");
+		break;
+	case REF_MODULE:
+		snprintf(buf, n, "abstract module %zu metadata", r->a);
+		break;
+	case REF_IR:
+		snprintf(buf, n, "abstract module %zu IR module %zu metadata",
+			 r->a, r->b);
+		break;
+	case REF_NATIVE:
+		snprintf(buf, n,
+			 "abstract module %zu native image %zu metadata",
+			 r->a, r->b);
+		break;
+	case REF_ENTRY:
+		snprintf(buf, n, "entry %zu metadata", r->a);
+		break;
+	}
+}
+
+struct mkey {
+	uintptr_t p;
+	size_t len;
+	size_t ref;
+};
+
+static int mkey_cmp(const void *x, const void *y)
+{
+	const struct mkey *a = x, *b = y;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->ref < b->ref ? -1 : a->ref > b->ref;
+}
+
+static int parse_meta(const struct mref *r, const char *fname,
+		      struct props **out, struct props_error *err)
 {
 	struct props_error perr = { { 0 } };
+	char what[96];
 	int rc;
 
-	rc = props_parse((const char *)text, len, fname, out, &perr);
-	if (rc)
+	rc = props_parse((const char *)r->p, r->len, fname, out, &perr);
+	if (rc) {
+		ref_name(what, sizeof(what), r);
 		props_errf(err, "%s: SYCLBIN %s: %s", fname_or(fname), what,
 			   perr.msg);
+	}
 	/* a number out of range (-ERANGE) is a malformed file too */
 	return rc && rc != -ENOMEM ? -EINVAL : rc;
-}
-
-/* A byte-array (or string) property of set as a NUL-terminated copy. */
-static char *meta_string(const struct props *p, const char *set,
-			 const char *name)
-{
-	const struct props_set *s = props_find_set(p, set);
-	const struct props_prop *pr = s ? props_set_find(s, name) : NULL;
-
-	if (pr && pr->type == PROPS_BYTE_ARRAY && pr->size >= PROPS_BYTES_HEADER)
-		return props_strndup((const char *)pr->data + PROPS_BYTES_HEADER,
-				     pr->size - PROPS_BYTES_HEADER);
-	if (pr && pr->type == PROPS_STRING)
-		return props_strndup((const char *)pr->data, pr->size);
-	return props_strndup("", 0);
-}
-
-static int image_fill(struct syclbin_image *img, const unsigned char *meta,
-		      size_t mlen, const unsigned char *data, size_t size,
-		      int native, const char *fname, const char *what,
-		      struct props_error *err)
-{
-	const struct props_set *s;
-	const struct props_prop *pr;
-	const char *set = native ? SYCLBIN_SET_NATIVE : SYCLBIN_SET_IR;
-	int rc;
-
-	img->data = data;
-	img->size = size;
-	img->meta_text = (const char *)meta;
-	img->meta_len = mlen;
-	img->ir_type = UINT32_MAX;
-	rc = parse_meta(meta, mlen, fname, what, &img->meta, err);
-	if (rc)
-		return rc;
-	s = props_find_set(img->meta, SYCLBIN_SET_IR);
-	pr = s ? props_set_find(s, "type") : NULL;
-	if (pr && pr->type == PROPS_UINT32)
-		img->ir_type = pr->u32;
-	img->target = meta_string(img->meta, set, "target");
-	img->arch = meta_string(img->meta, SYCLBIN_SET_NATIVE, "arch");
-	if (!img->target || !img->arch)
-		return -ENOMEM;
-	return 0;
 }
 
 static int read_state(struct syclbin *sb, const char *fname,
@@ -146,6 +155,217 @@ static int read_state(struct syclbin *sb, const char *fname,
 	return 0;
 }
 
+/*
+ * Give every reference the index of its range in sb->metas, parsing each
+ * distinct range once, in the order of its first reference (so that an
+ * error names the first header or entry that names it). Ranges are sorted
+ * by start: equal ones are one range; a range that starts inside an
+ * earlier one is refused. The global metadata, refs[0], is read first and
+ * its state checked before anything else is parsed.
+ */
+static int resolve_metas(struct syclbin *sb, struct mref *refs, size_t n,
+			 const char *fname, struct props_error *err)
+{
+	struct mkey *k = calloc(n ? n : 1, sizeof(*k));
+	size_t *rep = calloc(n ? n : 1, sizeof(*rep));
+	size_t i, g, far = 0, far_ref = 0, nlead = 0;
+	uintptr_t far_end = 0;
+	char w1[96], w2[96];
+	int rc = -ENOMEM;
+
+	if (!k || !rep)
+		goto out;
+	for (i = 0; i < n; i++)
+		k[i] = (struct mkey){ refs[i].len ? (uintptr_t)refs[i].p : 0,
+				      refs[i].len, i };
+	qsort(k, n, sizeof(*k), mkey_cmp);
+	for (g = 0; g < n; g = i) {
+		for (i = g; i < n && k[i].p == k[g].p && k[i].len == k[g].len;
+		     i++)
+			rep[k[i].ref] = k[g].ref;
+		nlead++;
+		if (!k[g].len)
+			continue;
+		if (far && k[g].p < far_end) {
+			const struct mref *a = &refs[far_ref], *b = &refs[k[g].ref];
+
+			if (far_ref > k[g].ref) {
+				a = b;
+				b = &refs[far_ref];
+			}
+			ref_name(w1, sizeof(w1), a);
+			ref_name(w2, sizeof(w2), b);
+			props_errf(err, "%s: SYCLBIN %s (%zu bytes) and %s (%zu "
+				   "bytes) overlap without being the same "
+				   "range", fname_or(fname), w1, a->len, w2,
+				   b->len);
+			rc = -EINVAL;
+			goto out;
+		}
+		if (!far || k[g].p + k[g].len > far_end) {
+			far = 1;
+			far_end = k[g].p + k[g].len;
+			far_ref = k[g].ref;
+		}
+	}
+	free(k);
+	k = NULL;
+	sb->metas = calloc(nlead ? nlead : 1, sizeof(*sb->metas));
+	if (!sb->metas)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct syclbin_meta *m;
+
+		if (rep[i] != i) {
+			rep[i] = rep[rep[i]];	/* its leader's index, set */
+			*refs[i].id = rep[i];
+			continue;
+		}
+		m = &sb->metas[sb->nmetas];
+		m->text = (const char *)refs[i].p;
+		m->len = refs[i].len;
+		m->ir_type = UINT32_MAX;
+		rc = parse_meta(&refs[i], fname, &m->props, err);
+		if (rc)
+			goto out;
+		m->kernels = props_find_set(m->props, SYCLBIN_SET_KERNEL_NAMES);
+		rep[i] = sb->nmetas++;
+		*refs[i].id = rep[i];
+		if (i == 0 && refs[0].kind == REF_GLOBAL) {
+			sb->global = m->props;
+			rc = read_state(sb, fname, err);
+			if (rc)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(k);
+	free(rep);
+	return rc;
+}
+
+/* A byte-array (or string) property of set: its bytes, "" when absent. */
+static const char *meta_bytes(const struct props *p, const char *set,
+			      const char *name, size_t *len)
+{
+	const struct props_set *s = props_find_set(p, set);
+	const struct props_prop *pr = s ? props_set_find(s, name) : NULL;
+
+	if (pr && pr->type == PROPS_BYTE_ARRAY && pr->size >= PROPS_BYTES_HEADER) {
+		*len = pr->size - PROPS_BYTES_HEADER;
+		return (const char *)pr->data + PROPS_BYTES_HEADER;
+	}
+	if (pr && pr->type == PROPS_STRING) {
+		*len = pr->size;
+		return (const char *)pr->data;
+	}
+	*len = 0;
+	return "";
+}
+
+/*
+ * What an image reads of its metadata, derived once per range and kind
+ * (IR or native: the target comes from that kind's set) into one buffer:
+ * target, its first component and arch, each NUL-terminated. A byte array
+ * is cut at its first NUL, as a C string of it reads.
+ */
+static int meta_derive(struct syclbin_meta *m, int native)
+{
+	const struct props_set *s;
+	const struct props_prop *pr;
+	const char *t, *a, *dash;
+	size_t tl, al, fl;
+	char *b;
+
+	if (m->target[native])
+		return 0;
+	s = props_find_set(m->props, SYCLBIN_SET_IR);
+	pr = s ? props_set_find(s, "type") : NULL;
+	if (pr && pr->type == PROPS_UINT32)
+		m->ir_type = pr->u32;
+	t = meta_bytes(m->props, native ? SYCLBIN_SET_NATIVE : SYCLBIN_SET_IR,
+		       "target", &tl);
+	a = meta_bytes(m->props, SYCLBIN_SET_NATIVE, "arch", &al);
+	tl = strnlen(t, tl);
+	al = strnlen(a, al);
+	dash = memchr(t, '-', tl);
+	fl = dash ? (size_t)(dash - t) : tl;
+	b = malloc(tl + fl + al + 3);
+	if (!b)
+		return -ENOMEM;
+	m->target[native] = b;
+	memcpy(b, t, tl);
+	b[tl] = '\0';
+	m->target_first[native] = b + tl + 1;
+	memcpy(b + tl + 1, t, fl);
+	b[tl + 1 + fl] = '\0';
+	m->arch[native] = b + tl + fl + 2;
+	memcpy(b + tl + fl + 2, a, al);
+	b[tl + fl + 2 + al] = '\0';
+	return 0;
+}
+
+/* Point modules and images at their parsed metadata. */
+static int link_metas(struct syclbin *sb)
+{
+	size_t i, j;
+	int rc;
+
+	for (i = 0; i < sb->nmodules; i++) {
+		struct syclbin_module *m = &sb->modules[i];
+
+		m->meta = sb->metas[m->meta_id].props;
+		m->kernels = sb->metas[m->meta_id].kernels;
+	}
+	for (i = 0; i < sb->nmodules; i++) {
+		struct syclbin_module *m = &sb->modules[i];
+
+		for (j = 0; j < m->nir + m->nnative; j++) {
+			int native = j >= m->nir;
+			struct syclbin_image *img = native ?
+				&m->native[j - m->nir] : &m->ir[j];
+			struct syclbin_meta *mt = &sb->metas[img->meta_id];
+
+			rc = meta_derive(mt, native);
+			if (rc)
+				return rc;
+			img->meta = mt->props;
+			img->ir_type = mt->ir_type;
+			img->target = mt->target[native];
+			img->arch = mt->arch[native];
+			img->target_first = mt->target_first[native];
+		}
+	}
+	return 0;
+}
+
+/* The images counted before any is made. */
+static int check_count(uint64_t n, size_t max, const char *fname,
+		       struct props_error *err)
+{
+	if (n <= max)
+		return 0;
+	props_errf(err, "%s: SYCLBIN of %" PRIu64 " images (IR modules and "
+		   "native images of its abstract modules), more than the %zu "
+		   "of a descriptor", fname_or(fname), n, max);
+	return -EINVAL;
+}
+
+/* Room for the modules, the images and the references to metadata. */
+static int alloc_model(struct syclbin *sb, size_t nmod, size_t nimg,
+		       struct mref **refs)
+{
+	sb->modules = calloc(nmod ? nmod : 1, sizeof(*sb->modules));
+	sb->images = calloc(nimg ? nimg : 1, sizeof(*sb->images));
+	*refs = calloc(1 + nmod + nimg, sizeof(**refs));
+	if (!sb->modules || !sb->images || !*refs)
+		return -ENOMEM;
+	sb->nmodules = nmod;
+	sb->nimages = nimg;
+	return 0;
+}
+
 /* ---- bare (SYBI) ---- */
 
 struct table {
@@ -154,100 +374,178 @@ struct table {
 	const char *name;
 };
 
+/* 1 when [off, off + size) lies inside the table, *out its first byte. */
 static int table_get(const struct table *t, uint64_t off, uint64_t size,
-		     const char *fname, const char *what,
-		     const unsigned char **out, struct props_error *err)
+		     const unsigned char **out)
 {
-	if (off > t->size || size > t->size - off) {
-		props_errf(err, "%s: SYCLBIN %s (offset %" PRIu64 ", size %"
-			   PRIu64 ") outside the %s (%" PRIu64 " bytes)",
-			   fname_or(fname), what, off, size, t->name, t->size);
-		return -EINVAL;
-	}
+	if (off > t->size || size > t->size - off)
+		return 0;
 	*out = t->p + off;
+	return 1;
+}
+
+static int table_err(const struct table *t, uint64_t off, uint64_t size,
+		     const char *fname, const char *what,
+		     struct props_error *err)
+{
+	props_errf(err, "%s: SYCLBIN %s (offset %" PRIu64 ", size %" PRIu64
+		   ") outside the %s (%" PRIu64 " bytes)", fname_or(fname),
+		   what, off, size, t->name, t->size);
+	return -EINVAL;
+}
+
+struct bare {
+	const unsigned char *b;
+	uint32_t amc, irc, ndc;
+	uint64_t irbase, natbase;
+	struct table meta, bin;
+	const char *fname;
+};
+
+static const unsigned char *am_header(const struct bare *f, uint32_t i)
+{
+	return f->b + FILE_HDR + (uint64_t)TABLE_HDR * i;
+}
+
+/*
+ * Claim headers [first, first + n) of a table for module i: a header
+ * already claimed belongs to another module, which the format does not
+ * allow (each module's IR modules and native images are its own).
+ */
+static int claim(uint32_t *owner, uint32_t first, uint32_t n, uint32_t i,
+		 const char *what, const char *fname, struct props_error *err)
+{
+	uint32_t j;
+
+	for (j = first; j < first + n; j++) {
+		if (owner[j]) {
+			props_errf(err, "%s: SYCLBIN abstract module %" PRIu32
+				   ": %s header %" PRIu32 " also belongs to "
+				   "abstract module %" PRIu32, fname_or(fname),
+				   i, what, j, owner[j] - 1);
+			return -EINVAL;
+		}
+		owner[j] = i + 1;
+	}
 	return 0;
 }
 
-static int bare_image(const unsigned char *hdr, const struct table *meta,
-		      const struct table *bin, int native, const char *fname,
-		      const char *what, struct syclbin_image *img,
+/* Each module's header ranges: inside the tables, disjoint, counted. */
+static int bare_ranges(const struct bare *f, uint64_t *total,
+		       struct props_error *err)
+{
+	uint32_t *irown = NULL, *natown = NULL, i;
+	int rc = 0;
+
+	*total = 0;
+	for (i = 0; i < f->amc; i++) {
+		const unsigned char *h = am_header(f, i);
+		uint32_t nir = props_le32(h + 16), iroff = props_le32(h + 20);
+		uint32_t nnat = props_le32(h + 24), natoff = props_le32(h + 28);
+
+		if ((uint64_t)iroff + nir > f->irc ||
+		    (uint64_t)natoff + nnat > f->ndc) {
+			props_errf(err, "%s: SYCLBIN abstract module %" PRIu32
+				   ": IR modules %" PRIu32 "+%" PRIu32 " of %"
+				   PRIu32 ", native images %" PRIu32 "+%" PRIu32
+				   " of %" PRIu32 ": past the header tables",
+				   fname_or(f->fname), i, iroff, nir, f->irc,
+				   natoff, nnat, f->ndc);
+			return -EINVAL;
+		}
+		*total += (uint64_t)nir + nnat;
+	}
+	/* disjoint, at most irc + ndc: 4 bytes a header, before the count */
+	irown = calloc((size_t)f->irc + 1, sizeof(*irown));
+	natown = calloc((size_t)f->ndc + 1, sizeof(*natown));
+	if (!irown || !natown)
+		rc = -ENOMEM;
+	for (i = 0; !rc && i < f->amc; i++) {
+		const unsigned char *h = am_header(f, i);
+
+		rc = claim(irown, props_le32(h + 20), props_le32(h + 16), i,
+			   "IR module", f->fname, err);
+		if (!rc)
+			rc = claim(natown, props_le32(h + 28),
+				   props_le32(h + 24), i, "native image",
+				   f->fname, err);
+	}
+	free(irown);
+	free(natown);
+	return rc ? rc : check_count(*total, DEVIMG_LIMIT_IMAGES, f->fname, err);
+}
+
+static int bare_image(const struct bare *f, const unsigned char *hdr,
+		      uint32_t i, uint32_t j, int native,
+		      struct syclbin_image *img, struct mref *ref,
 		      struct props_error *err)
 {
 	const unsigned char *m, *d;
-	uint64_t msz = props_le64(hdr + 8), dsz = props_le64(hdr + 24);
+	uint64_t moff = props_le64(hdr), msz = props_le64(hdr + 8);
+	uint64_t doff = props_le64(hdr + 16), dsz = props_le64(hdr + 24);
+	const struct table *bad = NULL;
 	char w[128];
-	int rc;
 
-	snprintf(w, sizeof(w), "%s metadata", what);
-	rc = table_get(meta, props_le64(hdr), msz, fname, w, &m, err);
-	if (rc)
-		return rc;
-	snprintf(w, sizeof(w), "%s bytes", what);
-	rc = table_get(bin, props_le64(hdr + 16), dsz, fname, w, &d, err);
-	if (rc)
-		return rc;
-	snprintf(w, sizeof(w), "%s metadata", what);
-	return image_fill(img, m, (size_t)msz, d, (size_t)dsz, native, fname,
-			  w, err);
+	if (!table_get(&f->meta, moff, msz, &m))
+		bad = &f->meta;
+	else if (!table_get(&f->bin, doff, dsz, &d))
+		bad = &f->bin;
+	if (bad) {
+		snprintf(w, sizeof(w), "abstract module %" PRIu32 " %s %"
+			 PRIu32 " %s", i, native ? "native image" : "IR module",
+			 j, bad == &f->meta ? "metadata" : "bytes");
+		return bad == &f->meta ?
+		       table_err(bad, moff, msz, f->fname, w, err) :
+		       table_err(bad, doff, dsz, f->fname, w, err);
+	}
+	img->data = d;
+	img->size = (size_t)dsz;
+	img->meta_text = (const char *)m;
+	img->meta_len = (size_t)msz;
+	*ref = (struct mref){ m, (size_t)msz, native ? REF_NATIVE : REF_IR, i,
+			      j, &img->meta_id };
+	return 0;
 }
 
-static int bare_module(const unsigned char *b, uint32_t i, uint32_t amc,
-		       uint32_t irc, uint32_t ndc, const struct table *meta,
-		       const struct table *bin, const char *fname,
-		       struct syclbin_module *m, struct props_error *err)
+static int bare_module(const struct bare *f, uint32_t i,
+		       struct syclbin_module *m, struct syclbin_image **next,
+		       struct mref **ref, struct props_error *err)
 {
-	const unsigned char *h = b + FILE_HDR + (uint64_t)TABLE_HDR * i, *mt;
+	const unsigned char *h = am_header(f, i), *mt;
 	uint32_t nir = props_le32(h + 16), iroff = props_le32(h + 20);
 	uint32_t nnat = props_le32(h + 24), natoff = props_le32(h + 28);
-	uint64_t irbase = FILE_HDR + (uint64_t)TABLE_HDR * amc;
-	uint64_t natbase = irbase + (uint64_t)TABLE_HDR * irc;
 	char what[96];
 	uint32_t j;
 	int rc;
 
-	snprintf(what, sizeof(what), "abstract module %" PRIu32 " metadata", i);
-	rc = table_get(meta, props_le64(h), props_le64(h + 8), fname, what,
-		       &mt, err);
-	if (rc)
-		return rc;
+	if (!table_get(&f->meta, props_le64(h), props_le64(h + 8), &mt)) {
+		snprintf(what, sizeof(what),
+			 "abstract module %" PRIu32 " metadata", i);
+		return table_err(&f->meta, props_le64(h), props_le64(h + 8),
+				 f->fname, what, err);
+	}
 	m->meta_text = (const char *)mt;
 	m->meta_len = (size_t)props_le64(h + 8);
-	rc = parse_meta(mt, m->meta_len, fname, what, &m->meta, err);
-	if (rc)
-		return rc;
-	if ((uint64_t)iroff + nir > irc || (uint64_t)natoff + nnat > ndc) {
-		props_errf(err, "%s: SYCLBIN abstract module %" PRIu32
-			   ": IR modules %" PRIu32 "+%" PRIu32 " of %" PRIu32
-			   ", native images %" PRIu32 "+%" PRIu32 " of %" PRIu32
-			   ": past the header tables", fname_or(fname), i,
-			   iroff, nir, irc, natoff, nnat, ndc);
-		return -EINVAL;
-	}
-	m->ir = calloc(nir ? nir : 1, sizeof(*m->ir));
-	m->native = calloc(nnat ? nnat : 1, sizeof(*m->native));
-	if (!m->ir || !m->native)
-		return -ENOMEM;
-	for (j = 0; j < nir; j++, m->nir++) {
-		snprintf(what, sizeof(what),
-			 "abstract module %" PRIu32 " IR module %" PRIu32, i, j);
-		rc = bare_image(b + irbase + (uint64_t)TABLE_HDR * (iroff + j),
-				meta, bin, 0, fname, what, &m->ir[j], err);
-		if (rc) {
-			m->nir++;
+	*(*ref)++ = (struct mref){ mt, m->meta_len, REF_MODULE, i, 0,
+				   &m->meta_id };
+	m->ir = *next;
+	m->nir = nir;
+	m->native = *next + nir;
+	m->nnative = nnat;
+	*next += (size_t)nir + nnat;
+	for (j = 0; j < nir; j++) {
+		rc = bare_image(f, f->b + f->irbase +
+				(uint64_t)TABLE_HDR * (iroff + j), i, j, 0,
+				&m->ir[j], (*ref)++, err);
+		if (rc)
 			return rc;
-		}
 	}
-	for (j = 0; j < nnat; j++, m->nnative++) {
-		snprintf(what, sizeof(what),
-			 "abstract module %" PRIu32 " native image %" PRIu32,
-			 i, j);
-		rc = bare_image(b + natbase +
-				(uint64_t)TABLE_HDR * (natoff + j), meta, bin, 1,
-				fname, what, &m->native[j], err);
-		if (rc) {
-			m->nnative++;
+	for (j = 0; j < nnat; j++) {
+		rc = bare_image(f, f->b + f->natbase +
+				(uint64_t)TABLE_HDR * (natoff + j), i, j, 1,
+				&m->native[j], (*ref)++, err);
+		if (rc)
 			return rc;
-		}
 	}
 	return 0;
 }
@@ -255,11 +553,15 @@ static int bare_module(const unsigned char *b, uint32_t i, uint32_t amc,
 static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 		      struct syclbin *sb, struct props_error *err)
 {
-	uint32_t version, amc, irc, ndc, i;
-	uint64_t msize, bsize, hblock, ameta;
-	struct table meta = { .name = "metadata byte table" };
-	struct table bin = { .name = "binary byte table" };
+	struct bare f = { .b = b, .fname = fname,
+			  .meta = { .name = "metadata byte table" },
+			  .bin = { .name = "binary byte table" } };
+	uint32_t version, i;
+	uint64_t msize, bsize, hblock, ameta, total;
 	const unsigned char *g;
+	struct syclbin_image *next;
+	struct mref *refs = NULL, *ref;
+	size_t gid;
 	int rc;
 
 	if (len < FILE_HDR) {
@@ -280,17 +582,18 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 			   SYCLBIN_BARE_VERSION);
 		return -EINVAL;
 	}
-	amc = props_le32(b + 8);
-	irc = props_le32(b + 12);
-	ndc = props_le32(b + 16);
+	f.amc = props_le32(b + 8);
+	f.irc = props_le32(b + 12);
+	f.ndc = props_le32(b + 16);
 	msize = props_le64(b + 24);
 	bsize = props_le64(b + 32);
-	hblock = FILE_HDR + (uint64_t)TABLE_HDR * ((uint64_t)amc + irc + ndc);
+	hblock = FILE_HDR + (uint64_t)TABLE_HDR *
+		 ((uint64_t)f.amc + f.irc + f.ndc);
 	if (msize > UINT64_MAX - 7 || hblock > len) {
 		props_errf(err, "%s: SYCLBIN header tables (%" PRIu32
 			   " abstract modules, %" PRIu32 " IR modules, %" PRIu32
 			   " native images) past the end (%zu bytes)",
-			   fname_or(fname), amc, irc, ndc, len);
+			   fname_or(fname), f.amc, f.irc, f.ndc, len);
 		return -EINVAL;
 	}
 	ameta = (msize + 7) & ~(uint64_t)7;
@@ -300,79 +603,97 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 			   fname_or(fname), msize, bsize, len);
 		return -EINVAL;
 	}
-	meta.p = b + hblock;
-	meta.size = msize;
-	bin.p = b + hblock + ameta;
-	bin.size = bsize;
+	f.meta.p = b + hblock;
+	f.meta.size = msize;
+	f.bin.p = b + hblock + ameta;
+	f.bin.size = bsize;
+	f.irbase = FILE_HDR + (uint64_t)TABLE_HDR * f.amc;
+	f.natbase = f.irbase + (uint64_t)TABLE_HDR * f.irc;
 	sb->version = 1;
-	rc = table_get(&meta, props_le64(b + 40), props_le64(b + 48), fname,
-		       "global metadata", &g, err);
+	if (!table_get(&f.meta, props_le64(b + 40), props_le64(b + 48), &g))
+		return table_err(&f.meta, props_le64(b + 40), props_le64(b + 48),
+				 fname, "global metadata", err);
+	/* Structure first: nothing is parsed or made per image before this. */
+	rc = bare_ranges(&f, &total, err);
 	if (rc)
 		return rc;
-	rc = parse_meta(g, (size_t)props_le64(b + 48), fname, "global metadata",
-			&sb->global, err);
+	rc = alloc_model(sb, f.amc, (size_t)total, &refs);
 	if (rc)
-		return rc;
-	rc = read_state(sb, fname, err);
-	if (rc)
-		return rc;
-	sb->modules = calloc(amc ? amc : 1, sizeof(*sb->modules));
-	if (!sb->modules)
-		return -ENOMEM;
-	for (i = 0; i < amc; i++) {
-		sb->nmodules = i + 1;
-		rc = bare_module(b, i, amc, irc, ndc, &meta, &bin, fname,
-				 &sb->modules[i], err);
+		goto out;
+	/* refs in the order DPC++ reads: global, then each module, its images */
+	refs[0] = (struct mref){ g, (size_t)props_le64(b + 48), REF_GLOBAL, 0,
+				 0, &gid };
+	ref = refs + 1;
+	next = sb->images;
+	for (i = 0; i < f.amc; i++) {
+		rc = bare_module(&f, i, &sb->modules[i], &next, &ref, err);
 		if (rc)
-			return rc;
+			goto out;
 	}
-	return 0;
+	rc = resolve_metas(sb, refs, (size_t)(ref - refs), fname, err);
+	if (!rc)
+		rc = link_metas(sb);
+out:
+	free(refs);
+	return rc;
 }
 
 /* ---- version 2: roles in a multi-entry OffloadBinary ---- */
 
+enum role { ROLE_NONE, ROLE_GLOBAL, ROLE_AM, ROLE_IR, ROLE_NATIVE };
+
+/* Strings compared by their length: values need no NUL. */
+static int str_is(const char *s, size_t len, const char *lit)
+{
+	return s && len == strlen(lit) && !memcmp(s, lit, len);
+}
+
+static enum role role_of(const struct offload_entry *e, const char **s,
+			 size_t *len)
+{
+	*len = 0;
+	*s = offload_entry_string(e, "role", len);
+	if (str_is(*s, *len, "global_metadata"))
+		return ROLE_GLOBAL;
+	if (str_is(*s, *len, "am_metadata"))
+		return ROLE_AM;
+	if (str_is(*s, *len, "ir"))
+		return ROLE_IR;
+	if (str_is(*s, *len, "native"))
+		return ROLE_NATIVE;
+	return ROLE_NONE;
+}
+
 static int am_index(const struct offload_entry *e, size_t i, size_t max,
 		    const char *fname, size_t *out, struct props_error *err)
 {
-	size_t len = 0;
+	size_t len = 0, k = 0;
 	const char *s = offload_entry_string(e, "am_index", &len);
 	struct props_quote q;
 	uint64_t v = 0;
-	const char *p;
 
-	for (p = s; p && *p >= '0' && *p <= '9' && v <= max; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	if (!s || !*s || *p || v >= max) {
+	/* at most 20 digits are read: the work stays bounded */
+	for (; s && len <= AM_INDEX_MAX_LEN && k < len && s[k] >= '0' &&
+	       s[k] <= '9'; k++)
+		v = v < max ? v * 10 + (uint64_t)(s[k] - '0') : max;
+	if (!s || !len || k < len || v >= max) {
 		props_errf(err, "%s: SYCLBIN entry %zu: am_index '%s' is not a "
-			   "decimal below the entry count %zu", fname_or(fname),
-			   i, s ? props_quote(&q, s, len) : "(absent)", max);
+			   "decimal of at most %u digits below the entry count "
+			   "%zu", fname_or(fname), i,
+			   s ? props_quote(&q, s, len) : "(absent)",
+			   AM_INDEX_MAX_LEN, max);
 		return -EINVAL;
 	}
 	*out = (size_t)v;
 	return 0;
 }
 
-static int v2_append(struct syclbin_image **v, size_t *n)
+/* An ir or native entry's image: [u64 metadata size][metadata][bytes]. */
+static int v2_image(const struct offload_entry *e, size_t i,
+		    const char *fname, struct syclbin_image *img,
+		    struct mref *ref, struct props_error *err)
 {
-	struct syclbin_image *nv = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!nv)
-		return -ENOMEM;
-	memset(&nv[*n], 0, sizeof(**v));
-	*v = nv;
-	return 0;
-}
-
-static int v2_entry(struct syclbin *sb, const struct offload_entry *e,
-		    size_t i, size_t idx, int native, const char *fname,
-		    struct props_error *err)
-{
-	struct syclbin_module *m = &sb->modules[idx];
-	struct syclbin_image **v = native ? &m->native : &m->ir;
-	size_t *n = native ? &m->nnative : &m->nir;
 	uint64_t msz;
-	char what[96];
-	int rc;
 
 	if (e->image_size < 8 || (msz = props_le64(e->image)) >
 				 e->image_size - 8) {
@@ -381,25 +702,27 @@ static int v2_entry(struct syclbin *sb, const struct offload_entry *e,
 			   fname_or(fname), i, e->image_size);
 		return -EINVAL;
 	}
-	rc = v2_append(v, n);
-	if (rc)
-		return rc;
-	(*n)++;
-	snprintf(what, sizeof(what), "entry %zu metadata", i);
-	return image_fill(&(*v)[*n - 1], e->image + 8, (size_t)msz,
-			  e->image + 8 + msz, e->image_size - 8 - (size_t)msz,
-			  native, fname, what, err);
+	img->meta_text = (const char *)e->image + 8;
+	img->meta_len = (size_t)msz;
+	img->data = e->image + 8 + msz;
+	img->size = e->image_size - 8 - (size_t)msz;
+	*ref = (struct mref){ e->image + 8, (size_t)msz, REF_ENTRY, i, 0,
+			      &img->meta_id };
+	return 0;
 }
 
-static int parse_v2(const struct offload_binary *ob, const char *fname,
-		    struct syclbin *sb, struct props_error *err)
+/* Each entry's role and module; the images counted before any is made. */
+static int v2_roles(const struct offload_binary *ob, const char *fname,
+		    unsigned char *roles, size_t *idx, size_t *global,
+		    size_t *nmod, size_t *nimg, struct props_error *err)
 {
-	const struct offload_entry *global = NULL;
-	size_t i, idx, nmod = 0, len = 0;
 	struct props_quote q;
-	const char *role, *ver;
+	const char *role;
+	size_t i, len;
 	int rc;
 
+	*global = SIZE_MAX;
+	*nmod = *nimg = 0;
 	for (i = 0; i < ob->nentries; i++) {
 		const struct offload_entry *e = &ob->entries[i];
 
@@ -409,88 +732,134 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 				   e->image_kind, OFFLOAD_IMAGE_SYCLBIN);
 			return -EINVAL;
 		}
-		role = offload_entry_string(e, "role", &len);
-		if (role && !strcmp(role, "global_metadata")) {
-			if (global) {
+		roles[i] = (unsigned char)role_of(e, &role, &len);
+		if (roles[i] == ROLE_GLOBAL) {
+			if (*global != SIZE_MAX) {
 				props_errf(err, "%s: SYCLBIN entry %zu: a second "
 					   "global_metadata", fname_or(fname), i);
 				return -EINVAL;
 			}
-			global = e;
+			*global = i;
 			continue;
 		}
-		if (!role || (strcmp(role, "am_metadata") &&
-			      strcmp(role, "ir") && strcmp(role, "native"))) {
+		if (roles[i] == ROLE_NONE) {
 			props_errf(err, "%s: SYCLBIN entry %zu: role '%s', "
 				   "expected global_metadata, am_metadata, ir or "
 				   "native", fname_or(fname), i,
 				   role ? props_quote(&q, role, len) : "(absent)");
 			return -EINVAL;
 		}
-		rc = am_index(e, i, ob->nentries, fname, &idx, err);
+		rc = am_index(e, i, ob->nentries, fname, &idx[i], err);
 		if (rc)
 			return rc;
-		if (idx + 1 > nmod)
-			nmod = idx + 1;
+		if (idx[i] + 1 > *nmod)
+			*nmod = idx[i] + 1;
+		if (roles[i] != ROLE_AM)
+			(*nimg)++;
 	}
-	if (!global) {
+	if (*global == SIZE_MAX) {
 		props_errf(err, "%s: SYCLBIN: no global_metadata entry",
 			   fname_or(fname));
 		return -EINVAL;
 	}
-	ver = offload_entry_string(global, "sycl_format_version", &len);
-	if (ver && *ver && strcmp(ver, "2")) {
+	return check_count(*nimg, DEVIMG_LIMIT_IMAGES, fname, err);
+}
+
+static int parse_v2(const struct offload_binary *ob, const char *fname,
+		    struct syclbin *sb, struct props_error *err)
+{
+	size_t i, nmod, nimg, gi, gid, len = 0, *idx;
+	unsigned char *roles;
+	struct syclbin_image *next;
+	struct mref *refs = NULL, *ref;
+	struct props_quote q;
+	const char *ver;
+	int rc = -ENOMEM;
+
+	idx = calloc(ob->nentries + 1, sizeof(*idx));
+	roles = calloc(ob->nentries + 1, sizeof(*roles));
+	if (!idx || !roles)
+		goto out;
+	rc = v2_roles(ob, fname, roles, idx, &gi, &nmod, &nimg, err);
+	if (rc)
+		goto out;
+	ver = offload_entry_string(&ob->entries[gi], "sycl_format_version",
+				   &len);
+	if (ver && len && !str_is(ver, len, "2")) {
 		props_errf(err, "%s: SYCLBIN sycl_format_version '%s', expected "
 			   "2", fname_or(fname), props_quote(&q, ver, len));
-		return -EINVAL;
+		rc = -EINVAL;
+		goto out;
 	}
 	sb->version = 2;
-	rc = parse_meta(global->image, global->image_size, fname,
-			"global metadata", &sb->global, err);
-	if (rc || (rc = read_state(sb, fname, err)))
-		return rc;
-	sb->modules = calloc(nmod ? nmod : 1, sizeof(*sb->modules));
-	if (!sb->modules)
-		return -ENOMEM;
-	sb->nmodules = nmod;
+	rc = alloc_model(sb, nmod, nimg, &refs);
+	if (rc)
+		goto out;
+	/* each module's images: a slice of one array, IR then native */
+	for (i = 0; i < ob->nentries; i++) {
+		if (roles[i] == ROLE_IR)
+			sb->modules[idx[i]].nir++;
+		else if (roles[i] == ROLE_NATIVE)
+			sb->modules[idx[i]].nnative++;
+	}
+	next = sb->images;
+	for (i = 0; i < nmod; i++) {
+		struct syclbin_module *m = &sb->modules[i];
+
+		m->ir = next;
+		m->native = next + m->nir;
+		next += m->nir + m->nnative;
+		m->nir = m->nnative = 0;
+		m->meta_id = SIZE_MAX;	/* no am_metadata yet */
+	}
+	refs[0] = (struct mref){ ob->entries[gi].image,
+				 ob->entries[gi].image_size, REF_GLOBAL, 0, 0,
+				 &gid };
+	ref = refs + 1;
 	for (i = 0; i < ob->nentries; i++) {
 		const struct offload_entry *e = &ob->entries[i];
-		struct syclbin_module *m;
-		char what[64];
+		struct syclbin_module *m = &sb->modules[idx[i]];
 
-		role = offload_entry_string(e, "role", NULL);
-		if (e == global)
+		if (roles[i] == ROLE_GLOBAL)
 			continue;
-		am_index(e, i, ob->nentries, fname, &idx, err);
-		m = &sb->modules[idx];
-		if (!strcmp(role, "am_metadata")) {
-			if (m->meta) {
+		if (roles[i] == ROLE_AM) {
+			if (m->meta_id != SIZE_MAX) {
 				props_errf(err, "%s: SYCLBIN entry %zu: a second "
 					   "am_metadata for am_index %zu",
-					   fname_or(fname), i, idx);
-				return -EINVAL;
+					   fname_or(fname), i, idx[i]);
+				rc = -EINVAL;
+				goto out;
 			}
-			snprintf(what, sizeof(what),
-				 "abstract module %zu metadata", idx);
+			m->meta_id = 0;
 			m->meta_text = (const char *)e->image;
 			m->meta_len = e->image_size;
-			rc = parse_meta(e->image, e->image_size, fname, what,
-					&m->meta, err);
-		} else {
-			rc = v2_entry(sb, e, i, idx, !strcmp(role, "native"),
-				      fname, err);
+			*ref++ = (struct mref){ e->image, e->image_size,
+						REF_MODULE, idx[i], 0,
+						&m->meta_id };
+			continue;
 		}
+		rc = v2_image(e, i, fname, roles[i] == ROLE_NATIVE ?
+			      &m->native[m->nnative++] : &m->ir[m->nir++],
+			      ref++, err);
 		if (rc)
-			return rc;
+			goto out;
 	}
 	for (i = 0; i < nmod; i++) {
-		if (!sb->modules[i].meta) {
+		if (sb->modules[i].meta_id == SIZE_MAX) {
 			props_errf(err, "%s: SYCLBIN: no am_metadata for "
 				   "am_index %zu", fname_or(fname), i);
-			return -EINVAL;
+			rc = -EINVAL;
+			goto out;
 		}
 	}
-	return 0;
+	rc = resolve_metas(sb, refs, (size_t)(ref - refs), fname, err);
+	if (!rc)
+		rc = link_metas(sb);
+out:
+	free(refs);
+	free(idx);
+	free(roles);
+	return rc;
 }
 
 static int bare_magic(const unsigned char *p, size_t n)
@@ -546,18 +915,13 @@ fail:
 
 size_t syclbin_module_kernel_count(const struct syclbin_module *m)
 {
-	const struct props_set *s = m && m->meta ?
-		props_find_set(m->meta, SYCLBIN_SET_KERNEL_NAMES) : NULL;
-
-	return s ? s->nprops : 0;
+	return m && m->kernels ? m->kernels->nprops : 0;
 }
 
 const char *syclbin_module_kernel(const struct syclbin_module *m, size_t i)
 {
-	const struct props_set *s = m && m->meta ?
-		props_find_set(m->meta, SYCLBIN_SET_KERNEL_NAMES) : NULL;
-
-	return s && i < s->nprops ? s->props[i].name : NULL;
+	return m && m->kernels && i < m->kernels->nprops ?
+	       m->kernels->props[i].name : NULL;
 }
 
 /* ---- writer ---- */

@@ -17,6 +17,16 @@
  * Metadata blobs are .props text (props_parse()); the global one holds
  * [SYCLBIN/global metadata] state=1|N (0 input, 1 object, 2 executable).
  *
+ * Bounds (docs/limits.md): the reader's work and memory are linear in the
+ * input, whatever its headers or entries share. A metadata range named by
+ * several headers or entries is parsed once (struct syclbin_meta) and
+ * every user borrows it; two metadata ranges are equal or disjoint;
+ * abstract modules own disjoint ranges of IR module and native image
+ * headers, as DPC++'s writers lay them out; the images the runtime makes
+ * (one per IR module and native image of each module) are counted from
+ * the headers and refused past DEVIMG_LIMIT_IMAGES before any is made.
+ * Byte ranges of images may be shared or overlap: they are borrowed.
+ *
  * Error contract as props.h: 0 or a negative errno, one line in err naming
  * the input and the field; nothing allocated for the caller on failure.
  */
@@ -49,42 +59,77 @@ enum syclbin_form {
 	SYCLBIN_FORM_V2 = 3,
 };
 
+/*
+ * One metadata range of the input, parsed once however many headers or
+ * entries name it. Its users borrow it; it lives as long as the result.
+ */
+struct syclbin_meta {
+	const char *text;		/* borrowed from the input */
+	size_t len;
+	struct props *props;
+	/* private: what the reader derived from it, once each */
+	const struct props_set *kernels;
+	uint32_t ir_type;
+	char *target[2];		/* [native]: NULL until needed */
+	const char *target_first[2];	/* in target's buffer */
+	const char *arch[2];
+};
+
 /* An IR module or a native device code image. */
 struct syclbin_image {
 	const unsigned char *data;	/* borrowed from the input */
 	size_t size;
-	/* Its metadata: the text as stored (borrowed) and parsed. */
+	/*
+	 * Its metadata: the text as stored and parsed (borrowed, shared with
+	 * every header or entry naming the same range), and its index in
+	 * struct syclbin's metas.
+	 */
 	const char *meta_text;
 	size_t meta_len;
-	struct props *meta;
+	const struct props *meta;
+	size_t meta_id;
 	/*
 	 * From the metadata: IR "type" (0 SPIR-V, 1 PTX, 2 AMDGCN; UINT32_MAX
 	 * when absent), and "target" / "arch" (byte arrays) as NUL-terminated
-	 * copies, "" when absent.
+	 * strings, "" when absent; target_first is the target's first
+	 * '-'-separated component ("nvptx64" of "nvptx64-nvidia-cuda"), all of
+	 * it when it has no '-'. Borrowed: images of one metadata range share
+	 * them.
 	 */
 	uint32_t ir_type;
-	char *target;
-	char *arch;
+	const char *target;
+	const char *arch;
+	const char *target_first;
 };
 
 struct syclbin_module {
 	const char *meta_text;		/* borrowed */
 	size_t meta_len;
-	struct props *meta;
-	struct syclbin_image *ir;
+	const struct props *meta;	/* borrowed, maybe shared */
+	size_t meta_id;			/* its index in struct syclbin's metas */
+	struct syclbin_image *ir;	/* borrowed slices of one array */
 	size_t nir;
 	struct syclbin_image *native;
 	size_t nnative;
+	const struct props_set *kernels;	/* private */
 };
 
 struct syclbin {
 	enum syclbin_form form;
 	unsigned version;		/* 1 for bare and envelope, 2 */
-	struct props *global;
+	const struct props *global;
 	uint32_t state;			/* global "state"; 0 when absent */
 	int has_state;
 	struct syclbin_module *modules;
 	size_t nmodules;
+	/*
+	 * Every distinct metadata range, parsed once: users that build
+	 * something per module metadata build it once per meta_id.
+	 */
+	struct syclbin_meta *metas;
+	size_t nmetas;
+	size_t nimages;			/* IR modules and native images */
+	struct syclbin_image *images;	/* private */
 	struct offload_binary *ob;	/* private */
 };
 
@@ -98,7 +143,10 @@ int syclbin_is(const void *buf, size_t len);
 /*
  * Parse buf (which must outlive the result). Every size and offset is
  * checked; metadata must parse as .props text; a global "state" that is
- * not a UINT32 of 0, 1 or 2 is refused.
+ * not a UINT32 of 0, 1 or 2 is refused, and so are (-EINVAL) metadata
+ * ranges that overlap without being equal, abstract modules that share
+ * an IR module or native image header, and more than DEVIMG_LIMIT_IMAGES
+ * images.
  */
 int syclbin_parse(const void *buf, size_t len, const char *fname,
 		  struct syclbin **out, struct props_error *err);

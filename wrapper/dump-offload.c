@@ -24,7 +24,9 @@
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu
 #define SHF_EXCLUDE_FLAG 0x80000000u
 
+/* What the images of modules with one metadata range share. */
 struct module_view {
+	int built;
 	struct devimg_propset *sets;
 	size_t nsets;
 	const char **entries;
@@ -71,13 +73,11 @@ void dump_container_close(struct dump_container *c)
 
 	if (!c)
 		return;
-	for (i = 0; c->sb && c->mods && i < c->sb->nmodules; i++) {
+	for (i = 0; c->sb && c->mods && i < c->sb->nmetas; i++) {
 		devimg_propsets_free(c->mods[i].sets, c->mods[i].nsets);
 		free(c->mods[i].entries);
 	}
 	free(c->mods);
-	for (i = 0; i < c->images.nimages; i++)
-		free((char *)c->images.images[i].target);
 	free(c->images.images);
 	for (i = 0; i < c->entries.nimages; i++)
 		free((char *)c->entries.images[i].target);
@@ -111,16 +111,9 @@ static int nomem(const char *path, char *err, size_t errlen)
 	return -ENOMEM;
 }
 
-/* The first component of a triple ("nvptx64-nvidia-cuda": "nvptx64"). */
-static char *first_component(const char *triple)
-{
-	const char *dash = strchr(triple, '-');
-
-	return strndup(triple, dash ? (size_t)(dash - triple) : strlen(triple));
-}
-
-static int add_image(struct dump_container *c, size_t m,
-		     const struct syclbin_image *si, int native)
+/* Targets are borrowed from the SYCLBIN: images share them. */
+static void add_image(struct dump_container *c, const struct module_view *v,
+		      const struct syclbin_image *si, int native)
 {
 	struct reader_image *img = &c->images.images[c->images.nimages];
 
@@ -129,18 +122,44 @@ static int add_image(struct dump_container *c, size_t m,
 	img->version = DEVIMG_IMAGE_VERSION;
 	img->kind = DEVIMG_KIND_SYCL;
 	img->format = native ? DEVIMG_FORMAT_NATIVE : DEVIMG_FORMAT_SPIRV;
-	img->target = native ? first_component(si->target) : strdup("spir64");
+	img->target = native ? si->target_first : "spir64";
 	img->compile_opts = "";
 	img->link_opts = "";
 	img->bin = si->data;
 	img->bin_size = si->size;
 	img->bin_offset = (uint64_t)(si->data - (const unsigned char *)c->map);
-	img->entries = c->mods[m].entries;
-	img->nentries = c->mods[m].nentries;
-	img->propsets = c->mods[m].sets;
-	img->npropsets = c->mods[m].nsets;
+	img->entries = v->entries;
+	img->nentries = v->nentries;
+	img->propsets = v->sets;
+	img->npropsets = v->nsets;
 	c->images.nimages++;
-	return img->target ? 0 : -ENOMEM;
+}
+
+/*
+ * The sets and kernel names of a module's metadata, made once per
+ * metadata range however many modules name it.
+ */
+static int module_view(struct dump_container *c, const struct syclbin_module *m,
+		       const char *path, char *err, size_t errlen)
+{
+	struct module_view *v = &c->mods[m->meta_id];
+	size_t j, k = syclbin_module_kernel_count(m);
+	int ret;
+
+	if (v->built)
+		return 0;
+	ret = devimg_propsets_from_props(m->meta, path, &v->sets, &v->nsets,
+					 err, errlen);
+	if (ret < 0)
+		return ret;
+	v->entries = calloc(k + 1, sizeof(*v->entries));
+	if (!v->entries)
+		return nomem(path, err, errlen);
+	for (j = 0; j < k; j++)
+		v->entries[j] = syclbin_module_kernel(m, j);
+	v->nentries = k;
+	v->built = 1;
+	return 0;
 }
 
 /* The images DPC++'s runtime makes of the SYCLBIN, in its order. */
@@ -148,37 +167,24 @@ static int syclbin_view(struct dump_container *c, const char *path,
 			char *err, size_t errlen)
 {
 	const struct syclbin *sb = c->sb;
-	size_t i, j, n = 0;
+	size_t i, j;
 	int ret;
 
 	c->images.fname = path;
-	for (i = 0; i < sb->nmodules; i++)
-		n += sb->modules[i].nir + sb->modules[i].nnative;
-	c->mods = calloc(sb->nmodules + 1, sizeof(*c->mods));
-	c->images.images = calloc(n + 1, sizeof(*c->images.images));
+	c->mods = calloc(sb->nmetas + 1, sizeof(*c->mods));
+	c->images.images = calloc(sb->nimages + 1, sizeof(*c->images.images));
 	if (!c->mods || !c->images.images)
 		return nomem(path, err, errlen);
 	for (i = 0; i < sb->nmodules; i++) {
 		const struct syclbin_module *m = &sb->modules[i];
-		struct module_view *v = &c->mods[i];
-		size_t k = syclbin_module_kernel_count(m);
 
-		ret = devimg_propsets_from_props(m->meta, path, &v->sets,
-						 &v->nsets, err, errlen);
+		ret = module_view(c, m, path, err, errlen);
 		if (ret < 0)
 			return ret;
-		v->entries = calloc(k + 1, sizeof(*v->entries));
-		if (!v->entries)
-			return nomem(path, err, errlen);
-		for (j = 0; j < k; j++)
-			v->entries[j] = syclbin_module_kernel(m, j);
-		v->nentries = k;
 		for (j = 0; j < m->nir; j++)
-			if (add_image(c, i, &m->ir[j], 0))
-				return nomem(path, err, errlen);
+			add_image(c, &c->mods[m->meta_id], &m->ir[j], 0);
 		for (j = 0; j < m->nnative; j++)
-			if (add_image(c, i, &m->native[j], 1))
-				return nomem(path, err, errlen);
+			add_image(c, &c->mods[m->meta_id], &m->native[j], 1);
 	}
 	return 0;
 }

@@ -25,9 +25,9 @@ struct syclbin_owned {
 	struct syclbin *sb;
 	struct devimg_device_binaries desc;
 	struct devimg_device_image *imgs;
-	struct devimg_offload_entry **entries;	/* per module */
-	struct devimg_property_set **sets;	/* per module */
-	char **targets;				/* per image */
+	/* per metadata range of the file (sb->metas), for the modules' */
+	struct devimg_offload_entry **entries;
+	struct devimg_property_set **sets;
 	int registered;
 };
 
@@ -39,9 +39,9 @@ static void owned_free(struct syclbin_owned *o)
 		return;
 	if (o->registered)
 		registry_remove(&o->desc);
-	for (i = 0; o->sb && i < o->sb->nmodules; i++) {
+	for (i = 0; o->sb && i < o->sb->nmetas; i++) {
 		if (o->sets && o->sets[i]) {
-			size_t j, n = o->sb->modules[i].meta->nsets;
+			size_t j, n = o->sb->metas[i].props->nsets;
 
 			for (j = 0; j < n; j++)
 				free(o->sets[i][j].begin);
@@ -50,9 +50,6 @@ static void owned_free(struct syclbin_owned *o)
 		if (o->entries)
 			free(o->entries[i]);
 	}
-	for (i = 0; o->targets && i < o->desc.count; i++)
-		free(o->targets[i]);
-	free(o->targets);
 	free(o->sets);
 	free(o->entries);
 	free(o->imgs);
@@ -124,70 +121,60 @@ module_entries(const struct syclbin_module *m)
 	return e;
 }
 
-static int fill_image(struct syclbin_owned *o, size_t m, size_t k,
-		      const struct syclbin_image *si, int native)
+static void fill_image(struct syclbin_owned *o, size_t k,
+		       const struct syclbin_module *mod,
+		       const struct syclbin_image *si, int native)
 {
-	struct devimg_device_image *di = &o->imgs[k];
-	const struct syclbin_module *mod = &o->sb->modules[m];
-	size_t nk = syclbin_module_kernel_count(mod);
-	const char *dash = strchr(si->target, '-');
+	size_t nk = syclbin_module_kernel_count(mod), id = mod->meta_id;
 
-	o->targets[k] = native ? strndup(si->target, dash ?
-					 (size_t)(dash - si->target) :
-					 strlen(si->target)) :
-				 strdup("spir64");
-	if (!o->targets[k])
-		return -ENOMEM;
-	*di = (struct devimg_device_image){
+	o->imgs[k] = (struct devimg_device_image){
 		.version = DEVIMG_IMAGE_VERSION,
 		.kind = DEVIMG_KIND_SYCL,
 		.format = native ? DEVIMG_FORMAT_NATIVE : DEVIMG_FORMAT_SPIRV,
-		.target = o->targets[k],
+		.target = native ? si->target_first : "spir64",
 		.compile_opts = "",
 		.link_opts = "",
 		.bin_begin = si->data,
 		.bin_end = si->data + si->size,
-		.entries_begin = nk ? o->entries[m] : NULL,
-		.entries_end = nk ? o->entries[m] + nk : NULL,
-		.props_begin = mod->meta->nsets ? o->sets[m] : NULL,
-		.props_end = mod->meta->nsets ? o->sets[m] + mod->meta->nsets :
+		.entries_begin = nk ? o->entries[id] : NULL,
+		.entries_end = nk ? o->entries[id] + nk : NULL,
+		.props_begin = mod->meta->nsets ? o->sets[id] : NULL,
+		.props_end = mod->meta->nsets ? o->sets[id] + mod->meta->nsets :
 						 NULL,
 	};
-	return 0;
 }
 
 static int build_desc(struct syclbin_owned *o)
 {
 	const struct syclbin *sb = o->sb;
-	size_t i, j, n = 0, k = 0;
+	size_t i, j, n = sb->nimages, k = 0;
 
-	for (i = 0; i < sb->nmodules; i++)
-		n += sb->modules[i].nir + sb->modules[i].nnative;
+	/* the reader refused more before it made any */
 	if (n > DEVIMG_LIMIT_IMAGES)
 		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: %zu images, more than the %u of a descriptor",
 				      n, DEVIMG_LIMIT_IMAGES);
 	o->imgs = calloc(n + 1, sizeof(*o->imgs));
-	o->targets = calloc(n + 1, sizeof(*o->targets));
-	o->entries = calloc(sb->nmodules + 1, sizeof(*o->entries));
-	o->sets = calloc(sb->nmodules + 1, sizeof(*o->sets));
-	if (!o->imgs || !o->targets || !o->entries || !o->sets)
+	o->entries = calloc(sb->nmetas + 1, sizeof(*o->entries));
+	o->sets = calloc(sb->nmetas + 1, sizeof(*o->sets));
+	if (!o->imgs || !o->entries || !o->sets)
 		return -ENOMEM;
 	o->desc.version = DEVIMG_BINARIES_VERSION;
 	o->desc.images = o->imgs;
 	for (i = 0; i < sb->nmodules; i++) {
 		const struct syclbin_module *m = &sb->modules[i];
 
-		o->entries[i] = module_entries(m);
-		o->sets[i] = module_sets(m->meta);
-		if (!o->entries[i] || !o->sets[i])
-			return -ENOMEM;
-		for (j = 0; j < m->nir; j++, k++, o->desc.count++)
-			if (fill_image(o, i, k, &m->ir[j], 0))
+		if (!o->entries[m->meta_id]) {
+			o->entries[m->meta_id] = module_entries(m);
+			o->sets[m->meta_id] = module_sets(m->meta);
+			if (!o->entries[m->meta_id] || !o->sets[m->meta_id])
 				return -ENOMEM;
-		for (j = 0; j < m->nnative; j++, k++, o->desc.count++)
-			if (fill_image(o, i, k, &m->native[j], 1))
-				return -ENOMEM;
+		}
+		for (j = 0; j < m->nir; j++)
+			fill_image(o, k++, m, &m->ir[j], 0);
+		for (j = 0; j < m->nnative; j++)
+			fill_image(o, k++, m, &m->native[j], 1);
 	}
+	o->desc.count = (uint16_t)k;
 	return 0;
 }
 
