@@ -45,4 +45,4 @@ TESTS += $(dump_tests)
 dist_check_SCRIPTS += $(dump_tests)
 EXTRA_DIST += tests/dump/fixture.sh tests/dump/fixture-a.s \
 	tests/dump/fixture-b.s tests/dump/fixture-ab.json \
-	tests/dump/desc-llvm.c tests/dump/desc-dpcpp.c
+	tests/dump/desc-llvm.c tests/dump/desc-llvm.txt tests/dump/desc-dpcpp.c
