@@ -360,7 +360,7 @@ static inline unsigned char *fx_v2(uint32_t nam, uint32_t nir,
 	size_t role, amidx, vglobal, vam, vir, *vidx, *ioff, *isz;
 	size_t eoff = 32, soff = eoff + 40 * ne, toff = soff + 24 * ns, ibase;
 	unsigned char rec[40], se[24], z = 0;
-	char num[24];
+	char num[32];
 	int ok;
 
 	vidx = calloc(nam + 1, sizeof(*vidx));
@@ -391,11 +391,11 @@ static inline unsigned char *fx_v2(uint32_t nam, uint32_t nir,
 		ioff[1 + i] = fx_puts(&img, "[SYCL/kernel names]\n");
 		if (shape & FX_SHARE_AM) {
 			for (j = 0; j < nprops; j++) {
-				sprintf(num, "k%zu=1|1\n", j);
+				snprintf(num, sizeof(num), "k%zu=1|1\n", j);
 				fx_puts(&img, num);
 			}
 		} else {
-			sprintf(num, "k%zu=1|1\n", i);
+			snprintf(num, sizeof(num), "k%zu=1|1\n", i);
 			fx_puts(&img, num);
 		}
 		isz[1 + i] = img.n - ioff[1 + i];

@@ -157,6 +157,7 @@ static struct {
 static void counting_start(size_t budget)
 {
 	(void)budget;
+	(void)ac;
 }
 
 static void counting_stop(void)
