@@ -64,6 +64,18 @@
 #define DEVIMG_LIMIT_DECOMPRESS_RATIO 1032u
 
 /*
+ * Bytes a container's entries or modules reference (images, metadata,
+ * strings), each part counted once for every entry or module that
+ * references it, per byte of the container. Containers may share parts
+ * (LLVM's string table merges equal strings), but whoever registers,
+ * prints or builds them pays per reference: without the bound, 300
+ * SYCLBIN modules naming one 2 MB metadata of 100,000 kernels registered
+ * 30 million kernels. Real files reference each image once and share a
+ * few short strings; 16 leaves room for 16 targets of one kernel list.
+ */
+#define DEVIMG_LIMIT_REFERENCE_RATIO 16u
+
+/*
  * Bytes of one ELF file that devimg-dump maps (never reads whole): room
  * for a program and up to four images of DEVIMG_LIMIT_IMAGE_FILE.
  */

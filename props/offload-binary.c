@@ -50,12 +50,15 @@ void offload_binary_free(struct offload_binary *ob)
  * blob's Size. Entries whose string maps are the same (offset and count)
  * share one parsed map; the string entries of the different maps together
  * must fit in Size, so overlapping maps cannot make the reader read a
- * string entry twice per byte of input. Every key and version 1 value is
+ * string entry twice per byte of input. What the entries reference, each
+ * image and map counted once per entry naming it, stays within
+ * DEVIMG_LIMIT_REFERENCE_RATIO times Size: whoever registers, prints or
+ * extracts the entries pays per reference, not per byte stored. Every key and version 1 value is
  * measured once, in one pass over the blob (a table by offset), and keys
  * of equal content are found by sorting on a hash, told apart by their
  * bytes with at most Size bytes compared. Sorting is a heapsort: no
  * memory of its own and O(n log n) whatever the input. Heap at its peak:
- * 56 bytes an entry, 80 bytes a string entry read (120 in version 1,
+ * 64 bytes an entry, 80 bytes a string entry read (120 in version 1,
  * whose values are measured too), and the copies.
  */
 
@@ -96,6 +99,7 @@ struct reader {
 	size_t ntab;
 	uint64_t cmp_left;	/* work left for telling keys apart */
 	uint64_t copy_left;	/* bytes left for copies of values */
+	uint64_t ref_left;	/* bytes left that entries may reference */
 	struct memo memo[MEMO_SLOTS];
 };
 
@@ -547,17 +551,36 @@ static int charge_copy(struct reader *r, size_t idx, uint64_t j,
 }
 
 /*
+ * n more bytes referenced by entry idx (an image, a map's keys and
+ * values), against DEVIMG_LIMIT_REFERENCE_RATIO times the blob's Size.
+ */
+static int charge_refs(struct reader *r, size_t idx, uint64_t n)
+{
+	if (n <= r->ref_left) {
+		r->ref_left -= n;
+		return 0;
+	}
+	props_errf(r->err, "%s: OffloadBinary entry %zu: the entries' images "
+		   "and strings, counted once for each entry naming them, "
+		   "come to more than %u times the blob's %" PRIu64 " bytes",
+		   fname_or(r->fname), idx, DEVIMG_LIMIT_REFERENCE_RATIO,
+		   r->bsz);
+	return -EINVAL;
+}
+
+/*
  * The map of entry idx (nstr string entries at soff) into out and keys:
  * each key once, at its first place, with its last value (borrowed for
- * now; copies are made once all maps are read). slot[] is all zeros on
- * entry and on return.
+ * now; copies are made once all maps are read), and the bytes of its keys
+ * and values into *bytes (at most what entries may still reference).
+ * slot[] is all zeros on entry and on return.
  */
 static int read_map(struct reader *r, size_t idx, uint64_t soff,
 		    uint64_t nstr, size_t *slot, struct offload_string *out,
-		    struct offload_key *keys, size_t *nout)
+		    struct offload_key *keys, size_t *nout, uint64_t *bytes)
 {
 	const unsigned char *b = r->b, *se;
-	uint64_t j, voff, vlen;
+	uint64_t j, voff, vlen, sum = 0;
 	size_t n = 0, k, t, c;
 
 	for (j = 0; j < nstr; j++) {
@@ -569,6 +592,10 @@ static int read_map(struct reader *r, size_t idx, uint64_t soff,
 			out[n].key = (const char *)b + r->tab[t].off;
 			keys[n] = (struct offload_key){ r->tab[t].hash, n };
 			n++;
+			/* each term is under Size: no overflow */
+			sum += r->tab[t].len;
+			if (sum > r->ref_left)
+				break;
 		}
 		/* the string entry of the value, for now */
 		out[slot[c] - 1].value_len = (size_t)j;
@@ -576,6 +603,8 @@ static int read_map(struct reader *r, size_t idx, uint64_t soff,
 	for (k = 0; k < n; k++)
 		slot[r->tab[tab_find(r, (uint64_t)(out[k].key -
 						   (const char *)b))].cls] = 0;
+	if (sum > r->ref_left)
+		return charge_refs(r, idx, sum);
 	heap_sort(keys, n, sizeof(*keys), cmp_key, NULL);
 	for (k = 0; k < n; k++) {
 		j = out[k].value_len;
@@ -591,9 +620,13 @@ static int read_map(struct reader *r, size_t idx, uint64_t soff,
 		}
 		out[k].value = (const char *)b + voff;
 		out[k].value_len = (size_t)vlen;
+		sum += vlen;
+		if (sum > r->ref_left)
+			return charge_refs(r, idx, sum);
 	}
 	*nout = n;
-	return 0;
+	*bytes = sum;
+	return charge_refs(r, idx, sum);
 }
 
 /* Values without a NUL after them into one block of copies. */
@@ -627,7 +660,10 @@ static int copy_values(struct reader *r, struct offload_binary *ob,
 	return 0;
 }
 
-/* Every map read once, into one pool; entries sharing a map share it. */
+/*
+ * Every map read once, into one pool; entries sharing a map share it, and
+ * each of them is charged the map's bytes.
+ */
 static int read_maps(struct reader *r, struct offload_binary *ob,
 		     const unsigned char *ents, const size_t *lead,
 		     uint64_t nread)
@@ -635,6 +671,7 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 	struct offload_string *strs;
 	struct offload_key *keys;
 	size_t i, used = 0, n, *slot = NULL, bytes;
+	uint64_t *mapb;
 	int rc;
 
 	rc = build_table(r, ents, ob->nentries, lead, nread);
@@ -644,8 +681,10 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 		return -ENOMEM;
 	ob->pool = malloc(bytes);
 	slot = calloc(r->ntab, sizeof(*slot));
-	if (!ob->pool || !slot) {
+	mapb = calloc(ob->nentries, sizeof(*mapb));
+	if (!ob->pool || !slot || !mapb) {
 		free(slot);
+		free(mapb);
 		return -ENOMEM;
 	}
 	strs = ob->pool;
@@ -658,7 +697,7 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 		if (lead[i] != i || !nstr)
 			continue;
 		rc = read_map(r, i, props_le64(raw + 8), nstr, slot,
-			      strs + used, keys + used, &n);
+			      strs + used, keys + used, &n, &mapb[i]);
 		if (rc)
 			break;
 		e->strings = strs + used;
@@ -672,12 +711,15 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 	if (!rc)
 		rc = copy_values(r, ob, lead);
 	for (i = 0; !rc && i < ob->nentries; i++) {
+		/* a leader's own map was charged as it was read */
 		if (lead[i] == i)
 			continue;
+		rc = charge_refs(r, i, mapb[lead[i]]);
 		ob->entries[i].strings = ob->entries[lead[i]].strings;
 		ob->entries[i].keys = ob->entries[lead[i]].keys;
 		ob->entries[i].nstrings = ob->entries[lead[i]].nstrings;
 	}
+	free(mapb);
 	return rc;
 }
 
@@ -691,6 +733,8 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 		.b = b, .bsz = bsz, .version = version,
 		.esz = version == 1 ? STR_V1_SIZE : STR_SIZE,
 		.fname = fname, .err = err, .cmp_left = bsz, .copy_left = bsz,
+		.ref_left = bsz > UINT64_MAX / DEVIMG_LIMIT_REFERENCE_RATIO ?
+			    UINT64_MAX : bsz * DEVIMG_LIMIT_REFERENCE_RATIO,
 	};
 	const unsigned char *ents;
 	size_t i, *lead;
@@ -718,9 +762,12 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 	rc = map_leaders(ents, (size_t)count, &lead);
 	if (rc)
 		return rc;
-	for (i = 0; i < count && !rc; i++)
+	for (i = 0; i < count && !rc; i++) {
 		rc = check_entry(&r, ents + i * ENTRY_SIZE, i, lead[i] == i,
 				 &nread, &ob->entries[i]);
+		if (!rc)
+			rc = charge_refs(&r, i, ob->entries[i].image_size);
+	}
 	if (!rc && nread)
 		rc = read_maps(&r, ob, ents, lead, nread);
 	free(r.tab);

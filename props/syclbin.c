@@ -550,6 +550,38 @@ static int bare_module(const struct bare *f, uint32_t i,
 	return 0;
 }
 
+/*
+ * What the modules reference, each metadata range and image counted once
+ * for each module or image naming it, against DEVIMG_LIMIT_REFERENCE_RATIO
+ * times the file's len bytes: ranges may be shared, but whoever builds,
+ * registers or prints the modules pays per reference. Each term is at
+ * most len (the tables are inside the file): no overflow before a check.
+ */
+static int check_refs(const struct syclbin *sb, size_t len,
+		      const char *fname, struct props_error *err)
+{
+	uint64_t max = (uint64_t)len * DEVIMG_LIMIT_REFERENCE_RATIO, sum = 0;
+	size_t i, j;
+
+	for (i = 0; i < sb->nmodules; i++) {
+		const struct syclbin_module *m = &sb->modules[i];
+
+		sum += m->meta_len;
+		for (j = 0; j < m->nir + m->nnative && sum <= max; j++)
+			sum += m->ir[j].meta_len + m->ir[j].size;
+		if (sum > max) {
+			props_errf(err, "%s: SYCLBIN abstract module %zu: the "
+				   "metadata and images of the modules up to "
+				   "it, counted once for each module or image "
+				   "naming them, come to more than %u times "
+				   "the file's %zu bytes", fname_or(fname), i,
+				   DEVIMG_LIMIT_REFERENCE_RATIO, len);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 		      struct syclbin *sb, struct props_error *err)
 {
@@ -630,7 +662,10 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 		if (rc)
 			goto out;
 	}
-	rc = resolve_metas(sb, refs, (size_t)(ref - refs), fname, err);
+	/* before any metadata is parsed */
+	rc = check_refs(sb, len, fname, err);
+	if (!rc)
+		rc = resolve_metas(sb, refs, (size_t)(ref - refs), fname, err);
 	if (!rc)
 		rc = link_metas(sb);
 out:

@@ -20,12 +20,12 @@ static unsigned shape_of(char *list)
 {
 	static const char *const names[] = {
 		"overlap", "stair", "share-am", "share-ir", "share-bytes",
-		"shift-ir", "tiny",
+		"shift-ir", "tiny", "fat",
 	};
 	unsigned shape = 0, i;
 	char *tok;
 
-	/* bit i of the shape is names[i]: FX_OVERLAP to FX_SHIFT_IR */
+	/* bit i of the shape is names[i]: FX_OVERLAP to FX_FAT */
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
 		if (!strcmp(tok, "honest"))
 			continue;

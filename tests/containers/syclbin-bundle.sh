@@ -65,4 +65,15 @@ for f in w:executable input:input object:object exe:executable; do
 			fail "$file: no one-line 'no image' line"
 	fi
 done
+
+# Files whose modules share one large metadata range 300 times
+# (DEVIMG_LIMIT_REFERENCE_RATIO): refused whole, before any is built.
+"$mk" v2 300 300 100000 share-am,share-ir shared-v2.syclbin &&
+	"$mk" many 300 300 share-ir,fat shared-bare.syclbin || fail "mk-syclbin"
+for f in shared-v2 shared-bare; do
+	"$run" $f.syclbin refused "come to more than 16 times the" >out 2>err
+	rc=$?
+	cat out err
+	[ $rc -eq 0 ] || fail "$f: not refused as expected ($rc)"
+done
 exit 0

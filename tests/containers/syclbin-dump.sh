@@ -125,6 +125,26 @@ printf '\377\377\377' | dd of=big.syclbin bs=1 seek=112 conv=notrunc 2>/dev/null
 expect_fail "big.syclbin: SYCLBIN abstract module 0 IR module 0 bytes" \
 	"$dump" big.syclbin
 
+# Modules sharing one large metadata range 300 times: what they reference
+# (330 MB, 660 MB) is refused, nothing printed; 16 times is read, every
+# module showing the shared metadata's kernels.
+"$mk" v2 300 300 100000 share-am,share-ir shared-v2.syclbin &&
+	"$mk" many 300 300 share-ir,fat shared-bare.syclbin &&
+	"$mk" v2 16 16 100000 share-am,share-ir v2-16.syclbin ||
+	fail "mk-syclbin shared"
+expect_fail "shared-v2.syclbin: OffloadBinary entry [0-9]*: the entries' \
+images and strings, counted once for each entry naming them, come to more \
+than 16 times the blob's [0-9]* bytes" "$dump" shared-v2.syclbin
+[ ! -s "$scratch/out" ] || fail "shared-v2: output for a refused file"
+expect_fail "shared-bare.syclbin: SYCLBIN abstract module [0-9]*: the \
+metadata and images of the modules up to it, counted once for each module \
+or image naming them, come to more than 16 times the file's [0-9]* bytes" \
+	"$dump" shared-bare.syclbin
+[ ! -s "$scratch/out" ] || fail "shared-bare: output for a refused file"
+"$dump" --json v2-16.syclbin >v2-16.json || fail "dump v2-16 failed"
+[ "$(jq '[.images[] | .entries | length] | add' v2-16.json)" = 1600000 ] ||
+	fail "v2-16: $(jq -c '[.images[] | .entries | length]' v2-16.json)"
+
 # Bad command lines.
 expect_fail "unknown SYCLBIN state 'linked'" \
 	"$wrap" -kind=sycl -syclbin=linked -o z.syclbin -format=spirv k.spv

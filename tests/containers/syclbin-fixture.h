@@ -208,6 +208,7 @@ static inline void fx_pad8(struct fx_buf *b)
 #define FX_SHARE_BYTES 16u	/* one byte range for every IR module */
 #define FX_SHIFT_IR 32u		/* IR module j's metadata starts j bytes in */
 #define FX_TINY 64u		/* each module's and IR module's metadata "[A]" */
+#define FX_FAT 128u		/* FX_SHARE_IR's metadata: 100,000 more lines */
 
 /* IR module metadata as DPC++ writes it, then extra "pN=1|1" lines. */
 static inline void fx_ir_meta(struct fx_buf *b, uint32_t extra)
@@ -234,7 +235,8 @@ static inline void fx_ir_meta(struct fx_buf *b, uint32_t extra)
  * kind at one range; FX_SHIFT_IR makes IR module j's metadata range start
  * j bytes into one blob (ranges that overlap without being equal);
  * FX_TINY gives each module and IR module metadata of its own of the
- * fewest bytes that parse, "[A]" (the most metadata a byte of file holds).
+ * fewest bytes that parse, "[A]" (the most metadata a byte of file holds);
+ * FX_FAT (with FX_SHARE_IR) makes the one IR module metadata 1.1 MB.
  */
 static inline unsigned char *fx_many(uint32_t nam, uint32_t nir,
 				     unsigned shape, size_t *size)
@@ -256,7 +258,7 @@ static inline unsigned char *fx_many(uint32_t nam, uint32_t nir,
 		if (shape & FX_SHIFT_IR)
 			for (j = 0; j < nir; j++)
 				fx_puts(&m, "\n");
-		fx_ir_meta(&m, 0);
+		fx_ir_meta(&m, shape & FX_FAT ? 100000 : 0);
 		irsz = m.n - iro;
 	}
 	if (shape & FX_SHARE_BYTES)

@@ -47,6 +47,21 @@ static int check_refused(const unsigned char *data, size_t size)
 	return 0;
 }
 
+/* FILE refused whole: -EINVAL, no bundle, a message holding what. */
+static void check_refused_file(const unsigned char *data, size_t size,
+			       const char *what)
+{
+	struct devimg_bundle *b = NULL;
+	int err;
+
+	err = devimg_bundle_new_from_syclbin(env.ctx, data, size, NULL, &b);
+	CHECK(err == -EINVAL && !b, "refused file: %d", err);
+	CHECK(strstr(devimg_last_error(), what), "refused file: message "
+	      "'%s' lacks '%s'", devimg_last_error(), what);
+	if (!failed)
+		printf("refused: %s\n", devimg_last_error());
+}
+
 /* Every kernel is an entry of a registered spir64 SPIR-V image. */
 static int check_registered(char **kernels, int nk)
 {
@@ -158,17 +173,22 @@ int main(int argc, char **argv)
 	size_t size;
 	int r;
 
-	if (argc < 5 || (strcmp(argv[3], "none") && strcmp(argv[3], "hold") &&
-			 strcmp(argv[3], "run"))) {
-		fputs("usage: syclbin-run FILE STATE none|hold|run KERNEL...\n",
-		      stderr);
+	int refuse = argc == 4 && !strcmp(argv[2], "refused");
+
+	if (!refuse && (argc < 5 || (strcmp(argv[3], "none") &&
+				     strcmp(argv[3], "hold") &&
+				     strcmp(argv[3], "run")))) {
+		fputs("usage: syclbin-run FILE STATE none|hold|run KERNEL...\n"
+		      "       syclbin-run FILE refused MESSAGE\n", stderr);
 		return 2;
 	}
 	r = runner_open(&env, NULL);
 	if (r)
 		return r;
 	data = slurp(argv[1], &size);
-	if (check_refused(data, size) == 0)
+	if (refuse)
+		check_refused_file(data, size, argv[3]);
+	else if (check_refused(data, size) == 0)
 		run(argv[1], argv[2], argv[3], argv + 4, argc - 4);
 	free(data);
 	devimg_queue_unref(env.q);

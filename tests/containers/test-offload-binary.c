@@ -968,13 +968,19 @@ static void lookups_end(void)
 	ck_assert_int_le(mc.peak, 0);
 }
 
+/* A refusal for what entries reference, DEVIMG_LIMIT_REFERENCE_RATIO. */
+#define REFS_REFUSAL "counted once for each entry naming them, come to " \
+	"more than 16 times the blob's"
+
 /*
  * 25,000 entries sharing one string map, one of its values 1 MiB (with a
- * NUL after it, or not: then it must be copied, once): a 2 MB blob.
+ * NUL after it, or not: then it must be copied, once): a 2 MB blob whose
+ * entries reference 26 GB, refused after the map is read once. Sixteen
+ * entries sharing it are read, and the value copied once.
  */
 START_TEST(test_shared_map)
 {
-	const size_t E = 25000, V = 1u << 20;
+	const size_t E = _i & 2 ? 16 : 25000, V = 1u << 20;
 	static const char tab[] = "\0triple\0spir64\0big";	/* and a NUL */
 	size_t m = 40 + 40 * E, st = m + 48, v = st + sizeof(tab);
 	size_t n = ALIGN8(v + V + 1), i, len;
@@ -989,8 +995,16 @@ START_TEST(test_shared_map)
 	shape_str(b, m + 24, st + 15, v, V);
 	memcpy(b + st, tab, sizeof(tab));
 	memset(b + v, 'v', V);
-	if (_i)		/* no NUL after the value */
+	if (_i & 1)	/* no NUL after the value */
 		memset(b + v + V, 'w', n - v - V);
+	if (E > 16) {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+		ck_assert_ptr_null(ob);
+		ck_assert_err_has(err, "shape.bin: OffloadBinary entry ");
+		ck_assert_err_has(err, REFS_REFUSAL);
+		free(b);
+		return;
+	}
 	ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
 	ck_assert_uint_eq(ob->nentries, E);
 	lookups_begin(2 * E);
@@ -1008,11 +1022,12 @@ END_TEST
 
 /*
  * 2,000 entries with maps of their own whose one key is the same 1 MiB
- * string: the key is measured once, not once per entry.
+ * string: the key is measured once, not once per entry, and the 2 GB the
+ * entries reference is refused; 16 such entries are read.
  */
 START_TEST(test_shared_long_key)
 {
-	const size_t E = 2000, K = 1u << 20;
+	const size_t E = _i ? 16 : 2000, K = 1u << 20;
 	size_t m = 40 + 40 * E, st = m + 24 * E, n = ALIGN8(st + K + 2), i;
 	unsigned char *b = shape_new(n, E);
 	struct props_error err = { "" };
@@ -1024,6 +1039,12 @@ START_TEST(test_shared_long_key)
 		shape_str(b, m + 24 * i, st + 1, st, 0);
 	}
 	memset(b + st + 1, 'k', K);
+	if (E > 16) {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+		ck_assert_err_has(err, REFS_REFUSAL);
+		free(b);
+		return;
+	}
 	ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
 	for (i = 0; i < E; i += E - 1) {
 		ck_assert_uint_eq(ob->entries[i].nstrings, 1);
@@ -1040,10 +1061,12 @@ END_TEST
  * One entry whose 30,000 keys are the suffixes of one 30,000-byte run,
  * each key its own value (750 KB); then the run twice, the second's
  * suffixes repeating the first's keys at other offsets, with other values.
+ * The keys and values come to 900 MB: refused, the keys told apart
+ * within the budget first. Runs of 300 are read, and looked up.
  */
 START_TEST(test_suffix_keys)
 {
-	const size_t L = 30000, runs = (size_t)_i + 1;
+	const size_t L = _i & 2 ? 300 : 30000, runs = (size_t)(_i & 1) + 1;
 	size_t st = 80 + 24 * L * runs, n = ALIGN8(st + (L + 1) * runs + 1);
 	unsigned char *b = shape_new(n, 1);
 	struct props_error err = { "" };
@@ -1061,6 +1084,14 @@ START_TEST(test_suffix_keys)
 		for (i = 0; i < L; i++)
 			shape_str(b, 80 + 24 * (r * L + i), run + i,
 				  run + i, L - i);
+	}
+	if (L > 300) {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+		ck_assert_err_has(err, "shape.bin: OffloadBinary entry 0: ");
+		ck_assert_err_has(err, REFS_REFUSAL);
+		free(q);
+		free(b);
+		return;
 	}
 	ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
 	ck_assert_uint_eq(ob->entries[0].nstrings, L);
@@ -1089,11 +1120,13 @@ END_TEST
 
 /*
  * Version 1, the densest string entries (16 bytes): 30,000 keys that are
- * the suffixes of one run, their values the suffixes of another.
+ * the suffixes of one run, their values the suffixes of another: each
+ * measured once, then refused for the 900 MB they come to; runs of 250
+ * are read.
  */
 START_TEST(test_v1_suffix_keys)
 {
-	const size_t L = 30000;
+	const size_t L = _i ? 250 : 30000;
 	size_t st = 72 + 16 * L, n = ALIGN8(st + 2 * (L + 1) + 1), i;
 	unsigned char *b = calloc(1, n);
 	struct props_error err = { "" };
@@ -1113,6 +1146,12 @@ START_TEST(test_v1_suffix_keys)
 	for (i = 0; i < L; i++) {
 		put_le64(b + 72 + 16 * i, st + 1 + i);
 		put_le64(b + 80 + 16 * i, st + L + 2 + i);
+	}
+	if (L > 250) {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+		ck_assert_err_has(err, REFS_REFUSAL);
+		free(b);
+		return;
 	}
 	ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
 	ck_assert_uint_eq(ob->entries[0].nstrings, L);
@@ -1172,12 +1211,65 @@ START_TEST(test_distinct_keys)
 END_TEST
 
 /*
- * 25,000 entries sharing a map of 40,000 keys: every entry's look-ups
- * stay cheap (2.3 MB).
+ * DEVIMG_LIMIT_REFERENCE_RATIO, exactly: 17 entries referencing 16 times
+ * the blob's Size, then one byte more; through one image range they all
+ * name (the blob's tail), or through one map they share, its one value
+ * V bytes (and their own 4-byte images).
+ */
+START_TEST(test_reference_limit)
+{
+	const size_t E = 17, m = 40 + 40 * E, past = (size_t)(_i & 1);
+	const int maps = _i & 2;
+	size_t V = 11883 + past, n = maps ? m + 28 + V : 12240 + past, i;
+	uint64_t refs = maps ? E * (4 + 1 + V) : E * (n - m);
+	unsigned char *b = shape_new(n, E);
+	struct props_error err = { "" };
+	struct offload_binary *ob;
+
+	ck_assert_uint_eq(refs, 16 * (uint64_t)n + past);
+	for (i = 0; i < E; i++) {
+		shape_entry(b, i, m, maps ? 1 : 0);
+		if (!maps) {
+			put_le64(b + 40 + 40 * i + 24, m);
+			put_le64(b + 40 + 40 * i + 32, n - m);
+		}
+	}
+	if (maps) {
+		shape_str(b, m, m + 25, m + 27, V);
+		b[m + 25] = 'k';
+		memset(b + m + 27, 'v', V);
+		/* the NUL after the value: the blob's last byte */
+		ck_assert_uint_eq(m + 27 + V, n - 1);
+	}
+	if (past) {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+		ck_assert_err_has(err, "shape.bin: OffloadBinary entry 16: ");
+		ck_assert_err_has(err, REFS_REFUSAL);
+	} else {
+		ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
+		for (i = 0; i < E; i++) {
+			const struct offload_entry *e = &ob->entries[i];
+
+			if (maps)
+				ck_assert(e->nstrings == 1 &&
+					  e->strings[0].value_len == V);
+			else
+				ck_assert(e->image == b + m &&
+					  e->image_size == n - m);
+		}
+		offload_binary_free(ob);
+	}
+	free(b);
+}
+END_TEST
+
+/*
+ * 16 entries sharing a map of 40,000 keys, every key looked up in every
+ * entry: no allocation, a few comparisons each (1.3 MB).
  */
 START_TEST(test_lookup_shared_map)
 {
-	const size_t E = 25000, K = 40000;
+	const size_t E = 16, K = 40000;
 	size_t m = 40 + 40 * E, st = m + 24 * K, n = ALIGN8(st + 1 + 8 * K), i;
 	unsigned char *b = shape_new(n, E);
 	struct props_error err = { "" };
@@ -1192,12 +1284,13 @@ START_TEST(test_lookup_shared_map)
 		shape_str(b, m + 24 * i, st + 1 + 8 * i, st + 1 + 8 * i, 7);
 	}
 	ck_assert_int_eq(parse_counted(b, n, &ob, &err), 0);
-	lookups_begin(2 * E);
-	for (i = 0; i < E; i++) {
+	lookups_begin(2 * E * K);
+	for (i = 0; i < E * K; i++) {
 		snprintf(key, sizeof(key), "k%06zu", i % K);
-		v = offload_entry_string(&ob->entries[i], key, NULL);
+		v = offload_entry_string(&ob->entries[i / K], key, NULL);
 		LOOKUP(v && !memcmp(v, key, 8));
-		LOOKUP(!offload_entry_string(&ob->entries[i], "triple", NULL));
+		LOOKUP(!offload_entry_string(&ob->entries[i / K], "triple",
+					     NULL));
 	}
 	lookups_end();
 	offload_binary_free(ob);
@@ -1434,10 +1527,11 @@ static Suite *offload_suite(void)
 
 	tc = tcase_create("worst shapes");
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_shared_map, 0, 2);
-	tcase_add_test(tc, test_shared_long_key);
-	tcase_add_loop_test(tc, test_suffix_keys, 0, 2);
-	tcase_add_test(tc, test_v1_suffix_keys);
+	tcase_add_loop_test(tc, test_shared_map, 0, 4);
+	tcase_add_loop_test(tc, test_shared_long_key, 0, 2);
+	tcase_add_loop_test(tc, test_suffix_keys, 0, 4);
+	tcase_add_loop_test(tc, test_v1_suffix_keys, 0, 2);
+	tcase_add_loop_test(tc, test_reference_limit, 0, 4);
 	tcase_add_test(tc, test_distinct_keys);
 	tcase_add_test(tc, test_lookup_shared_map);
 	tcase_add_test(tc, test_repeated_keys);

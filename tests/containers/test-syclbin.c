@@ -638,25 +638,34 @@ START_TEST(test_modules_overlap_neighbours)
 }
 END_TEST
 
+/* A refusal for what is referenced, DEVIMG_LIMIT_REFERENCE_RATIO. */
+#define REFS_REFUSAL "come to more than 16 times the "
+
 /*
  * Metadata ranges that overlap without being equal: IR module j's starts
- * j bytes into one blob (16,384 ranges of 16 KB, 134 MB of text to parse
- * were each read).
+ * j bytes into one blob. 64 such ranges are refused for the overlap;
+ * 16,384 of 16 KB (134 MB of text to parse, were each read) already for
+ * what they reference, before the overlap is looked for.
  */
 START_TEST(test_meta_overlap)
 {
+	uint32_t n = _i ? 16384 : 64;
 	struct props_error err = { "" };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
 
-	b = fx_many(16384, 16384, FX_SHIFT_IR, &len);
+	b = fx_many(n, n, FX_SHIFT_IR, &len);
 	ck_assert_ptr_nonnull(b);
 	ck_assert_int_eq(parse_counted(b, len, &sb, &err), -EINVAL);
 	ck_assert_ptr_null(sb);
-	ck_assert_err_has(err, "SYCLBIN abstract module 0 IR module 0 "
-			  "metadata (");
-	ck_assert_err_has(err, "overlap without being the same range");
+	if (_i) {
+		ck_assert_err_has(err, REFS_REFUSAL "file's");
+	} else {
+		ck_assert_err_has(err, "SYCLBIN abstract module 0 IR module 0 "
+				  "metadata (");
+		ck_assert_err_has(err, "overlap without being the same range");
+	}
 	free(b);
 }
 END_TEST
@@ -703,28 +712,42 @@ END_TEST
 /*
  * Version 2: 300 ir entries sharing one image whose metadata holds
  * 100,000 properties (1.1 MB); then also 300 modules whose am_metadata
- * entries share one image naming 100,000 kernels (2.2 MB).
+ * entries share one image naming 100,000 kernels (2.2 MB). Whoever
+ * builds the modules would handle 30 million properties or kernels:
+ * refused, before any metadata is parsed. With 16 ir entries and
+ * modules sharing them, read.
  */
 START_TEST(test_v2_shared)
 {
-	unsigned shape = _i ? FX_SHARE_AM | FX_SHARE_IR : FX_SHARE_IR;
-	uint32_t nam = _i ? 300 : 1;
+	unsigned shape = _i & 1 ? FX_SHARE_AM | FX_SHARE_IR : FX_SHARE_IR;
+	uint32_t nir = _i & 2 ? 16 : 300, nam = _i & 1 ? nir : 1;
 	struct props_error err = { "" };
 	const struct syclbin_image *ir0;
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len, i;
 
-	b = fx_v2(nam, 300, 100000, shape, &len);
+	b = fx_v2(nam, nir, 100000, shape, &len);
 	ck_assert_ptr_nonnull(b);
 	ck_assert_uint_ge(len, 1000000);
+	if (nir > 16) {
+		ck_assert_int_eq(parse_counted(b, len, &sb, &err), -EINVAL);
+		ck_assert_err_has(err, "s.syclbin: OffloadBinary entry ");
+		ck_assert_err_has(err, REFS_REFUSAL "blob's");
+#ifdef COUNTING
+		/* the structure only: no metadata parsed */
+		ck_assert_uint_le(ac.bytes, len);
+#endif
+		free(b);
+		return;
+	}
 	ck_assert_int_eq(parse_counted(b, len, &sb, &err), 0);
 	ck_assert_int_eq(sb->form, SYCLBIN_FORM_V2);
 	ck_assert_uint_eq(sb->nmodules, nam);
 	ir0 = &sb->modules[0].ir[0];
 	ck_assert_ptr_nonnull(props_set_find(props_find_set(ir0->meta,
 			SYCLBIN_SET_IR), "p99999"));
-	for (i = 0; i < 300; i++) {
+	for (i = 0; i < nir; i++) {
 		const struct syclbin_module *m = &sb->modules[i % nam];
 		const struct syclbin_image *img = &m->ir[i / nam];
 
@@ -733,10 +756,46 @@ START_TEST(test_v2_shared)
 		ck_assert_uint_eq(img->size, 9);
 		ck_assert_ptr_eq(m->meta, sb->modules[0].meta);
 		ck_assert_uint_eq(syclbin_module_kernel_count(m),
-				  _i ? 100000 : 1);
+				  _i & 1 ? 100000 : 1);
 	}
-	ck_assert_uint_eq(sb->modules[0].nir, 300 / nam);
+	ck_assert_uint_eq(sb->modules[0].nir, nir / nam);
 	ck_assert_str_eq(ir0->target, "spir64-unknown-unknown");
+	syclbin_free(sb);
+	free(b);
+}
+END_TEST
+
+/*
+ * A bare file whose 300 modules' IR modules share one 1.1 MB metadata
+ * range: 330 MB referenced from 1.1 MB, refused before the metadata is
+ * parsed; 16 modules sharing it are read.
+ */
+START_TEST(test_bare_shared_fat)
+{
+	uint32_t n = _i ? 16 : 300;
+	struct props_error err = { "" };
+	struct syclbin *sb;
+	unsigned char *b;
+	size_t len, i;
+
+	b = fx_many(n, n, FX_SHARE_IR | FX_FAT, &len);
+	ck_assert_ptr_nonnull(b);
+	if (n > 16) {
+		ck_assert_int_eq(parse_counted(b, len, &sb, &err), -EINVAL);
+		ck_assert_err_has(err, "s.syclbin: SYCLBIN abstract module ");
+		ck_assert_err_has(err, REFS_REFUSAL "file's");
+#ifdef COUNTING
+		ck_assert_uint_le(ac.bytes, len / 8);
+#endif
+		free(b);
+		return;
+	}
+	ck_assert_int_eq(parse_counted(b, len, &sb, &err), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_ptr_eq(sb->modules[i].ir[0].meta,
+				 sb->modules[0].ir[0].meta);
+	ck_assert_ptr_nonnull(props_set_find(props_find_set(
+		sb->modules[0].ir[0].meta, SYCLBIN_SET_IR), "p99999"));
 	syclbin_free(sb);
 	free(b);
 }
@@ -926,9 +985,10 @@ static Suite *syclbin_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_modules_overlap, 0, 2);
 	tcase_add_test(tc, test_modules_overlap_neighbours);
-	tcase_add_test(tc, test_meta_overlap);
+	tcase_add_loop_test(tc, test_meta_overlap, 0, 2);
 	tcase_add_test(tc, test_shared_ranges);
-	tcase_add_loop_test(tc, test_v2_shared, 0, 2);
+	tcase_add_loop_test(tc, test_v2_shared, 0, 4);
+	tcase_add_loop_test(tc, test_bare_shared_fat, 0, 2);
 	tcase_add_loop_test(tc, test_image_cap, 0, 4);
 	tcase_add_loop_test(tc, test_honest_many, 0, 2);
 	tcase_add_loop_test(tc, test_tiny_metadata, 0, 2);
