@@ -100,6 +100,7 @@ void props_prop_replace(struct props_prop *pr, enum props_type type,
 /* ---- name index (index.c) ---- */
 
 struct props_index_ent {
+	uint64_t hash;		/* keyed: hashkey.h */
 	size_t set;		/* PROPS_INDEX_SETS for a set's own name */
 	size_t idx;
 	int used;

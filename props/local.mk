@@ -5,7 +5,7 @@ props_libdevimg_props_la_SOURCES = \
 	props/model.c props/index.c props/base64.c props/bytes.c \
 	props/reader.c props/writer.c \
 	props/sym.c props/table.c props/specconst.c props/launch.c \
-	props/escape.c props/escape.h \
+	props/escape.c props/escape.h props/hashkey.c props/hashkey.h \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \
 	props/offload-symbols.c props/offload-symbols.h \
@@ -23,7 +23,8 @@ props_tests = \
 	tests/props/test-escape \
 	tests/props/test-unzstd \
 	tests/props/test-devglobal \
-	tests/props/test-offload-symbols
+	tests/props/test-offload-symbols \
+	tests/props/test-hashkey
 check_PROGRAMS += $(props_tests)
 TESTS += $(props_tests)
 
@@ -72,6 +73,11 @@ tests_props_test_offload_symbols_SOURCES = tests/props/test-offload-symbols.c \
 tests_props_test_offload_symbols_CPPFLAGS = $(props_test_cppflags)
 tests_props_test_offload_symbols_CFLAGS = $(props_test_cflags)
 tests_props_test_offload_symbols_LDADD = $(props_test_ldadd)
+
+tests_props_test_hashkey_SOURCES = tests/props/test-hashkey.c tests/props/testutil.h
+tests_props_test_hashkey_CPPFLAGS = $(props_test_cppflags)
+tests_props_test_hashkey_CFLAGS = $(props_test_cflags)
+tests_props_test_hashkey_LDADD = $(props_test_ldadd)
 
 # The zstd expander; libzstd makes the frames it is fed.
 tests_props_test_unzstd_SOURCES = tests/props/test-unzstd.c tests/props/testutil.h

@@ -16,6 +16,7 @@
 #include "devimg/descriptor.h"
 #include "dump.h"
 #include "dump-descriptor.h"
+#include "hashkey.h"
 #include "dump-offload.h"
 #include "escape.h"
 #include "dump-globals.h"
@@ -777,13 +778,10 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/* Keyed (hashkey.h): the names come from the files dumped. */
 static size_t name_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325u;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3u;
-	return (size_t)h;
+	return (size_t)props_hash(s, strlen(s));
 }
 
 /* The slot of s: where it is, or the empty one where it would go. */

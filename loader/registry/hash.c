@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "hash.h"
+#include "hashkey.h"
 
 #define HASH_MIN_SLOTS 64u
 /* From this size on, slots are mapped with their pages populated at once. */
@@ -46,7 +47,9 @@ static uint64_t mix(uint64_t h, uint64_t w)
  */
 uint32_t hash_bytes(const char *s, size_t len)
 {
-	uint64_t a = 0xcbf29ce484222325ull, b = a ^ len, h;
+	/* keyed per process (hashkey.h): kernel names come from files too */
+	const uint64_t *k = props_hash_key();
+	uint64_t a = 0xcbf29ce484222325ull ^ k[0], b = a ^ len ^ k[1], h;
 	size_t i = 0;
 
 	if (len < 8) {

@@ -49,7 +49,10 @@ struct hash {
 
 /*
  * 32-bit hash of a NUL-terminated string: FNV-1a's xor-multiply over two
- * lanes of 64-bit words instead of bytes, then murmur3's 64-bit finalizer.
+ * lanes of 64-bit words instead of bytes, then murmur3's 64-bit finalizer;
+ * the lanes start from the process's key (props_hash_key()), so names
+ * cannot be chosen to collide. Cheaper than SipHash on the start-up path,
+ * not a cryptographic hash: it keeps precomputed collisions out.
  */
 uint32_t hash_string(const char *s);
 /* The same hash of len bytes. */
