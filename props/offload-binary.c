@@ -8,6 +8,7 @@
 #include "checked.h"
 #include "internal.h"
 #include "devimg_limits.h"
+#include "hashkey.h"
 #include "offload-binary.h"
 #include "offload-inflate.h"
 
@@ -1025,25 +1026,63 @@ static bool align8(size_t v, size_t *r)
 }
 
 /* The string table: a NUL, then each distinct string once with a NUL. */
+/*
+ * The writer's string table: equal strings stored once, found through a
+ * table of slots (index + 1, 0 empty) under the keyed hash, so a blob of
+ * many strings is written in time linear in their bytes.
+ */
 struct strtab {
 	const char **s;
 	size_t *len;
 	size_t *off;
+	uint64_t *hash;
 	size_t n;
 	size_t size;
+	size_t *slot;
+	size_t mask;
 };
+
+static int strtab_init(struct strtab *t, size_t max)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * max)
+		cap *= 2;
+	t->s = calloc(max, sizeof(*t->s));
+	t->len = calloc(max, sizeof(*t->len));
+	t->off = calloc(max, sizeof(*t->off));
+	t->hash = calloc(max, sizeof(*t->hash));
+	t->slot = calloc(cap, sizeof(*t->slot));
+	t->mask = cap - 1;
+	t->size = 1;
+	return t->s && t->len && t->off && t->hash && t->slot ? 0 : -ENOMEM;
+}
+
+static void strtab_fini(struct strtab *t)
+{
+	free(t->s);
+	free(t->len);
+	free(t->off);
+	free(t->hash);
+	free(t->slot);
+}
 
 static int strtab_add(struct strtab *t, const char *s, size_t len,
 		      size_t *off)
 {
-	size_t i;
+	uint64_t h = props_hash(s, len);
+	size_t i = (size_t)h & t->mask, k;
 
-	for (i = 0; i < t->n; i++) {
-		if (t->len[i] == len && !memcmp(t->s[i], s, len)) {
-			*off = t->off[i];
+	for (; (k = t->slot[i]); i = (i + 1) & t->mask) {
+		k--;
+		if (t->hash[k] == h && t->len[k] == len &&
+		    !memcmp(t->s[k], s, len)) {
+			*off = t->off[k];
 			return 0;
 		}
 	}
+	t->slot[i] = t->n + 1;
+	t->hash[t->n] = h;
 	t->s[t->n] = s;
 	t->len[t->n] = len;
 	t->off[t->n] = t->size;
@@ -1110,12 +1149,9 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 	rc = -ENOMEM;
 	if (nstr > SIZE_MAX / 2 - 1)
 		goto overflow;
-	t.s = calloc(2 * nstr + 1, sizeof(*t.s));
-	t.len = calloc(2 * nstr + 1, sizeof(*t.len));
-	t.off = calloc(2 * nstr + 1, sizeof(*t.off));
-	if (!t.s || !t.len || !t.off)
+	if (nstr > SIZE_MAX / 8 / sizeof(*t.slot) ||
+	    strtab_init(&t, 2 * nstr + 1))
 		goto fail;
-	t.size = 1;
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < in[i].nstrings; j++) {
 			const struct offload_string *s = &in[i].strings[j];
@@ -1178,9 +1214,7 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 	for (i = 0; i < t.n; i++)
 		memcpy(b + strmap_end + t.off[i], t.s[i], t.len[i]);
 
-	free(t.s);
-	free(t.len);
-	free(t.off);
+	strtab_fini(&t);
 	*out = b;
 	*size = total;
 	return 0;
@@ -1191,9 +1225,7 @@ overflow:
 fail:
 	if (rc == -ENOMEM)
 		props_errf(err, "OffloadBinary writer: out of memory");
-	free(t.s);
-	free(t.len);
-	free(t.off);
+	strtab_fini(&t);
 	free(b);
 	return rc;
 }

@@ -1503,6 +1503,53 @@ START_TEST(test_compressed_limit)
 }
 END_TEST
 
+/*
+ * The writer's string table: 40,000 strings of one length, all distinct,
+ * then the same again in a second entry; each stored once, found with a
+ * comparison or so each (the table compared every new string with every
+ * earlier one of its length: 800 million comparisons).
+ */
+START_TEST(test_writer_many_strings)
+{
+	const size_t K = 20000;
+	struct offload_string *strs = calloc(K, sizeof(*strs));
+	char *names = malloc(16 * K);
+	struct offload_image_in in[2] = {
+		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "a", 1, strs, K },
+		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "b", 1, strs, K },
+	};
+	struct props_error err = { "" };
+	struct offload_binary *ob;
+	unsigned char *b;
+	size_t n, i;
+
+	ck_assert(strs && names);
+	for (i = 0; i < K; i++) {
+		snprintf(names + 16 * i, 8, "k%06zu", i);
+		snprintf(names + 16 * i + 8, 8, "v%06zu", i);
+		strs[i] = (struct offload_string){ names + 16 * i,
+						   names + 16 * i + 8, 7 };
+	}
+	mc_begin(SIZE_MAX / 2, 8 * K);
+	ck_assert_int_eq(offload_binary_write(in, 2, 3, &b, &n, &err), 0);
+	mc_end();
+	/* 40,000 strings of 8 bytes, each once, after the header and maps */
+	ck_assert_uint_le(n, 40 + 2 * 40 + 2 * K * 24 + 2 * K * 8 + 16);
+	ck_assert_int_eq(offload_binary_parse(b, n, "w.bin", &ob, &err), 0);
+	for (i = 0; i < K; i += 997) {
+		ck_assert_str_eq(offload_entry_string(&ob->entries[1],
+						      names + 16 * i, NULL),
+				 names + 16 * i + 8);
+		ck_assert_ptr_eq(ob->entries[0].strings[i].value,
+				 ob->entries[1].strings[i].value);
+	}
+	offload_binary_free(ob);
+	free(b);
+	free(strs);
+	free(names);
+}
+END_TEST
+
 static Suite *offload_suite(void)
 {
 	Suite *s = suite_create("offload-binary");
@@ -1519,6 +1566,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_compressed_corrupt);
 	tcase_add_test(tc, test_compressed_unknown_size);
 	tcase_add_test(tc, test_writer_refuses);
+	tcase_add_test(tc, test_writer_many_strings);
 	tcase_add_test(tc, test_names);
 	tcase_add_loop_test(tc, test_mutations, 0, 3);
 	tcase_add_test(tc, test_same_as_reference);
