@@ -10,6 +10,7 @@ wrap_tests = \
 	tests/wrap/wrap-errors.sh \
 	tests/wrap/wrap-layout.sh \
 	tests/wrap/wrap-limits.sh \
+	tests/wrap/file-limits.sh \
 	tests/wrap/wrap-inputs.sh \
 	tests/wrap/wrap-longname.sh \
 	tests/wrap/wrap-upstream.sh \

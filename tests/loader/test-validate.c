@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 
+#include "devimg_limits.h"
 #include "fixture.h"
 #include "libdevimg-internal.h"
 
@@ -351,6 +352,25 @@ START_TEST(test_byte_array_short)
 }
 END_TEST
 
+/*
+ * DEVIMG_LIMIT_BYTE_ARRAY: a value of exactly 2^32 bytes (header
+ * included) passes validation, which reads no value byte; one more is
+ * refused.
+ */
+START_TEST(test_byte_array_limit)
+{
+	struct devimg_msg msg = { 0, "" };
+	struct fixture f;
+
+	good(&f);
+	f.props[0][0][1].size = DEVIMG_LIMIT_BYTE_ARRAY;
+	ck_assert_int_eq(descriptor_validate(&f.desc, &msg), 0);
+	f.props[0][0][1].size = DEVIMG_LIMIT_BYTE_ARRAY + 1;
+	expect_rejected(&f, "size 4294967297, expected a value of 8 to 2^32 "
+			"bytes");
+}
+END_TEST
+
 START_TEST(test_string_null)
 {
 	struct fixture f;
@@ -458,6 +478,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, test_property_type_large);
 	tcase_add_test(tc, test_byte_array_null);
 	tcase_add_test(tc, test_byte_array_short);
+	tcase_add_test(tc, test_byte_array_limit);
 	tcase_add_test(tc, test_string_null);
 	tcase_add_test(tc, test_bad_image_rejects_whole_descriptor);
 	tcase_add_test(tc, test_empty_descriptor_registers);
