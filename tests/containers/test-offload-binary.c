@@ -1492,6 +1492,31 @@ START_TEST(test_compressed_limit)
 	ck_assert_err_has(err, "too short to inflate");
 	ck_assert_int_lt(mc.peak, 4096);
 
+	/*
+	 * DEVIMG_LIMIT_DECOMPRESS_RATIO, zlib and zstd alike: a 16-byte
+	 * body may claim 1032 * 16 bytes (and then fails as the garbage it
+	 * is), not one more.
+	 */
+	put_le64(b + 32, 40 + 1032 * 16);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "zlib data corrupt");
+	put_le64(b + 32, 40 + 1032 * 16 + 1);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "zlib data too short to inflate");
+	memcpy(b + 40, zstd, sizeof(zstd));
+	put_le64(b + 45, 1032 * 16);
+	put_le64(b + 32, 40 + 1032 * 16);
+	/* not counted: libzstd's own context is larger than the budget */
+	ck_assert_int_eq(offload_binary_parse(b, n, "shape.bin", &ob, &err),
+			 -EINVAL);
+	ck_assert_msg(!strstr(err.msg, "above the limit"), "%s", err.msg);
+	ck_assert_err_has(err, "zstd");
+	put_le64(b + 45, 1032 * 16 + 1);
+	put_le64(b + 32, 40 + 1032 * 16 + 1);
+	ck_assert_int_eq(parse_counted(b, n, &ob, &err), -EINVAL);
+	ck_assert_err_has(err, "content size above the limit");
+	memset(b + 40, 0, 16);
+
 	/* a zstd frame declaring one byte over */
 	memcpy(b + 40, zstd, sizeof(zstd));
 	put_le64(b + 32, 40 + lim + 1);
