@@ -228,6 +228,53 @@ static int check_defaults(const void *defaults, uint64_t defaults_size,
 	return 0;
 }
 
+static int name_cmp(const void *pa, const void *pb)
+{
+	const struct props_spec_const *a = *(const struct props_spec_const *
+					       const *)pa;
+	const struct props_spec_const *b = *(const struct props_spec_const *
+					       const *)pb;
+	int c = strcmp(a->name, b->name);
+
+	/* ties by place, so the message names the first two */
+	return c ? c : (a > b) - (a < b);
+}
+
+/*
+ * Each constant's name once: values are set by name, so a second
+ * constant of one name could never be set. Sorted, O(n log n).
+ */
+static int check_names(const struct props_spec_const *c, size_t n,
+		       struct props_error *err)
+{
+	const struct props_spec_const **by, *x = NULL, *y = NULL;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	by = malloc(n * sizeof(*by));
+	if (!by) {
+		props_errf(err, "set '%s': out of memory", PROPS_SET_SPEC_CONSTS);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		by[i] = &c[i];
+	qsort(by, n, sizeof(*by), name_cmp);
+	for (i = 1; i < n && !x; i++) {
+		if (strcmp(by[i - 1]->name, by[i]->name))
+			continue;
+		x = by[i - 1];
+		y = by[i];
+	}
+	free(by);
+	if (!x)
+		return 0;
+	props_errf(err, "set '%s': constant '%s' twice: saw properties %zu "
+		   "and %zu of that name, expected one", PROPS_SET_SPEC_CONSTS,
+		   x->name, (size_t)(x - c), (size_t)(y - c));
+	return -EINVAL;
+}
+
 int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,
 		      uint32_t *total, struct props_error *err)
@@ -236,7 +283,9 @@ int props_spec_layout(struct props_spec_const *consts, size_t n,
 	size_t i;
 	int r;
 
-	r = sum_sizes(consts, n, &sum, err);
+	r = check_names(consts, n, err);
+	if (r == 0)
+		r = sum_sizes(consts, n, &sum, err);
 	if (r == 0)
 		r = check_defaults(defaults, defaults_size, sum, err);
 	if (r < 0)

@@ -355,6 +355,33 @@ START_TEST(test_total_size_limit)
 }
 END_TEST
 
+/*
+ * A name twice: values are set by name, so the second could never be set
+ * (found by fuzzing registration); refused naming both properties.
+ */
+START_TEST(test_duplicate_name)
+{
+	static const uint32_t a[][3] = { { 1, 0, 4 } };
+	static const uint32_t b[][3] = { { 2, 0, 8 } };
+	struct props_error err = { "" };
+	struct props_spec_const c[3];
+	uint32_t total = 0;
+
+	decode_ok("x", a, 1, &c[0]);
+	decode_ok("shared", b, 1, &c[1]);
+	decode_ok("shared", a, 1, &c[2]);
+	ck_assert_int_eq(props_spec_layout(c, 2, NULL, 0, &total, &err), 0);
+	ck_assert_int_eq(props_spec_layout(c, 3, NULL, 0, &total, &err),
+			 -EINVAL);
+	ck_assert_err_has(err, "set 'SYCL/specialization constants': constant "
+			  "'shared' twice: saw properties 1 and 2 of that "
+			  "name, expected one");
+	props_spec_const_fini(&c[0]);
+	props_spec_const_fini(&c[1]);
+	props_spec_const_fini(&c[2]);
+}
+END_TEST
+
 static Suite *spec_suite(void)
 {
 	Suite *s = suite_create("props-specconst");
@@ -374,6 +401,7 @@ static Suite *spec_suite(void)
 	tcase_add_test(tc, test_defaults_blob_bad_header);
 	tcase_add_test(tc, test_total_size_overflow);
 	tcase_add_test(tc, test_total_size_limit);
+	tcase_add_test(tc, test_duplicate_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
