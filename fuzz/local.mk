@@ -116,7 +116,7 @@ FUZZ_LARGE = containers dump blob bundle reader
 FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
-	-DPLUGINDIR=\"$(plugindir)\" -I$(top_srcdir)/props \
+	-I$(top_builddir) -I$(top_srcdir)/props \
 	-I$(top_srcdir)/include $(loader_includes) \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS) \
 	$(ZSTD_CFLAGS)
@@ -160,7 +160,7 @@ fuzz_cc_plugins = $(AM_V_CC)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) \
 	-I$(top_srcdir)/plugins -c -o $@ $<
 fuzz/obj/loader/dispatch/%.o: $(top_srcdir)/loader/dispatch/%.c \
-		$(fuzz_headers) config.h
+		$(fuzz_headers) config.h paths.h
 	$(fuzz_cc_plugins)
 fuzz/obj/loader/build/%.o: $(top_srcdir)/loader/build/%.c $(fuzz_headers) \
 		config.h

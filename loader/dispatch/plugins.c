@@ -18,6 +18,7 @@
 
 #include "escape.h"
 #include "libdevimg-internal.h"
+#include "paths.h"
 #include "plugins.h"
 #include "selector.h"
 

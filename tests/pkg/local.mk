@@ -34,6 +34,7 @@ pkg_shell_tests = \
 	tests/pkg/aarch64.sh \
 	tests/pkg/plugin-sdk.sh \
 	tests/pkg/configure-clang.sh \
+	tests/pkg/prefix.sh \
 	tests/pkg/deps.sh \
 	tests/pkg/bootstrap-deps.sh \
 	tests/pkg/ci-run.sh \

@@ -38,7 +38,7 @@ EXTRA_DIST += tests/stress/stress.cl tests/stress/tsan.supp
 # PoCL is not instrumented; tests/stress/tsan.supp silences reports whose
 # frames are all inside PoCL and its LLVM only.
 stress_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread \
-	-include $(top_builddir)/config.h -DPLUGINDIR=\"$(plugindir)\" \
+	-include $(top_builddir)/config.h -I$(top_builddir) \
 	-I$(top_srcdir)/include -I$(top_srcdir)/props $(loader_includes) \
 	-I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common
 stress_tsan_lib_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
@@ -52,7 +52,7 @@ stress_tsan_plugin_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
 # devimg-ls and the plugins of the build tree tell stress.sh which image
 # format the device takes.
 .PHONY: stress-tsan
-stress-tsan: devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) $(plugin_LTLIBRARIES) \
+stress-tsan: paths.h devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) $(plugin_LTLIBRARIES) \
 	$(stress_images)
 	$(AM_V_at)$(MKDIR_P) tests/stress/tsan/plugins
 	$(AM_V_GEN)$(CLANG) $(stress_tsan_cflags) -fPIC -shared \
