@@ -143,8 +143,11 @@ static int trace_level(void)
 
 void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
 {
+	const char *only = devimg_env(DEVIMG_ENV_PLUGIN_PATH_ONLY);
+
 	cfg->search_path = devimg_env(DEVIMG_ENV_PLUGIN_PATH);
-	cfg->plugindir = PLUGINDIR;
+	/* "1" (any value but "" and "0"): the installed folder left out */
+	cfg->plugindir = only && *only && strcmp(only, "0") ? NULL : PLUGINDIR;
 	cfg->selector = devimg_env(DEVIMG_ENV_DEVICE_SELECTOR);
 	cfg->trace = trace_level();
 }
@@ -905,6 +908,9 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 		rc = search_path(ps, cfg->search_path);
 	if (rc == 0 && cfg->plugindir && cfg->plugindir[0])
 		rc = search_dir(ps, cfg->plugindir);
+	else if (rc == 0)
+		note_text(ps, "plugins: the installed folder %s left out "
+			  "(DEVIMG_PLUGIN_PATH_ONLY)", PLUGINDIR);
 	devimg_selector_free(ps->sel);
 	ps->sel = NULL;
 	if (rc < 0) {

@@ -73,7 +73,8 @@ struct devimg_plugins_config {
 /*
  * Fill cfg from the environment (env.c): DEVIMG_PLUGIN_PATH (ignored in
  * setuid programs), the PLUGINDIR the build was configured with (paths.h,
- * generated from the configured prefix), and the
+ * generated from the configured prefix) unless DEVIMG_PLUGIN_PATH_ONLY is
+ * set to anything but "" or "0", and the
  * trace level of the log priority (DEVIMG_TRACE: 1 for DEVIMG_LOG_INFO,
  * 2 for DEVIMG_LOG_DEBUG). The strings stay valid until exit.
  */

@@ -66,6 +66,22 @@ expect_trace "^devimg: plugins: skipping .*/devimg-fake.so: devimg_plugin_init f
 expect_not_bound fake
 expect_not_bound vanished
 
+# The installed folder (paths.h, from the configured prefix): searched
+# last, or left out with DEVIMG_PLUGIN_PATH_ONLY=1, the suite's setting.
+plugindir=$(sed -n 's/^#define PLUGINDIR "\(.*\)"$/\1/p' "$top_builddir/paths.h")
+[ -n "$plugindir" ] || fail "no PLUGINDIR in $top_builddir/paths.h"
+[ "$DEVIMG_PLUGIN_PATH_ONLY" = 1 ] || fail "the suite does not set DEVIMG_PLUGIN_PATH_ONLY=1"
+expect_trace "^devimg: plugins: the installed folder $plugindir left out (DEVIMG_PLUGIN_PATH_ONLY)$"
+! grep -q "search[a-z]* $plugindir" "$scratch/err" ||
+	fail "the installed folder was searched: $(cat "$scratch/err")"
+for only in 0 ''; do
+	DEVIMG_PLUGIN_PATH_ONLY=$only
+	run fail "$path"
+	expect_trace "^devimg: plugins: \(searching\|cannot search\) $plugindir"
+	! grep -q "left out" "$scratch/err" || fail "left out with '$only'"
+done
+DEVIMG_PLUGIN_PATH_ONLY=1
+
 run abi "$path"
 expect_trace "skipping .*/devimg-fake.so: ABI version 99, the loader speaks 1"
 run partial "$path"
