@@ -148,6 +148,10 @@ has libdevimg-dev "usr/lib/$triplet/pkgconfig/libdevimg.pc"
 has libdevimg-dev usr/include/devimg/devimg.h
 has libdevimg-dev usr/include/devimg/descriptor.h
 has libdevimg-dev usr/share/man/man3/devimg.3.gz
+# the documents the tools cite, dump-json.md among them; README beside
+has libdevimg-dev usr/share/doc/devimg/docs/dump-json.md
+has libdevimg-dev usr/share/doc/devimg/docs/formats.md
+has libdevimg-dev usr/share/doc/devimg/README.md
 for t in wrap dump ls; do
 	has devimg-tools "usr/bin/devimg-$t"
 	has devimg-tools "usr/share/man/man1/devimg-$t.1.gz"
