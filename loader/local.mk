@@ -53,7 +53,8 @@ loader_libdevimg_registry_la_CPPFLAGS = $(libdevimg_cppflags)
 loader_libdevimg_registry_la_CFLAGS = $(libdevimg_cflags)
 
 # The build and dispatch wings (loader/dispatch.mk) add their sources.
-loader_libdevimg_la_SOURCES = loader/libdevimg-internal.h
+# dlopen-note.c: only the shared library carries the .note.dlopen note.
+loader_libdevimg_la_SOURCES = loader/libdevimg-internal.h loader/dlopen-note.c
 loader_libdevimg_la_CPPFLAGS = $(libdevimg_cppflags)
 loader_libdevimg_la_CFLAGS = $(libdevimg_cflags)
 loader_libdevimg_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \

@@ -35,6 +35,7 @@ pkg_shell_tests = \
 	tests/pkg/plugin-sdk.sh \
 	tests/pkg/configure-clang.sh \
 	tests/pkg/prefix.sh \
+	tests/pkg/dlopen-note.sh \
 	tests/pkg/deps.sh \
 	tests/pkg/bootstrap-deps.sh \
 	tests/pkg/ci-run.sh \
