@@ -8,6 +8,12 @@
 . "$top_srcdir/tests/lib.sh"
 
 obj=loader/dispatch/libdevimg_plugins_la-plugins.lo
+# The distributed files, copied: the source tree may be configured in
+# place (the README's ./configure), and then no other build can use it.
+make -s -C "$top_builddir" distdir distdir="$scratch/src" \
+	top_distdir="$scratch/src" >"$scratch/distdir.log" 2>&1 ||
+	fail "make distdir: $(tail -n 5 "$scratch/distdir.log")"
+top_srcdir=$scratch/src
 cd "$scratch"
 mkdir b
 cd b
