@@ -379,6 +379,14 @@ void registry_unlock(void);
 int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
 void images_drop(struct devimg_image **imgs, size_t n);
 
+/*
+ * suggest.c: for a kernel name no registered image defines, a phrase into
+ * buf saying how many images (of which targets) and names were searched
+ * and the closest of those names, three at most, with their images; or
+ * that no image is registered. Empty out of memory.
+ */
+void registry_suggest(const char *name, char *buf, size_t size);
+
 /* ---- introspect.c: lazily copied property sets ---- */
 
 struct image_props {

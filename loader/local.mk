@@ -29,7 +29,7 @@ libdevimg_sources = \
 	loader/registry/register.c loader/registry/registry.c \
 	loader/registry/lock.c \
 	loader/registry/decompress.c \
-	loader/registry/introspect.c \
+	loader/registry/introspect.c loader/registry/suggest.c \
 	loader/registry/select.c loader/registry/select.h \
 	loader/registry/content.c \
 	loader/registry/layout.c loader/registry/blob.c \
@@ -148,7 +148,8 @@ tests_loader_test_hash_CFLAGS = $(loader_test_cflags)
 tests_loader_test_hash_LDADD = $(loader_test_ldadd)
 
 tests_loader_test_names_SOURCES = tests/loader/test-names.c $(loader_test_common)
-tests_loader_test_names_CPPFLAGS = $(loader_test_cppflags)
+tests_loader_test_names_CPPFLAGS = $(loader_test_cppflags) \
+	-DFAKE_PLUGIN_DIR=\"$(abs_top_builddir)/tests/plugins/.libs\"
 tests_loader_test_names_CFLAGS = $(loader_test_cflags)
 tests_loader_test_names_LDADD = $(loader_test_ldadd)
 

@@ -87,7 +87,7 @@ devimg_ls() {
 	if grep -Evq '^(\[[a-z_]+:[0-9]+\] [a-z]+, .*, formats: [a-z ]*, spec-constants: [a-z]+, global-offset: [a-z]+|plugins: [0-9]+|  [a-z_]+: .*)$' "$dl_out"; then
 		devimg_ls_failed "devimg-ls${*:+ $*} printed what does not parse: $(cat "$dl_out" "$dl_err")"
 	fi
-	if ! grep -q '^\[' "$dl_out" && ! grep -q '^devimg-ls: no devices$' "$dl_err"; then
+	if ! grep -q '^\[' "$dl_out" && ! grep -q '^devimg-ls: no devices: .' "$dl_err"; then
 		devimg_ls_failed "devimg-ls${*:+ $*} listed no device and did not say 'no devices': $(cat "$dl_out" "$dl_err")"
 	fi
 }

@@ -213,6 +213,14 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* What follows "it has 0: " in libdevimg's message, or all of it. */
+static const char *no_device_why(const char *msg)
+{
+	const char *why = strstr(msg, "it has 0: ");
+
+	return why ? why + strlen("it has 0: ") : msg;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -274,8 +282,10 @@ int main(int argc, char **argv)
 			print_plugins(ps);
 		print_text(ctx);
 	}
-	if (devimg_device_count(ctx) == 0)
-		fputs(PROG ": no devices\n", stderr);
+	/* Why none: libdevimg's account of its search, escaped there. */
+	if (devimg_device_count(ctx) == 0 && !devimg_device_get(ctx, 0))
+		fprintf(stderr, PROG ": no devices: %s\n",
+			no_device_why(devimg_last_error()));
 	devimg_ctx_unref(ctx);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs(PROG ": cannot write standard output\n", stderr);

@@ -106,6 +106,35 @@ static int ctx_add_devices(struct devimg_ctx *ctx, struct devimg_plugin *p,
 	return 0;
 }
 
+/*
+ * A platform's devices in the account: "opencl: platform "X": 2 devices
+ * (cpu, gpu)", and what the selector kept of them when it left some out.
+ * types: a bit per enum devimg_plugin_device_type.
+ */
+static void account_devices(struct devimg_ctx *ctx, const char *backend,
+			    const char *name, unsigned n, unsigned types,
+			    unsigned nkept)
+{
+	static const enum devimg_plugin_device_type all[] = {
+		DEVIMG_PLUGIN_DEVICE_CPU, DEVIMG_PLUGIN_DEVICE_GPU,
+		DEVIMG_PLUGIN_DEVICE_ACCELERATOR, DEVIMG_PLUGIN_DEVICE_OTHER,
+	};
+	char kinds[64] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (types & (1u << (all[i] & 7)) && len < sizeof(kinds))
+			len += (size_t)snprintf(kinds + len, sizeof(kinds) - len,
+						"%s%s", len ? ", " : "",
+						devimg_plugin_type_name(all[i]));
+	if (nkept == n)
+		account_add(&ctx->account, "%s: platform \"%s\": %u device%s (%s)",
+			    backend, name, n, n == 1 ? "" : "s", kinds);
+	else
+		account_add(&ctx->account, "%s: platform \"%s\": %u device%s (%s), DEVIMG_DEVICE_SELECTOR kept %u",
+			    backend, name, n, n == 1 ? "" : "s", kinds, nkept);
+}
+
 /* Append the kept devices of one platform and create its context. */
 static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 			    struct devimg_plugin_platform *plat,
@@ -114,12 +143,26 @@ static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 	struct devimg_plugin_device **pdevs = NULL, **kept = NULL;
 	struct devimg_plugin_context *pctx;
 	const char *backend = devimg_plugin_backend(p);
-	unsigned n, nkept = 0, i;
+	const char *name = devimg_plugin_platform_info(p, plat)->name;
+	unsigned n, nkept = 0, i, types = 0;
 	int err;
 
 	err = devimg_plugin_device_list(p, plat, 0, NULL, &n);
-	if (err < 0 || n == 0)
-		return 0;	/* a platform without devices is no error */
+	/* A platform without devices is no error: the account says. */
+	if (err < 0) {
+		account_add(&ctx->account, "%s: platform \"%s\": cannot list devices: %s",
+			    backend, name, devimg_plugin_last_error(p));
+		return 0;
+	}
+	if (n == 0) {
+		/* PoCL's usual reason, which it does not tell (README). */
+		account_add(&ctx->account, "%s: platform \"%s\": no device%s",
+			    backend, name,
+			    strstr(name, "Portable Computing Language") ?
+			    " (PoCL lists none when it cannot make its cache folder: POCL_CACHE_DIR, XDG_CACHE_HOME or ~/.cache)" :
+			    "");
+		return 0;
+	}
 	pdevs = calloc(n, sizeof(*pdevs));
 	kept = calloc(n, sizeof(*kept));
 	if (!pdevs || !kept) {
@@ -128,6 +171,8 @@ static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 	}
 	err = devimg_plugin_device_list(p, plat, n, pdevs, &n);
 	if (err < 0) {
+		account_add(&ctx->account, "%s: platform \"%s\": cannot list devices: %s",
+			    backend, name, devimg_plugin_last_error(p));
 		err = 0;
 		goto out;
 	}
@@ -135,16 +180,20 @@ static int ctx_add_platform(struct devimg_ctx *ctx, struct devimg_plugin *p,
 		const struct devimg_plugin_device_info *info =
 			devimg_plugin_device_info(p, pdevs[i]);
 
+		types |= 1u << (info->type & 7);
 		if (devimg_selector_keep(ctx->sel, backend, (*backend_index)++,
 					 info->type))
 			kept[nkept++] = pdevs[i];
 	}
+	account_devices(ctx, backend, name, n, types, nkept);
 	if (nkept == 0)
 		goto out;
 	err = devimg_plugin_context_create(p, nkept, kept, &pctx);
 	if (err < 0) {
 		log_warn("%s: no context for a platform, its devices are left out: %s",
 			 backend, devimg_plugin_last_error(p));
+		account_add(&ctx->account, "%s: platform \"%s\": no context: %s",
+			    backend, name, devimg_plugin_last_error(p));
 		err = 0;
 		goto out;
 	}
@@ -164,7 +213,7 @@ static int ctx_add_plugin(struct devimg_ctx *ctx, struct devimg_plugin *p)
 
 	if (devimg_plugin_platform_list(p, 0, NULL, &nplats) < 0 ||
 	    nplats == 0)
-		return 0;
+		return 0;	/* the plugins' account says why */
 	plats = calloc(nplats, sizeof(*plats));
 	if (!plats)
 		return -ENOMEM;
@@ -292,6 +341,31 @@ DEVIMG_EXPORT unsigned devimg_device_count(struct devimg_ctx *ctx)
 	return n;
 }
 
+/*
+ * The error of a context without devices, under its enum_lock: why,
+ * in a line (account.h): what the plugins' discovery found, what each
+ * platform reported and the selector kept.
+ */
+static void no_device_error(struct devimg_ctx *ctx, unsigned i)
+{
+	const char *selector = devimg_env(DEVIMG_ENV_DEVICE_SELECTOR);
+	struct account *found = malloc(sizeof(*found));
+
+	if (!found) {
+		dispatch_error(-ERANGE, "no device %u in the context, it has 0",
+			       i);
+		return;
+	}
+	devimg_plugins_account(dispatch_plugins(), found);
+	dispatch_error(-ERANGE, "no device %u in the context, it has 0: %s%s%s%s%s%s",
+		       i, found->text, found->len && ctx->account.len ? "; " : "",
+		       ctx->account.text, selector && *selector ?
+		       "; DEVIMG_DEVICE_SELECTOR=" : "",
+		       selector && *selector ? selector : "",
+		       found->len || ctx->account.len ? "" : "nothing searched");
+	free(found);
+}
+
 DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 						      unsigned i)
 {
@@ -308,8 +382,10 @@ DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 	n = ctx->ndevs;
 	if (i < n)
 		dev = ctx->devs[i];
+	if (!dev && n == 0)
+		no_device_error(ctx, i);
 	pthread_mutex_unlock(&ctx->enum_lock);
-	if (!dev)
+	if (!dev && n)
 		dispatch_error(-ERANGE, "no device %u in the context, it has %u",
 			       i, n);
 	return dev;

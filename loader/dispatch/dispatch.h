@@ -62,6 +62,8 @@ struct devimg_ctx {
 	struct devimg_device **devs;
 	unsigned nplats;
 	struct dispatch_platform *plats;
+	/* What each platform reported and the selector kept (account.h). */
+	struct account account;
 	/* SYCLBIN files the context registered (bundle-syclbin.c). */
 	_Atomic(struct syclbin_owned *) syclbins;
 };

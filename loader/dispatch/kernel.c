@@ -135,9 +135,11 @@ static int pick_image(struct devimg_device *dev, const char *name,
 	int err;
 
 	err = images_collect(name, &imgs, &n);
-	if (err == -ENOENT)
-		return dispatch_error(err, "no registered image defines kernel '%s'",
-				      name);
+	if (err == -ENOENT) {
+		registry_suggest(name, msg, sizeof(msg));
+		return dispatch_error(err, "no registered image defines kernel '%s'%s%s",
+				      name, msg[0] ? ": " : "", msg);
+	}
 	if (err < 0)
 		return dispatch_error(err, "looking up kernel '%s': %s", name,
 				      devimg_strerror(err));

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "account.h"
 #include "escape.h"
 #include "libdevimg-internal.h"
 #include "paths.h"
@@ -65,6 +66,8 @@ struct devimg_plugins {
 	unsigned nnotes;
 	unsigned next;
 	struct note *notes;
+	/* What became of each folder and file, under lock (account.h). */
+	struct account account;
 };
 
 /* Every function pointer of the table, to check a plugin filled them all. */
@@ -129,6 +132,14 @@ static void trace(int level, int wanted, const char *fmt, ...)
 	va_end(ap);
 	devimg_trace_text(TRACE_PRIORITY(wanted), __FILE__, __LINE__, __func__,
 			  buf);
+}
+
+/* The file name of a path, for the account and backend_of_file(). */
+static const char *base_name(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	return slash ? slash + 1 : file;
 }
 
 /* The trace level the log priority asks for (DEVIMG_TRACE, log.c). */
@@ -307,6 +318,22 @@ static bool can_fini(const struct devimg_plugin_ops *ops)
 	       ops->fini;
 }
 
+/*
+ * A bound plugin in the account when it reports no platform, with its
+ * message after init (no driver...); the devices of the others are the
+ * context's to tell.
+ */
+static void account_bound(struct devimg_plugins *ps, struct devimg_plugin *p,
+			  const char *why)
+{
+	unsigned npl = 0;
+
+	if (p->ops.platform_list(0, NULL, &npl) < 0 || npl)
+		return;
+	account_add(&ps->account, "%s: no platform%s%s", p->ops.backend,
+		    why[0] ? ": " : "", why);
+}
+
 /* Check what init filled; a reason to skip the plugin, or NULL. */
 static const char *check_ops(struct devimg_plugins *ps,
 			     const struct devimg_plugin_ops *ops, char *why,
@@ -460,8 +487,12 @@ static int open_file(struct devimg_plugins *ps, struct note *n)
 	p->trace = ps->trace;
 	p->handle = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle) {
+		const char *why = dlerror();
+
 		note_set(ps, n, "plugins: skipping %s: cannot load: %s",
-			 p->file, dlerror());
+			 p->file, why);
+		account_add(&ps->account, "%s cannot load: %s",
+			    base_name(p->file), why);
 		goto skip;
 	}
 	n->init = (devimg_plugin_init_fn)dlsym(p->handle,
@@ -469,6 +500,8 @@ static int open_file(struct devimg_plugins *ps, struct note *n)
 	if (!n->init) {
 		note_set(ps, n, "plugins: skipping %s: no %s: %s", p->file,
 			 DEVIMG_PLUGIN_ENTRY, dlerror());
+		account_add(&ps->account, "%s skipped: no %s",
+			    base_name(p->file), DEVIMG_PLUGIN_ENTRY);
 		goto skip;
 	}
 	n->p = p;
@@ -533,9 +566,7 @@ static void backend_of_name(const char *name, char *buf, size_t size)
 /* The same for a path. */
 static void backend_of_file(const char *file, char *buf, size_t size)
 {
-	const char *slash = strrchr(file, '/');
-
-	backend_of_name(slash ? slash + 1 : file, buf, size);
+	backend_of_name(base_name(file), buf, size);
 }
 
 /*
@@ -733,6 +764,8 @@ static int bind_started(struct devimg_plugins *ps, struct note *n)
 			   check_ops(ps, &p->ops, why, sizeof(why));
 	if (skip) {
 		trace(ps->trace, 1, "plugins: skipping %s: %s", p->file, skip);
+		account_add(&ps->account, "%s skipped: %s", base_name(p->file),
+			    skip);
 		plugin_free(p, n->rc == 0 && can_fini(&p->ops));
 		return 0;
 	}
@@ -746,6 +779,7 @@ static int bind_started(struct devimg_plugins *ps, struct note *n)
 	      p->ops.backend, p->file, p->ops.abi_version);
 	check_name(p);
 	trace_devices(p, n->msg);
+	account_bound(ps, p, n->msg);
 	return 0;
 }
 
@@ -811,16 +845,20 @@ static int bind_entry(struct devimg_plugins *ps, const char *dir,
 	if (seen_before(ps, name)) {
 		note_text(ps, "plugins: skipping %s: shadowed by a %s found earlier",
 			  file, name);
+		account_add(&ps->account, "%s in %s shadowed", name, dir);
 		free(file);
 		return 0;
 	}
 	rc = remember(ps, name);
 	backend_of_name(name, backend, sizeof(backend));
-	if (rc == 0 && !devimg_selector_may_keep_backend(ps->sel, backend))
+	if (rc == 0 && !devimg_selector_may_keep_backend(ps->sel, backend)) {
 		note_text(ps, "plugins: skipping %s: DEVIMG_DEVICE_SELECTOR names no %s device",
 			  file, backend);
-	else if (rc == 0)
+		account_add(&ps->account, "%s not opened: DEVIMG_DEVICE_SELECTOR names no %s device",
+			    name, backend);
+	} else if (rc == 0) {
 		rc = note_file(ps, file);
+	}
 	free(file);
 	return rc;
 }
@@ -835,9 +873,13 @@ static int search_dir(struct devimg_plugins *ps, const char *dir)
 		rc = errno;
 		note_text(ps, "plugins: cannot search %s: %s", dir,
 			  strerror(rc));
+		account_add(&ps->account, "cannot search %s: %s", dir,
+			    strerror(rc));
 		return rc == ENOMEM ? -ENOMEM : 0;
 	}
 	note_text(ps, "plugins: searching %s: %d candidate(s)", dir, n);
+	account_add(&ps->account, "searched %s: %d plugin file%s", dir, n,
+		    n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		if (rc == 0)
 			rc = bind_entry(ps, dir, names[i]->d_name);
@@ -906,11 +948,14 @@ int devimg_plugins_load(const struct devimg_plugins_config *cfg,
 		rc = -ENOMEM;
 	if (rc == 0 && cfg->search_path && cfg->search_path[0])
 		rc = search_path(ps, cfg->search_path);
-	if (rc == 0 && cfg->plugindir && cfg->plugindir[0])
+	if (rc == 0 && cfg->plugindir && cfg->plugindir[0]) {
 		rc = search_dir(ps, cfg->plugindir);
-	else if (rc == 0)
+	} else if (rc == 0) {
 		note_text(ps, "plugins: the installed folder %s left out "
 			  "(DEVIMG_PLUGIN_PATH_ONLY)", PLUGINDIR);
+		account_add(&ps->account, "the installed folder %s left out (DEVIMG_PLUGIN_PATH_ONLY)",
+			    PLUGINDIR);
+	}
 	devimg_selector_free(ps->sel);
 	ps->sel = NULL;
 	if (rc < 0) {
@@ -981,6 +1026,21 @@ struct devimg_plugin *devimg_plugins_find(struct devimg_plugins *ps,
 		if (!strcmp(p->ops.backend, backend))
 			return p;
 	return NULL;
+}
+
+void devimg_plugins_account(struct devimg_plugins *ps, struct account *out)
+{
+	if (!ps) {
+		out->len = 0;
+		out->text[0] = '\0';
+		return;
+	}
+	pthread_mutex_lock(&ps->lock);
+	advance(ps, ps->nnotes);
+	*out = ps->account;
+	if (ps->count == 0)
+		account_add(out, "no plugin bound");
+	pthread_mutex_unlock(&ps->lock);
 }
 
 const char *devimg_plugin_backend(const struct devimg_plugin *p)

@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "account.h"
 #include "devimg_plugin.h"
 
 #ifdef __cplusplus
@@ -114,6 +115,14 @@ struct devimg_plugin *devimg_plugins_get(struct devimg_plugins *ps,
  */
 struct devimg_plugin *devimg_plugins_find(struct devimg_plugins *ps,
 					  const char *backend);
+
+/*
+ * What discovery found, as account.h says: the folders searched, each file
+ * skipped and why, each bound plugin that reports no platform and its
+ * message. Every file not gone through yet is opened and started first.
+ * An empty account for a NULL ps.
+ */
+void devimg_plugins_account(struct devimg_plugins *ps, struct account *out);
 
 /* "cpu", "gpu", "accelerator", or "other", as traces name a type. */
 const char *devimg_plugin_type_name(enum devimg_plugin_device_type type);

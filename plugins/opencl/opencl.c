@@ -336,5 +336,15 @@ static const struct devimg_plugin_ops opencl_ops = {
 DEVIMG_PLUGIN_EXPORT int devimg_plugin_init(unsigned abi_version,
 					    struct devimg_plugin_ops *ops)
 {
-	return plugin_init(abi_version, ops, &opencl_ops, ocl_platforms_init);
+	const char *vendors = getenv("OCL_ICD_VENDORS");
+	unsigned n = 0;
+	int rc;
+
+	rc = plugin_init(abi_version, ops, &opencl_ops, ocl_platforms_init);
+	/* Say where the ICD loader looked: the loader puts it in its account. */
+	if (rc == 0 && ocl_platform_list(0, NULL, &n) == 0 && n == 0)
+		plugin_error(0, "the ICD loader found no driver in %s%s",
+			     vendors ? vendors : "/etc/OpenCL/vendors",
+			     vendors ? " (OCL_ICD_VENDORS)" : "");
+	return rc;
 }

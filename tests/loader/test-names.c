@@ -3,9 +3,12 @@
  * The registry's results with repeated kernel names: many entries of one
  * name in one image, one name in each of many images of one descriptor or
  * of many descriptors, and names shared by images that come and go, in
- * registration order, each image once.
+ * registration order, each image once. And a name no image defines: the
+ * message of devimg_kernel_new() (on the fake plugin's device) says what
+ * was searched and which names are closest.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -283,6 +286,94 @@ START_TEST(test_one_entry_in_each_of_many_descriptors)
 }
 END_TEST
 
+/* ---- a name no image defines: what was searched, the closest names ---- */
+
+static struct devimg_device *fake_device(struct devimg_ctx **ctx)
+{
+	setenv("DEVIMG_PLUGIN_PATH", FAKE_PLUGIN_DIR, 1);
+	setenv("DEVIMG_PLUGIN_PATH_ONLY", "1", 1);
+	setenv("DEVIMG_TEST_FAKE", "device", 1);
+	unsetenv("DEVIMG_DEVICE_SELECTOR");
+	ck_assert_int_eq(devimg_ctx_new(ctx), 0);
+	ck_assert_msg(devimg_device_count(*ctx) == 1,
+		      "the fake plugin's device not found in %s",
+		      FAKE_PLUGIN_DIR);
+	return devimg_device_get(*ctx, 0);
+}
+
+/* devimg_kernel_new(dev, name) fails with -ENOENT and message want. */
+static void expect_missing(struct devimg_device *dev, const char *name,
+			   const char *want)
+{
+	struct devimg_kernel *k = NULL;
+
+	fx_log_capture();
+	ck_assert_int_eq(devimg_kernel_new(dev, name, &k), -ENOENT);
+	fx_log_release();
+	ck_assert_ptr_null(k);
+	ck_assert_str_eq(devimg_last_error(), want);
+}
+
+START_TEST(test_missing_kernel_says_what_was_searched)
+{
+	static const char *const names[] = { "vadd", "_ZTS5scale", "Mul",
+					     "vsub" };
+	static const char *const near[] = { "kern_a", "KERN", "kerm",
+					    "kern_b" };
+	struct devimg_image *imgs[3];
+	struct devimg_ctx *ctx;
+	struct devimg_device *dev = fake_device(&ctx);
+	struct big a, b;
+	char want[512];
+	size_t n;
+
+	expect_missing(dev, "vadd",
+		       "no registered image defines kernel 'vadd': no image is registered (is the wrapped object linked in?)");
+
+	big_init(&a, 2, names, 4);
+	a.images[1].target = "spirv64";
+	big_init(&b, 1, near, 4);
+	__sycl_register_lib(&a.desc);
+	__sycl_register_lib(&b.desc);
+	ck_assert_int_eq(devimg_registry_images(imgs, 3, &n), 0);
+	ck_assert_uint_eq(n, 3);
+
+	/* Held by a longer name; of another case; one edit away. */
+	snprintf(want, sizeof(want),
+		 "no registered image defines kernel 'vad': searched 3 images (targets spir64, spirv64) of 12 names; closest: 'vadd' (image %" PRIu64 ")",
+		 devimg_image_id(imgs[0]));
+	expect_missing(dev, "vad", want);
+	snprintf(want, sizeof(want),
+		 "no registered image defines kernel 'scale': searched 3 images (targets spir64, spirv64) of 12 names; closest: '_ZTS5scale' (image %" PRIu64 ")",
+		 devimg_image_id(imgs[0]));
+	expect_missing(dev, "scale", want);
+	snprintf(want, sizeof(want),
+		 "no registered image defines kernel 'mul': searched 3 images (targets spir64, spirv64) of 12 names; closest: 'Mul' (image %" PRIu64 ")",
+		 devimg_image_id(imgs[0]));
+	expect_missing(dev, "mul", want);
+	snprintf(want, sizeof(want),
+		 "no registered image defines kernel 'vsux': searched 3 images (targets spir64, spirv64) of 12 names; closest: 'vsub' (image %" PRIu64 ")",
+		 devimg_image_id(imgs[0]));
+	expect_missing(dev, "vsux", want);
+	/* Best first, three at most: case, then containment, then edits. */
+	snprintf(want, sizeof(want),
+		 "no registered image defines kernel 'kern': searched 3 images (targets spir64, spirv64) of 12 names; closest: 'KERN' (image %" PRIu64 "), 'kern_a' (image %" PRIu64 "), 'kern_b' (image %" PRIu64 ")",
+		 devimg_image_id(imgs[2]), devimg_image_id(imgs[2]),
+		 devimg_image_id(imgs[2]));
+	expect_missing(dev, "kern", want);
+	/* Two edits in a name of 4 is not close; nothing is. */
+	expect_missing(dev, "vsbu",
+		       "no registered image defines kernel 'vsbu': searched 3 images (targets spir64, spirv64) of 12 names; none close");
+
+	unref_all(imgs, 3);
+	__sycl_unregister_lib(&b.desc);
+	__sycl_unregister_lib(&a.desc);
+	big_fini(&a);
+	big_fini(&b);
+	devimg_ctx_unref(ctx);
+}
+END_TEST
+
 static Suite *names_suite(void)
 {
 	Suite *s = suite_create("names");
@@ -291,6 +382,7 @@ static Suite *names_suite(void)
 	tcase_add_test(tc, test_one_image_lists_a_name_many_times);
 	tcase_add_test(tc, test_one_name_in_many_images);
 	tcase_add_test(tc, test_one_entry_in_each_of_many_descriptors);
+	tcase_add_test(tc, test_missing_kernel_says_what_was_searched);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,8 @@
  *   device           a whole table: one platform, one CPU device
  *                    "devimg fake device"; programs are made of SPIR-V
  *                    but never built
+ *   nodevice         the same, its platform listing no device
+ *   nocontext        the same, context_create failing with a message
  *   short            the same, its size the minimum
  *                    (DEVIMG_PLUGIN_OPS_MIN_SIZE): no optional operation,
  *                    though the bytes past that size hold them
@@ -71,6 +73,8 @@ static const struct devimg_plugin_device_info device_info = {
 };
 
 static const char *message = "";
+/* Modes nodevice and nocontext. */
+static int no_devices, no_context;
 
 static const char *fake_last_error(void)
 {
@@ -110,8 +114,8 @@ static int fake_device_list(struct devimg_plugin_platform *pl,
 			    unsigned *count)
 {
 	(void)pl;
-	*count = 1;
-	if (capacity)
+	*count = no_devices ? 0 : 1;
+	if (capacity && !no_devices)
 		devices[0] = (struct devimg_plugin_device *)&device;
 	return 0;
 }
@@ -129,6 +133,10 @@ static int fake_context_create(unsigned n,
 {
 	(void)n;
 	(void)devices;
+	if (no_context) {
+		message = "fake vendor library makes no context";
+		return -ENODEV;
+	}
 	*out = (struct devimg_plugin_context *)&context;
 	return 0;
 }
@@ -617,7 +625,9 @@ static int fake_init(unsigned abi_version, struct devimg_plugin_ops *ops)
 
 	if (abi_version != DEVIMG_PLUGIN_ABI_VERSION)
 		return -EPROTO;
-	if (mode && !strcmp(mode, "device"))
+	no_devices = mode && !strcmp(mode, "nodevice");
+	no_context = mode && !strcmp(mode, "nocontext");
+	if (mode && (!strcmp(mode, "device") || no_devices || no_context))
 		return install(abi_version, ops, sizeof(*ops), sizeof(*ops));
 	if (mode && !strcmp(mode, "globals"))
 		return install_globals(abi_version, ops, sizeof(*ops));
