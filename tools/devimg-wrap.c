@@ -47,6 +47,8 @@ enum opt_id {
 	OPT_COMPRESS,
 	OPT_COMPRESS_LEVEL,
 	OPT_COMPRESS_THRESHOLD,
+	OPT_WERROR,
+	OPT_NO_WARNINGS,
 };
 
 enum arg_kind {
@@ -87,6 +89,8 @@ static const struct option_spec {
 	{ "offload-compression-level", OPT_COMPRESS_LEVEL, ARG_REQUIRED, 0 },
 	{ "offload-compression-threshold", OPT_COMPRESS_THRESHOLD,
 	  ARG_REQUIRED, 0 },
+	{ "Werror", OPT_WERROR, ARG_NONE, 0 },
+	{ "w", OPT_NO_WARNINGS, ARG_NONE, 0 },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -161,10 +165,17 @@ static void usage(FILE *f)
 	      "                          images from the objects that the table's\n"
 	      "                          SymAndProps column lists, image by image\n"
 	      "  -v, -verbose            say what is written, on stderr\n"
+	      "  -Werror                 warnings are errors: nothing is written\n"
+	      "  -w                      no warnings\n"
 	      "  -h, -help, --help       print this help and exit\n"
 	      "  -version, --version     print the version and exit\n"
 	      "A value follows '=' or comes as the next argument; two leading\n"
-	      "dashes work as one; \"--\" ends the options.\n", f);
+	      "dashes work as one; \"--\" ends the options.\n"
+	      "\n"
+	      "Warnings, on stderr once the output is written (exit status 0): a SYCL\n"
+	      "image without -entries, a manifest that looks like a kernel list, a\n"
+	      "-format that the file's magic number contradicts, listed kernels that\n"
+	      "are not entry points of a SPIR-V module.\n", f);
 }
 
 /* ---- the command line ---- */
@@ -429,6 +440,12 @@ static int global_options(struct cli *c, int *exit_now)
 			break;
 		case OPT_VERBOSE:
 			c->job.verbose = 1;
+			break;
+		case OPT_WERROR:
+			c->job.werror = 1;
+			break;
+		case OPT_NO_WARNINGS:
+			c->job.no_warnings = 1;
 			break;
 		case OPT_SYCLBIN:
 			c->job.syclbin = wrap_syclbin_state(ev->value);

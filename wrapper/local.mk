@@ -3,7 +3,8 @@
 noinst_LTLIBRARIES += wrapper/libdevimg-wrapper.la
 # devimg-wrap's, devimg-dump's, then what both use.
 wrapper_libdevimg_wrapper_la_SOURCES = \
-	wrapper/wrap.c wrapper/wrap.h wrapper/compress.c wrapper/compress.h \
+	wrapper/wrap.c wrapper/wrap.h wrapper/lint.c wrapper/lint.h \
+	wrapper/compress.c wrapper/compress.h \
 	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h wrapper/ompnotes.c \
 	wrapper/ompnotes.h wrapper/writer.c wrapper/writer.h wrapper/machine.c \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \

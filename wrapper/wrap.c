@@ -231,12 +231,21 @@ int wrap_add_image(struct wrap_job *c, const struct wrap_image_opts *o,
 	if (!img->path || !img->target || !img->compile_opts ||
 	    !img->link_opts)
 		return wrap_fail("%s: %s", path, strerror(ENOMEM));
+	if (where[0] && !(img->where = strdup(where)))
+		return wrap_fail("%s: %s", path, strerror(ENOMEM));
 	if (check_image(path, &img->size, where))
 		return -1;
-	if (manifest && *manifest && load_manifest(img, manifest, where))
-		return -1;
-	if (entries && *entries && load_text(img, entries, where, TEXT_ENTRIES))
-		return -1;
+	if (manifest && *manifest &&
+	    (load_manifest(img, manifest, where) ||
+	     !(img->manifest_path = strdup(manifest))))
+		return img->has_manifest ?
+			       wrap_fail("%s: %s", path, strerror(ENOMEM)) : -1;
+	img->no_entries_asked = entries && !*entries;
+	if (entries && *entries &&
+	    (load_text(img, entries, where, TEXT_ENTRIES) ||
+	     !(img->entries_path = strdup(entries))))
+		return img->has_entries ?
+			       wrap_fail("%s: %s", path, strerror(ENOMEM)) : -1;
 	if (props && *props && load_text(img, props, where, TEXT_PROPS))
 		return -1;
 	return check_limits(img, entries, props, where);
@@ -440,8 +449,10 @@ static int add_omp_notes(struct wrap_job *c)
 		if (r < 0)
 			return wrap_fail("%s: %s", img->path, strerror(ENOMEM));
 		if (r > 0) {
-			fprintf(stderr, WRAP_PROG ": warning: %s %s, so notes cannot be added to it.\n",
-				img->path, why);
+			if (wrap_warn(&c->warnings, "%s %s, so notes cannot be added to it.",
+				      img->path, why))
+				return wrap_fail("%s: %s", img->path,
+						 strerror(ENOMEM));
 			continue;
 		}
 		img->data = out;
@@ -460,14 +471,23 @@ int wrap_job_write(struct wrap_job *c)
 		r = add_omp_notes(c);
 	if (!r)
 		r = check_version(c);
+	if (!r && !c->no_warnings)
+		r = wrap_lint(&c->set, &c->warnings);
+	if (!r && c->werror && c->warnings.n) {
+		wrap_warnings_print(&c->warnings, 1);
+		return -1;
+	}
 	if (!r && c->verbose)
 		print_plan(c);
 	if (!r)
 		r = write_output(c);
+	if (!r && !c->no_warnings)
+		wrap_warnings_print(&c->warnings, 0);
 	return r;
 }
 
 void wrap_job_fini(struct wrap_job *c)
 {
 	wrap_set_fini(&c->set);
+	wrap_warnings_fini(&c->warnings);
 }

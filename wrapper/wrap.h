@@ -10,6 +10,7 @@
 #define DEVIMG_WRAPPER_WRAP_H
 
 #include "compress.h"
+#include "lint.h"
 #include "writer.h"
 
 #define WRAP_PROG "devimg-wrap"
@@ -38,6 +39,9 @@ struct wrap_job {
 	struct wrap_set set;
 	struct wrap_compress compress;
 	int omp_notes;		/* -add-omp-offload-notes */
+	int werror;		/* -Werror: a warning writes nothing */
+	int no_warnings;	/* -w */
+	struct wrap_warnings warnings;
 };
 
 /* "devimg-wrap: " and the message on stderr; returns -1. */
@@ -58,7 +62,9 @@ int wrap_add_table(struct wrap_job *c, const struct wrap_image_opts *o,
 		   const char *table);
 /*
  * With the images added: apply --sym-prop-bc-files and the OpenMP notes,
- * check, print the plan with -v, and write the output atomically.
+ * check, print the plan with -v, and write the output atomically; then
+ * the warnings (lint.h), one line each, unless -w. With -Werror a warning
+ * is an error: printed as one, nothing written, -1.
  */
 int wrap_job_write(struct wrap_job *c);
 void wrap_job_fini(struct wrap_job *c);

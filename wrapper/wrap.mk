@@ -20,7 +20,8 @@ wrap_tests = \
 	tests/wrap/wrap-openmp-aarch64.sh \
 	tests/wrap/wrap-noreg.sh \
 	tests/wrap/wrap-batch.sh \
-	tests/wrap/wrap-empty-table.sh
+	tests/wrap/wrap-empty-table.sh \
+	tests/wrap/warnings.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
 EXTRA_DIST += tests/wrap/lib-wrap.sh tests/wrap/registrar.c tests/wrap/mkprops.c \

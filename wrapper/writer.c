@@ -272,6 +272,9 @@ static void image_fini(struct wrap_image *img)
 	if (img->has_entries)
 		props_names_fini(&img->entries);
 	props_free(img->props);
+	free(img->where);
+	free(img->manifest_path);
+	free(img->entries_path);
 }
 
 void wrap_set_fini(struct wrap_set *set)

@@ -36,6 +36,11 @@ struct wrap_image {
 	int has_entries;	/* 0: no -entries file (NULL range) */
 	struct props_names entries;
 	struct props *props;	/* NULL: no -properties file */
+	/* For warnings (lint.h): where the image and its files came from. */
+	char *where;		/* " (table:line)", or NULL */
+	char *manifest_path;	/* NULL: no manifest file */
+	char *entries_path;	/* NULL: none, or taken from elsewhere */
+	int no_entries_asked;	/* -entries="" (or an empty cell) given */
 };
 
 struct wrap_set {
