@@ -12,8 +12,8 @@
 # from its fork to its exit; it must print its result (42) and exit 0.
 # BENCH_RUNS raw/devimg pairs (order alternating) for each of: default
 # selection (no DEVIMG_DEVICE_SELECTOR) and a pinned selector (opencl:cpu,
-# cuda:0), each with cold driver caches (a fresh empty POCL_CACHE_DIR or
-# CUDA_CACHE_PATH per run) and warm ones (one cache, filled by a run of
+# cuda:0), each with cold driver caches (a fresh empty POCL_CACHE_DIR and
+# MESA_SHADER_CACHE_DIR, or CUDA_CACHE_PATH, per run) and warm ones (one cache, filled by a run of
 # each program first). Prints per row the median milliseconds and their
 # min-max, the median of the paired ratios devimg/raw, the target (1.05x
 # pinned, 1.25x default) and ok or MISS: printed, never asserted. Without
@@ -47,7 +47,7 @@ DEVIMG_PLUGIN_PATH=$plugins
 export DEVIMG_PLUGIN_PATH
 unset DEVIMG_DEVICE_SELECTOR
 
-# first_run COMMAND...: one run under runstat, the variable $cachevar
+# first_run COMMAND...: one run under runstat, the variables of $cachevar
 # naming $cache, or a fresh empty folder when $caches is cold; prints its
 # wall seconds. Stops the bench when it fails or prints no result.
 first_run() {
@@ -56,8 +56,9 @@ first_run() {
 		first_cache=$(mktemp -d "$out/cold.XXXXXX")
 	fi
 	rc=0
-	env "$cachevar=$first_cache" "$runstat" -o run.stat -- \
-		"$@" >run.out 2>&1 || rc=$?
+	# shellcheck disable=SC2046 # one NAME=folder word per variable
+	env $(for v in $cachevar; do printf '%s=%s ' "$v" "$first_cache"; done) \
+		"$runstat" -o run.stat -- "$@" >run.out 2>&1 || rc=$?
 	[ "$caches" = warm ] || rm -rf "$first_cache"
 	if [ "$rc" -ne 0 ]; then
 		echo "$bench: $* (exit $rc):" >&2
@@ -142,7 +143,8 @@ status=0
 	unset DEVIMG_DEVICE_SELECTOR
 	bench_header
 	echo "OpenCL: $runs runs each, raw and devimg interleaved; median ms from fork to exit"
-	cachevar=POCL_CACHE_DIR
+	# PoCL's kernel cache and Mesa's (rusticl's) shader cache.
+	cachevar="POCL_CACHE_DIR MESA_SHADER_CACHE_DIR"
 	raw_cmd="./first-result-opencl $bench_fmt first.$bench_ext"
 	dev_cmd="./first-result-devimg-opencl opencl"
 	first_table opencl:cpu

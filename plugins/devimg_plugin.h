@@ -90,6 +90,12 @@ enum {
 	DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS = 1u << 0,
 	/* launch() honours a non-zero global offset by itself */
 	DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET = 1u << 1,
+	/*
+	 * program_link() of an object compiled after program_set_spec_const()
+	 * loses those values (the driver links the module's defaults): the
+	 * loader builds a link of one image directly instead.
+	 */
+	DEVIMG_PLUGIN_CAP_LINK_DROPS_SPEC_CONSTANTS = 1u << 2,
 };
 
 /* Kinds of binary for program_create_binary(). */

@@ -55,13 +55,22 @@ expect_fail() {
 		fail "error of '$*' is not one line: $(cat "$scratch/err")"
 }
 
+# opencl_selector DEFAULT: the device selector of an OpenCL end-to-end
+# test: DEVIMG_TEST_SELECTOR when set (the outer selector: run the suite
+# on another OpenCL device, e.g. Mesa's rusticl, docs/platforms.md), else
+# the test's own DEFAULT.
+opencl_selector() {
+	printf '%s\n' "${DEVIMG_TEST_SELECTOR:-$1}"
+}
+
 # pocl_env SELECTOR: run on the plugins of the build tree, PoCL keeping
 # its kernel cache in the scratch folder, on the devices SELECTOR keeps
-# (DEVIMG_DEVICE_SELECTOR); all exported.
+# (DEVIMG_DEVICE_SELECTOR; opencl_selector); all exported.
 pocl_env() {
 	POCL_CACHE_DIR=$scratch/pocl-cache
 	mkdir -p "$POCL_CACHE_DIR"
-	DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs DEVIMG_DEVICE_SELECTOR=$1
+	DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
+	DEVIMG_DEVICE_SELECTOR=$(opencl_selector "$1")
 	export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 }
 
@@ -106,7 +115,7 @@ device_formats() {
 	(
 		POCL_CACHE_DIR=${POCL_CACHE_DIR:-$scratch/pocl-cache}
 		DEVIMG_PLUGIN_PATH=${DEVIMG_PLUGIN_PATH:-$top_builddir/plugins/.libs}
-		DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:*}
+		DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-$(opencl_selector 'opencl:*')}
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 		export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR ASAN_OPTIONS
 		mkdir -p "$POCL_CACHE_DIR"

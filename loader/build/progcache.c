@@ -380,6 +380,40 @@ int progcache_get_object(struct devimg_device *dev, struct devimg_image *img,
 	return err;
 }
 
+/*
+ * A link of one image with native spec-constant values, on a device whose
+ * links drop them (DEVIMG_PLUGIN_CAP_LINK_DROPS_SPEC_CONSTANTS: Mesa's
+ * rusticl): built from the image instead, its compile options then the
+ * link options (dev->cache_lock held), as one module linked alone is that
+ * module built. docs/platforms.md says so.
+ */
+static int build_for_link(struct devimg_device *dev,
+			  const struct progcache_unit *u, const char *options,
+			  struct devimg_plugin_program **out)
+{
+	size_t len = strlen(u->options) + strlen(options) + 2;
+	struct devimg_plugin_program *prog = NULL;
+	char *both = malloc(len);
+	int err;
+
+	if (!both)
+		return dispatch_error(-ENOMEM, "program cache: out of memory");
+	snprintf(both, len, "%s%s%s", u->options, *u->options && *options ?
+		 " " : "", options);
+	err = program_create(dev, u->img, u->fmt, &prog);
+	if (err == 0)
+		err = program_build(dev, u->img, prog, both, u->spec);
+	free(both);
+	if (err < 0) {
+		if (prog)
+			devimg_plugin_program_release(dev->plugin, prog);
+		return err;
+	}
+	global_program_built(dev, &u->img, 1, prog);
+	*out = prog;
+	return 0;
+}
+
 /* Link the objects of u (dev->cache_lock held). */
 static int link_locked(struct devimg_device *dev,
 		       const struct progcache_unit *u, size_t n,
@@ -388,6 +422,10 @@ static int link_locked(struct devimg_device *dev,
 {
 	size_t i;
 	int err;
+
+	if (n == 1 && u[0].spec &&
+	    dev->info->caps & DEVIMG_PLUGIN_CAP_LINK_DROPS_SPEC_CONSTANTS)
+		return build_for_link(dev, u, options, out);
 
 	for (i = 0; i < n; i++) {
 		err = get_locked(dev, PROGCACHE_OBJECT, u[i].img, u[i].fmt,

@@ -437,6 +437,9 @@ static int device_init(void *ctx, void *item, unsigned index)
 		info->caps |= DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
 	if (dev->set_spec_const)
 		info->caps |= DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS;
+	/* Mesa's rusticl (25.0) links an object's module with its defaults. */
+	if (dev->set_spec_const && pl->name && !strcmp(pl->name, "rusticl"))
+		info->caps |= DEVIMG_PLUGIN_CAP_LINK_DROPS_SPEC_CONSTANTS;
 	free(extensions);
 	return 0;
 }

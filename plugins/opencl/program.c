@@ -5,6 +5,7 @@
  * and linking, and the built binary.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,16 @@ static int program_new(cl_program id, struct devimg_plugin_device *device,
 	return 0;
 }
 
+/* A SPIR-V magic number, in either byte order, and room for the header. */
+static bool is_spirv(const void *il, size_t size)
+{
+	const unsigned char *b = il;
+
+	return size >= 20 &&
+	       ((b[0] == 0x03 && b[1] == 0x02 && b[2] == 0x23 && b[3] == 0x07) ||
+		(b[0] == 0x07 && b[1] == 0x23 && b[2] == 0x02 && b[3] == 0x03));
+}
+
 int ocl_program_create_il(struct devimg_plugin_context *ctx,
 			  struct devimg_plugin_device *device, const void *il,
 			  size_t size, struct devimg_plugin_program **out)
@@ -45,6 +56,14 @@ int ocl_program_create_il(struct devimg_plugin_context *ctx,
 		return plugin_error(-ENOTSUP,
 				    "device \"%s\" (%s) does not take SPIR-V: no OpenCL 2.1 IL version and no cl_khr_il_program",
 				    device->name, device->version);
+	/*
+	 * Drivers differ on bytes that are not SPIR-V (PoCL refuses them
+	 * here, rusticl at the build): refused alike, before the driver.
+	 */
+	if (!is_spirv(il, size))
+		return plugin_error(-EINVAL,
+				    "program_create_il(%zu bytes) for \"%s\": not a SPIR-V module (no magic number 0x07230203 and 5-word header)",
+				    size, device->name);
 	id = device->create_with_il((cl_context)ctx, il, size, &err);
 	if (err != CL_SUCCESS)
 		return ocl_fail(err,

@@ -16,6 +16,7 @@ device_cap=opencl-device
 [ -f "$top_builddir/plugins/.libs/devimg-opencl.so" ] ||
 	{ echo "SKIP [opencl]: OpenCL plugin not built"; exit 77; }
 . "$top_srcdir/tests/lib.sh"
+selector=$(opencl_selector "$selector")
 DEVIMG_DEVICE_SELECTOR=$selector
 device_format "$ldir" link-caller
 which1=$top_builddir/tests/launch-metadata/which-1.$ext

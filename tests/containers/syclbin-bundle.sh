@@ -15,7 +15,8 @@ spv=$top_builddir/tests/dispatch/dispatch.spv
 run=$top_builddir/tests/containers/syclbin-run
 mk=$top_builddir/tests/containers/mk-syclbin
 export DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
-export DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:cpu}
+DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-$(opencl_selector opencl:cpu)}
+export DEVIMG_DEVICE_SELECTOR
 export POCL_CACHE_DIR=$scratch/pocl-cache
 formats=$(device_formats)
 [ -n "$formats" ] || skip opencl-device "no OpenCL device"

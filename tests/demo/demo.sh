@@ -25,7 +25,7 @@ esac
 
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$top_builddir/plugins/.libs
-DEVIMG_DEVICE_SELECTOR=opencl:*
+DEVIMG_DEVICE_SELECTOR=$(opencl_selector 'opencl:*')
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR LSAN_OPTIONS
 mkdir -p "$POCL_CACHE_DIR"

@@ -18,7 +18,7 @@ bc=$top_builddir/tests/dispatch
 mkdir -p "$scratch/pocl-cache"
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins
-DEVIMG_DEVICE_SELECTOR='opencl:*'
+DEVIMG_DEVICE_SELECTOR=$(opencl_selector 'opencl:*')
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 device_format "$bc" dispatch
 # DPC++'s format numbers and LLVM's ImageKind of the same file.

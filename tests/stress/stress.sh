@@ -33,7 +33,7 @@ done
 mkdir -p pocl-cache
 POCL_CACHE_DIR=$scratch/pocl-cache
 DEVIMG_PLUGIN_PATH=$plugins
-DEVIMG_DEVICE_SELECTOR=opencl:*
+DEVIMG_DEVICE_SELECTOR=$(opencl_selector 'opencl:*')
 export POCL_CACHE_DIR DEVIMG_PLUGIN_PATH DEVIMG_DEVICE_SELECTOR
 LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/plugins/lsan.supp:print_suppressions=0
 export LSAN_OPTIONS
