@@ -22,6 +22,14 @@
 
 #define PROG WRAP_PROG
 
+/*
+ * A command-line error: one line, as wrap_fail(), and exit status 2 (1 is
+ * for a failure of the work: an input, the output). The three tools share
+ * this convention (their man pages, EXIT STATUS).
+ */
+static int usage_error;
+#define usage_fail(...) (usage_error = 1, wrap_fail(__VA_ARGS__))
+
 enum opt_id {
 	OPT_INPUT,
 	OPT_OUTPUT,
@@ -201,9 +209,9 @@ static int parse_kind(const char *text, const char *v, int *kind)
 	}
 	/* DPC++'s wrapper: "offload model not set" for its images. */
 	if (!strcmp(v, "unknown"))
-		return wrap_fail("%s: offload kind 'unknown' sets no offload model (expected sycl, openmp, hip or host)",
+		return usage_fail("%s: offload kind 'unknown' sets no offload model (expected sycl, openmp, hip or host)",
 				 text);
-	return wrap_fail("%s: unknown offload kind '%s' (expected sycl, openmp, hip or host)",
+	return usage_fail("%s: unknown offload kind '%s' (expected sycl, openmp, hip or host)",
 			 text, v);
 }
 
@@ -223,7 +231,7 @@ static int parse_format(const char *text, const char *v, int *format)
 			return 0;
 		}
 	}
-	return wrap_fail("%s: unknown image format '%s' (expected none, native, spirv or llvmbc)",
+	return usage_fail("%s: unknown image format '%s' (expected none, native, spirv or llvmbc)",
 			 text, v);
 }
 
@@ -249,15 +257,15 @@ static int parse_option(char **argv, int argc, int *i, struct event *ev)
 
 	ev->text = arg;
 	if (!o)
-		return wrap_fail("%s: unknown option (see --help)", arg);
+		return usage_fail("%s: unknown option (see --help)", arg);
 	ev->id = o->id;
 	ev->per_image = o->per_image;
 	ev->value = eq ? eq + 1 : NULL;
 	if (o->arg == ARG_NONE && eq)
-		return wrap_fail("%s: option takes no value", arg);
+		return usage_fail("%s: option takes no value", arg);
 	if (o->arg == ARG_REQUIRED && !eq) {
 		if (*i + 1 >= argc)
-			return wrap_fail("%s: missing value", arg);
+			return usage_fail("%s: missing value", arg);
 		ev->value = argv[++*i];
 	}
 	return 0;
@@ -297,7 +305,7 @@ static int parse_int(const char *text, const char *v, long long lo,
 	errno = 0;
 	*out = strtoll(v, &end, 10);
 	if (!*v || *end || errno || *out < lo || *out > hi)
-		return wrap_fail("%s: '%s' is not an integer from %lld to %lld",
+		return usage_fail("%s: '%s' is not an integer from %lld to %lld",
 				 text, v, lo, hi);
 	return 0;
 }
@@ -330,7 +338,7 @@ static int parse_bool(const char *text, const char *v, int *out)
 	int b = bool_value(v);
 
 	if (b < 0)
-		return wrap_fail("%s: '%s' is not a boolean (0, 1, true or false)",
+		return usage_fail("%s: '%s' is not a boolean (0, 1, true or false)",
 				 text, v);
 	*out = b;
 	return 0;
@@ -345,7 +353,7 @@ static int parse_batch(const struct event *ev, int *batch)
 	int b = bool_value(ev->value);
 
 	if (b < 0)
-		return wrap_fail("%s: '%s' is not a boolean (0, 1, true or false); a table follows -batch as an input: -batch %s",
+		return usage_fail("%s: '%s' is not a boolean (0, 1, true or false); a table follows -batch as an input: -batch %s",
 				 ev->text, ev->value, ev->value);
 	*batch = b;
 	return 0;
@@ -376,7 +384,7 @@ static int compress_option(struct cli *c, const struct event *ev)
 static int set_image_version(struct cli *c, const struct event *ev, int v)
 {
 	if (c->job.image_version && c->job.image_version != v)
-		return wrap_fail("%s: conflicts with %s", ev->text,
+		return usage_fail("%s: conflicts with %s", ev->text,
 				 c->job.version_opt);
 	c->job.image_version = v;
 	c->job.version_opt = ev->text;
@@ -395,13 +403,13 @@ static int wrap_option(struct cli *c, const struct event *ev)
 		return 0;
 	case OPT_DESC_NAME:
 		if (!*ev->value)
-			return wrap_fail("%s: the descriptor name is empty",
+			return usage_fail("%s: the descriptor name is empty",
 					 ev->text);
 		c->job.set.desc_name = ev->value;
 		return 0;
 	case OPT_IMAGE_VERSION:
 		if (strcmp(ev->value, "2") && strcmp(ev->value, "3"))
-			return wrap_fail("%s: unknown image version '%s' (expected 2 or 3)",
+			return usage_fail("%s: unknown image version '%s' (expected 2 or 3)",
 					 ev->text, ev->value);
 		return set_image_version(c, ev, ev->value[0] - '0');
 	case OPT_PREVIEW:
@@ -450,7 +458,7 @@ static int global_options(struct cli *c, int *exit_now)
 		case OPT_SYCLBIN:
 			c->job.syclbin = wrap_syclbin_state(ev->value);
 			if (c->job.syclbin < 0)
-				return wrap_fail("%s: unknown SYCLBIN state '%s' (expected input, object or executable)",
+				return usage_fail("%s: unknown SYCLBIN state '%s' (expected input, object or executable)",
 						 ev->text, ev->value);
 			break;
 		case OPT_BATCH:
@@ -482,7 +490,7 @@ static int global_options(struct cli *c, int *exit_now)
 		}
 	}
 	if (c->job.syclbin >= 0 && c->job.compress.enabled)
-		return wrap_fail("-syclbin: -offload-compress does not apply to SYCLBIN files (their modules are stored as they are)");
+		return usage_fail("-syclbin: -offload-compress does not apply to SYCLBIN files (their modules are stored as they are)");
 	c->job.set.image_version = c->job.image_version;
 	return 0;
 }
@@ -496,7 +504,7 @@ static int flush_group(struct cli *c)
 		return 0;
 	c->ngroup = 0;
 	if (c->cur.kind < 0)
-		return wrap_fail("%s: no offload kind given before it (-kind=sycl)",
+		return usage_fail("%s: no offload kind given before it (-kind=sycl)",
 				 image);
 	if (c->batch)
 		return wrap_add_table(&c->job, &c->cur, image);
@@ -509,7 +517,7 @@ static int flush_group(struct cli *c)
 static int add_input(struct cli *c, const char *path)
 {
 	if (!strcmp(path, "-"))
-		return wrap_fail("-: reading from standard input is not supported");
+		return usage_fail("-: reading from standard input is not supported");
 	if (c->batch) {
 		/* Each input is a table, read with the options before it. */
 		c->group[0] = path;
@@ -517,7 +525,7 @@ static int add_input(struct cli *c, const char *path)
 		return flush_group(c);
 	}
 	if (c->ngroup == 2)
-		return wrap_fail("%s: too many inputs for one image: an image takes at most one manifest file (give a per-image option such as -target= between images)",
+		return usage_fail("%s: too many inputs for one image: an image takes at most one manifest file (give a per-image option such as -target= between images)",
 				 path);
 	c->group[c->ngroup++] = path;
 	return 0;
@@ -570,7 +578,7 @@ static int check_trailing(const struct cli *c)
 		i--;
 	for (; i < c->nevents; i++)
 		if (c->events[i].per_image)
-			return wrap_fail("%s: after the last input, this option applies to no image (give it before the %s it is for)",
+			return usage_fail("%s: after the last input, this option applies to no image (give it before the %s it is for)",
 					 c->events[i].text,
 					 c->batch ? "table" : "image");
 	return 0;
@@ -601,13 +609,13 @@ static int sequence_images(struct cli *c)
 static int check_command(struct cli *c)
 {
 	if (!c->job.output)
-		return wrap_fail("no output file given (-o <file>)");
+		return usage_fail("no output file given (-o <file>)");
 	if (!c->ninputs)
-		return wrap_fail("no input images given (see --help)");
+		return usage_fail("no input images given (see --help)");
 	if (c->host) {
 		c->job.set.mach = wrap_machine_from_triple(c->host);
 		if (!c->job.set.mach)
-			return wrap_fail("-host=%s: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)",
+			return usage_fail("-host=%s: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)",
 					 c->host);
 	} else {
 		c->job.set.mach = wrap_machine_default();
@@ -638,5 +646,5 @@ out:
 	free(c.events);
 	if (fflush(stdout) != 0 && !r)
 		r = wrap_fail("standard output: %s", strerror(errno));
-	return r ? 1 : 0;
+	return !r ? 0 : usage_error ? 2 : 1;
 }

@@ -6,7 +6,9 @@
 #  - --help prints the usage on stdout, nothing on stderr, exits 0, and
 #    mentions every option that the OPTIONS section of man/devimg-<tool>.1
 #    documents; every option --help mentions is documented there too;
-#  - an unknown option fails with a message that points to --help.
+#  - an unknown option fails with exit status 2 (every tool: 0 success,
+#    1 a failure of the work, 2 a command-line error, as each man page's
+#    EXIT STATUS says) and a message that points to --help.
 . "$top_srcdir/tests/lib.sh"
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' \
@@ -71,11 +73,16 @@ for tool in wrap dump ls; do
 			fail "$prog --help mentions $opt, which the OPTIONS of $page do not document"
 	done <"$scratch/help.opts"
 
-	if "$bin" --no-such-option >"$scratch/out" 2>"$scratch/err"; then
-		fail "$prog accepts --no-such-option"
-	fi
+	rc=0
+	"$bin" --no-such-option >"$scratch/out" 2>"$scratch/err" || rc=$?
+	[ "$rc" -eq 2 ] ||
+		fail "$prog --no-such-option exits $rc, not 2 (a usage error)"
 	grep -q -- '--help' "$scratch/err" ||
 		fail "$prog --no-such-option does not point to --help: $(cat "$scratch/err")"
+	# The EXIT STATUS section says the shared convention.
+	sed -n '/^\.SH "\{0,1\}EXIT STATUS/,/^\.SH /p' "$page" >"$scratch/exit"
+	grep -q 'Usage error\|command-line error' "$scratch/exit" ||
+		fail "$page: EXIT STATUS does not give 2 for a usage error"
 	echo "$prog: $(wc -l <"$scratch/man.opts") options documented and in --help"
 done
 echo "PASS: $ntools tools"

@@ -332,7 +332,14 @@ elflint() {
 # wrap_fails PATTERN ARGS...: devimg-wrap ARGS fails with exit status 1
 # (a hang is cut after 300 seconds: a guard, not a time the test asserts) and one line matching "^devimg-wrap: PATTERN", and
 # dst/ (under the current folder) holds only keep.o, unchanged ("old").
+# wrap_usage_fails: the same for a command-line error, exit status 2.
 wrap_fails() {
+	wrap_status=1 wrap_fails_with "$@"
+}
+wrap_usage_fails() {
+	wrap_status=2 wrap_fails_with "$@"
+}
+wrap_fails_with() {
 	pattern=$1
 	shift
 	expect_fail "^devimg-wrap: $pattern" timeout 300 "$WRAP" "$@"
@@ -340,7 +347,7 @@ wrap_fails() {
 	timeout 300 "$WRAP" "$@" 2>/dev/null
 	rc=$?
 	set -e
-	[ $rc -eq 1 ] || fail "exit status $rc, not 1: $*"
+	[ $rc -eq "$wrap_status" ] || fail "exit status $rc, not $wrap_status: $*"
 	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
 	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
 }

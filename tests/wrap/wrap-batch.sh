@@ -47,16 +47,16 @@ done
 [ "$(codes w.o)" = "$table_sizes" ] || fail "=0 then =True: $(codes w.o)"
 
 # Anything else: one line, status 1, no output (wrap_fails checks all).
-wrap_fails "-batch=t.txt: 't.txt' is not a boolean (0, 1, true or false); a table follows -batch as an input: -batch t.txt\$" \
+wrap_usage_fails "-batch=t.txt: 't.txt' is not a boolean (0, 1, true or false); a table follows -batch as an input: -batch t.txt\$" \
 	-o dst/w.o -kind=sycl -batch=t.txt
 for v in yes no on off 2 -1 tRUE " true" "true " 01; do
-	wrap_fails "-batch=$v: '$v' is not a boolean (0, 1, true or false)" \
+	wrap_usage_fails "-batch=$v: '$v' is not a boolean (0, 1, true or false)" \
 		-o dst/w.o -kind=sycl "-batch=$v" t.txt
 done
-wrap_fails "--batch=yes: 'yes' is not a boolean" \
+wrap_usage_fails "--batch=yes: 'yes' is not a boolean" \
 	-o dst/w.o -kind=sycl --batch=yes t.txt
 # A bad -batch is refused even after a good one.
-wrap_fails "-batch=maybe: 'maybe' is not a boolean" \
+wrap_usage_fails "-batch=maybe: 'maybe' is not a boolean" \
 	-o dst/w.o -kind=sycl -batch t.txt -batch=maybe
 
 # -emit-reg-funcs takes the same values ('=' alone is true, as in LLVM).

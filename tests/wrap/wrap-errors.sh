@@ -53,33 +53,33 @@ wrap_fails 'in/nosuch.txt: No such file or directory' $o $k \
 	-batch in/nosuch.txt
 wrap_fails "in/a.sym:1:1: missing table header" $o $k \
 	-batch in/norows.txt in/a.sym
-wrap_fails "-emit-reg-funcs=no: 'no' is not a boolean" $o $k \
+wrap_usage_fails "-emit-reg-funcs=no: 'no' is not a boolean" $o $k \
 	-emit-reg-funcs=no in/a.bin
-wrap_fails "-desc-name=: the descriptor name is empty" $o $k -desc-name= \
+wrap_usage_fails "-desc-name=: the descriptor name is empty" $o $k -desc-name= \
 	in/a.bin
-wrap_fails "-image-version=4: unknown image version '4'" $o $k \
+wrap_usage_fails "-image-version=4: unknown image version '4'" $o $k \
 	-image-version=4 in/a.bin
-wrap_fails "-fpreview-breaking-changes: conflicts with -image-version=2" \
+wrap_usage_fails "-fpreview-breaking-changes: conflicts with -image-version=2" \
 	$o $k -image-version=2 -fpreview-breaking-changes in/a.bin
 wrap_fails "in/a.bin: a manifest cannot go into a version 3 image (given -fpreview-breaking-changes)" \
 	$o $k -fpreview-breaking-changes in/a.bin in/a.sym
-wrap_fails "-kind=unknown: offload kind 'unknown' sets no offload model" $o \
+wrap_usage_fails "-kind=unknown: offload kind 'unknown' sets no offload model" $o \
 	-kind=unknown in/a.bin
-wrap_fails "-format=spv: unknown image format 'spv'" $o $k -format=spv \
+wrap_usage_fails "-format=spv: unknown image format 'spv'" $o $k -format=spv \
 	in/a.bin
-wrap_fails "-kind=cuda: unknown offload kind 'cuda'" $o -kind=cuda in/a.bin
-wrap_fails "in/a.bin: no offload kind given" $o in/a.bin
-wrap_fails "-host=x86_64-pc-windows-msvc: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)" $o $k \
+wrap_usage_fails "-kind=cuda: unknown offload kind 'cuda'" $o -kind=cuda in/a.bin
+wrap_usage_fails "in/a.bin: no offload kind given" $o in/a.bin
+wrap_usage_fails "-host=x86_64-pc-windows-msvc: unsupported host (x86_64 or aarch64 Linux: devimg-wrap writes ELF only)" $o $k \
 	-host=x86_64-pc-windows-msvc in/a.bin
-wrap_fails "-host=riscv64-linux-gnu: unsupported host" $o $k \
+wrap_usage_fails "-host=riscv64-linux-gnu: unsupported host" $o $k \
 	-host=riscv64-linux-gnu in/a.bin
 wrap_fails "dst/nodir/w.o: cannot create a temporary file" \
 	-o dst/nodir/w.o $k in/a.bin
-wrap_fails "no input images given" $o $k
-wrap_fails "no output file given" $k in/a.bin
-wrap_fails "-frobnicate: unknown option" $o $k -frobnicate in/a.bin
-wrap_fails "-o: missing value" $k in/a.bin -o
-wrap_fails "in/a.bin: too many inputs for one image" $o $k \
+wrap_usage_fails "no input images given" $o $k
+wrap_usage_fails "no output file given" $k in/a.bin
+wrap_usage_fails "-frobnicate: unknown option" $o $k -frobnicate in/a.bin
+wrap_usage_fails "-o: missing value" $k in/a.bin -o
+wrap_usage_fails "in/a.bin: too many inputs for one image" $o $k \
 	in/a.bin in/a.sym in/a.bin
 }
 # The output is a directory: rename fails after the object was written.

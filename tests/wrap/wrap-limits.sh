@@ -42,17 +42,17 @@ n=$(jq '.images[0].property_sets[1].properties | length' edge.json)
 rm -f edge.o edge.json edge.err
 
 # Options after the last input.
-wrap_fails "-target=x: after the last input, this option applies to no image" \
+wrap_usage_fails "-target=x: after the last input, this option applies to no image" \
 	-o dst/w.o -kind=sycl in/a.bin -target=x
-wrap_fails "-entries=in/a.sym: after the last input" \
+wrap_usage_fails "-entries=in/a.sym: after the last input" \
 	-o dst/w.o -kind=sycl in/a.bin -entries=in/a.sym
-wrap_fails "-properties: after the last input" \
+wrap_usage_fails "-properties: after the last input" \
 	-o dst/w.o -kind=sycl in/a.bin in/a.sym -properties in/p.props
-wrap_fails "-format=spirv: after the last input, .* before the table" \
+wrap_usage_fails "-format=spirv: after the last input, .* before the table" \
 	-o dst/w.o -kind=sycl -batch in/t.txt -format=spirv
-wrap_fails "-kind=sycl: after the last input" \
+wrap_usage_fails "-kind=sycl: after the last input" \
 	-o dst/w.o -kind=sycl -batch in/t.txt -kind=sycl
-wrap_fails "-link-opts=-lm: after the last input" \
+wrap_usage_fails "-link-opts=-lm: after the last input" \
 	-o dst/w.o -kind=sycl -target=a in/a.bin -target=b in/a.bin \
 	-link-opts=-lm
 # Options about the command, not the images, may come anywhere.
