@@ -150,7 +150,7 @@ void devimg_log_text(int priority, const char *file, int line,
 		     const char *fn, const char *text);
 /*
  * A plugin trace line (DEVIMG_TRACE), text escaped already: to the log
- * function as any message; the default one writes it as "devimg: <text>".
+ * function as any message; the default one writes it as "libdevimg: <text>".
  */
 void devimg_trace_text(int priority, const char *file, int line,
 		       const char *fn, const char *text);

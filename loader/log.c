@@ -50,7 +50,7 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 	if ((size_t)vsnprintf(buf, sizeof(buf), format, args) >= sizeof(buf))
 		buf[props_escaped_cut(buf, sizeof(buf) - 1)] = '\0';
 	if (trace_line)
-		fprintf(stderr, "devimg: %s\n", buf);
+		fprintf(stderr, "libdevimg: %s\n", buf);
 	else if (priority >= DEVIMG_LOG_DEBUG)
 		fprintf(stderr, "libdevimg: %s:%d %s: %s\n", file, line, fn,
 			buf);

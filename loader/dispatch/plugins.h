@@ -29,7 +29,7 @@
  * Tracing (DEVIMG_TRACE): level 1 prints discovery and binding, level 2
  * also every plugin call made through the devimg_plugin_<op>() functions
  * below with its arguments and result (and the plugin's message when it
- * fails). Lines start with "devimg: " and go to stderr; names and
+ * fails). Lines start with "libdevimg: " and go to stderr; names and
  * messages in them are escaped (escape.h), newlines included: one line
  * per record.
  *

@@ -46,7 +46,7 @@ need_gpu() {
 	cat out.info
 	if [ "$rc" -eq 77 ]; then
 		DEVIMG_TRACE=1 "$list" >/dev/null 2>trace.gpu || true
-		why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu)
+		why=$(sed -n 's/^libdevimg: plugins: cuda: 0 platforms: //p' trace.gpu)
 		skip cuda-device "no CUDA device: ${why:-the driver shows none}"
 	fi
 	[ "$rc" -eq 0 ] || fail "cuda-run info exited $rc"

@@ -41,7 +41,7 @@ rc=0
 if [ "$rc" -eq 77 ]; then
 	DEVIMG_TRACE=1 "$run" probe "$scratch/liblaunch.so" gpu >/dev/null \
 		2>trace.gpu || true
-	why=$(sed -n 's/^devimg: plugins: cuda: 0 platforms: //p' trace.gpu |
+	why=$(sed -n 's/^libdevimg: plugins: cuda: 0 platforms: //p' trace.gpu |
 		head -n 1)
 	skip cuda-device "no CUDA device: ${why:-the driver shows none}"
 fi

@@ -22,7 +22,7 @@ DEVIMG_TRACE=1 "$run" opencl "$scratch/libmain.so" >"$scratch/out" \
 cat "$scratch/out"
 [ "$rc" -eq 77 ] && skip opencl-device "PoCL shows no OpenCL device"
 [ "$rc" -eq 0 ] || fail "contract-run opencl exited $rc: $(cat "$scratch/err")"
-grep -q "^devimg: plugins: level_zero: 0 platforms: zeInit: " "$scratch/err" ||
+grep -q "^libdevimg: plugins: level_zero: 0 platforms: zeInit: " "$scratch/err" ||
 	fail "the Level Zero plugin is not bound without devices"
-grep -q "^devimg: plugins: bound opencl from " "$scratch/err" ||
+grep -q "^libdevimg: plugins: bound opencl from " "$scratch/err" ||
 	fail "the OpenCL plugin is not bound"

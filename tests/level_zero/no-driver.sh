@@ -16,10 +16,10 @@ nodriver() {
 		fail "contract-run nodriver failed ($1)"
 	}
 	cat "$scratch/out"
-	grep -q "^devimg: plugins: bound level_zero from $plugin (ABI 1)$" \
+	grep -q "^libdevimg: plugins: bound level_zero from $plugin (ABI 1)$" \
 		"$scratch/err" ||
 		fail "the plugin did not bind ($1): $(cat "$scratch/err")"
-	grep -q "^devimg: plugins: level_zero: 0 platforms: $why$" \
+	grep -q "^libdevimg: plugins: level_zero: 0 platforms: $why$" \
 		"$scratch/err" ||
 		fail "no trace of why ($1): $(cat "$scratch/err")"
 }

@@ -169,7 +169,7 @@ START_TEST(test_kernel_on_device)
 	printf("devimg_last_error(): %s\n", r.msg);
 	ck_assert_has(r.msg, EVIL_ESC);
 	assert_clean(r.msg);
-	ck_assert_has(text, "devimg: ");
+	ck_assert_has(text, "libdevimg: ");
 	ck_assert_has(text, EVIL_ESC);
 	assert_clean(text);
 	free(text);

@@ -42,7 +42,7 @@ cat "$scratch/out"
 grep -q "^  opencl: .*/p${shown}/devimg-opencl\.so\$" "$scratch/out" ||
 	fail "-v does not show the escaped folder: $(cat "$scratch/out")"
 clean "$scratch/out"
-grep -q "^devimg: plugins: bound opencl from .*/p${shown}/devimg-opencl\.so" \
+grep -q "^libdevimg: plugins: bound opencl from .*/p${shown}/devimg-opencl\.so" \
 	"$scratch/trace" || fail "trace: $(cat "$scratch/trace")"
 clean "$scratch/trace"
 

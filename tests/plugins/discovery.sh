@@ -60,8 +60,8 @@ expect_not_bound() {
 
 path=$scratch/plugins:$top_builddir/tests/plugins/.libs
 run fail "$path"
-expect_trace "^devimg: plugins: skipping $scratch/plugins/devimg-vanished.so: cannot load: libdevimg-test-vanished.so: cannot open shared object file"
-expect_trace "^devimg: plugins: skipping .*/devimg-fake.so: devimg_plugin_init failed: No such device (-19): fake vendor library reports no devices"
+expect_trace "^libdevimg: plugins: skipping $scratch/plugins/devimg-vanished.so: cannot load: libdevimg-test-vanished.so: cannot open shared object file"
+expect_trace "^libdevimg: plugins: skipping .*/devimg-fake.so: devimg_plugin_init failed: No such device (-19): fake vendor library reports no devices"
 ! grep -q "libdevimg-other" "$scratch/err" || fail "a file not named devimg-*.so was tried"
 expect_not_bound fake
 expect_not_bound vanished
@@ -71,13 +71,13 @@ expect_not_bound vanished
 plugindir=$(sed -n 's/^#define PLUGINDIR "\(.*\)"$/\1/p' "$top_builddir/paths.h")
 [ -n "$plugindir" ] || fail "no PLUGINDIR in $top_builddir/paths.h"
 [ "$DEVIMG_PLUGIN_PATH_ONLY" = 1 ] || fail "the suite does not set DEVIMG_PLUGIN_PATH_ONLY=1"
-expect_trace "^devimg: plugins: the installed folder $plugindir left out (DEVIMG_PLUGIN_PATH_ONLY)$"
+expect_trace "^libdevimg: plugins: the installed folder $plugindir left out (DEVIMG_PLUGIN_PATH_ONLY)$"
 ! grep -q "search[a-z]* $plugindir" "$scratch/err" ||
 	fail "the installed folder was searched: $(cat "$scratch/err")"
 for only in 0 ''; do
 	DEVIMG_PLUGIN_PATH_ONLY=$only
 	run fail "$path"
-	expect_trace "^devimg: plugins: \(searching\|cannot search\) $plugindir"
+	expect_trace "^libdevimg: plugins: \(searching\|cannot search\) $plugindir"
 	! grep -q "left out" "$scratch/err" || fail "left out with '$only'"
 done
 DEVIMG_PLUGIN_PATH_ONLY=1
@@ -101,7 +101,7 @@ expect_bound "^fake: program_compile = -95: the fake plugin ($fake_file) has no 
 expect_bound "^fake: program_link = -95: the fake plugin ($fake_file) has no program_link operation$"
 # Level 2 traces the loader's answer like a plugin's.
 run short "$path" 2 --link
-expect_trace "^devimg: fake: program_compile(prog=(nil), options=\"\") = -95 (Operation not supported): the fake plugin ($fake_file) has no program_compile operation$"
+expect_trace "^libdevimg: fake: program_compile(prog=(nil), options=\"\") = -95 (Operation not supported): the fake plugin ($fake_file) has no program_compile operation$"
 # The whole table: the plugin's own answers.
 run device "$path" 1 --link
 expect_bound "^fake: program_compile = -95: fake: no program_compile$"
@@ -134,11 +134,11 @@ expect_trace "skipping $scratch/dup/devimg-opencl2.so: backend opencl already bo
 
 # Level 2: every call through the loader, with arguments and results.
 run fail "$top_builddir/plugins/.libs" 2 --devices
-expect_trace "^devimg: opencl: platform_list(capacity=8) -> count=[0-9]* = 0"
+expect_trace "^libdevimg: opencl: platform_list(capacity=8) -> count=[0-9]* = 0"
 if grep -q "opencl: platform_list.*count=0 = 0" "$scratch/err"; then
 	skip opencl-device "no OpenCL platform for the device listing"
 fi
-expect_trace "^devimg: opencl: device_list(platform=0x[0-9a-f]*, capacity=32) -> count=[0-9]* = 0"
+expect_trace "^libdevimg: opencl: device_list(platform=0x[0-9a-f]*, capacity=32) -> count=[0-9]* = 0"
 
 # The selector filters what the listing shows, and names bad terms.
 grep -q "^opencl:[0-9]* cpu " "$scratch/out" || skip opencl-device "no OpenCL CPU device"

@@ -51,7 +51,7 @@ opencl $p/devimg-opencl.so"
 run 'opencl:*'
 expect_out "opencl $p/devimg-opencl.so"
 expect_started "opencl.started"
-expect_trace "^devimg: plugins: skipping $p/devimg-cuda.so: DEVIMG_DEVICE_SELECTOR names no cuda device$"
+expect_trace "^libdevimg: plugins: skipping $p/devimg-cuda.so: DEVIMG_DEVICE_SELECTOR names no cuda device$"
 run 'CUDA:0;!cuda:cpu'
 expect_out "cuda $p/devimg-cuda.so"
 expect_started "cuda.started"
@@ -68,7 +68,7 @@ mkdir -p "$scratch/misnamed"
 cp "$fake" "$scratch/misnamed/devimg-level_zero.so"
 DEVIMG_TEST_FAKE_MARKS= DEVIMG_PLUGIN_PATH=$scratch/misnamed run 'level_zero:*'
 expect_out "fake $scratch/misnamed/devimg-level_zero.so"
-expect_trace "^devimg: plugins: $scratch/misnamed/devimg-level_zero.so gives backend fake, not the level_zero of its name: bound whatever DEVIMG_DEVICE_SELECTOR names$"
+expect_trace "^libdevimg: plugins: $scratch/misnamed/devimg-level_zero.so gives backend fake, not the level_zero of its name: bound whatever DEVIMG_DEVICE_SELECTOR names$"
 # "*" and no selector open every file.
 run '*:gpu'
 expect_out "$both"
@@ -85,9 +85,9 @@ run
 expect_out "$both"
 ! grep -q "timed out" "$scratch/err" || fail "inits ran one after the other: $(cat "$scratch/err")"
 # The traces keep the files' order.
-grep "^devimg: plugins: bound" "$scratch/err" >"$scratch/bound"
-[ "$(cat "$scratch/bound")" = "devimg: plugins: bound cuda from $p/devimg-cuda.so (ABI 1)
-devimg: plugins: bound opencl from $p/devimg-opencl.so (ABI 1)" ] ||
+grep "^libdevimg: plugins: bound" "$scratch/err" >"$scratch/bound"
+[ "$(cat "$scratch/bound")" = "libdevimg: plugins: bound cuda from $p/devimg-cuda.so (ABI 1)
+libdevimg: plugins: bound opencl from $p/devimg-opencl.so (ABI 1)" ] ||
 	fail "bound lines out of order: $(cat "$scratch/err")"
 
 # A context goes through the plugins only as far as the device asked
