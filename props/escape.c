@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -417,4 +418,32 @@ int props_fprintf_esc(FILE *f, const char *lines, const char *fmt, ...)
 	n = props_vfprintf_esc(f, lines, fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+void props_json_string(FILE *f, const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i = 0, len;
+
+	fputc('"', f);
+	while (i < n) {
+		unsigned char c = p[i];
+
+		len = props_utf8_len(p + i, n - i);
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (len == 0) {
+			fprintf(f, "\\udc%02x", (unsigned)c);
+			len = 1;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", (unsigned)c);
+		} else if (len == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
+			fprintf(f, "\\u%04x", (unsigned)p[i + 1]);
+		} else {
+			fwrite(p + i, 1, len, f);
+		}
+		i += len;
+	}
+	fputc('"', f);
 }

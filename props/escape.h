@@ -67,4 +67,16 @@ size_t props_escaped_cut(const char *s, size_t n);
  */
 size_t props_utf8_len(const unsigned char *s, size_t n);
 
+/*
+ * Write the n bytes of s to f as a JSON string, losing nothing: quote and
+ * backslash escaped; control characters (C0, DEL and the C1 controls
+ * U+0080-U+009F, on which terminals act) as \u00XX; well-formed UTF-8 as
+ * it is; and each byte B that is not part of well-formed UTF-8 as the lone
+ * low surrogate \uDCBB (U+DC00 + B), as Python's "surrogateescape" does.
+ * Well-formed UTF-8 never encodes a surrogate, so a reader gets the bytes
+ * back exactly (Python: json.loads(), then .encode("utf-8",
+ * "surrogateescape")); jq and others show such a byte as U+FFFD.
+ */
+void props_json_string(FILE *f, const void *s, size_t n);
+
 #endif

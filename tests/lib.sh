@@ -158,3 +158,24 @@ device_format() {
 	fi
 	echo "# device formats: $df_formats; test images: $fmt"
 }
+
+# one_file_json FILE: FILE holds devimg-dump --json of one file that read
+# (format_version 2, one entry of "files", no "error"); leave that entry
+# alone in FILE, as the tests read it.
+one_file_json() {
+	jq -e '.format_version == 2 and (.files | length) == 1 and
+		(.files[0] | has("error") | not)' "$1" >/dev/null ||
+		fail "$1: not the --json of one file read: $(head -c 400 "$1")"
+	jq '.files[0]' "$1" >"$1.one" && mv "$1.one" "$1"
+}
+
+# failed_file_json OUT ERR FILE: OUT is devimg-dump --json's document of
+# FILE alone, which failed: {"format_version": 2, "files": [{"file": FILE,
+# "error": E}]}, E the one line of ERR after "devimg-dump: ".
+failed_file_json() {
+	ffj_err=$(sed -n '1s/^devimg-dump: //p' "$2")
+	jq -e --arg f "$3" --arg e "$ffj_err" \
+		'. == {"format_version": 2, "files": [{"file": $f, "error": $e}]}' \
+		"$1" >/dev/null ||
+		fail "devimg-dump --json $3: not its failure alone: $(cat "$1") (stderr: $(cat "$2"))"
+}

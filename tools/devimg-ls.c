@@ -53,33 +53,12 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
-/*
- * A JSON string: quote and backslash escaped, controls (DEL and the C1
- * controls too) as \u00XX; a byte that is not well-formed UTF-8, which
- * JSON cannot hold, as U+FFFD.
- */
+/* A JSON string, losing no byte (props_json_string()). */
 static void json_str(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)str_or_empty(s);
-	size_t n;
+	const char *t = str_or_empty(s);
 
-	putchar('"');
-	for (; *p; p += n) {
-		n = props_utf8_len(p, strnlen((const char *)p, 4));
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			printf("\\u%04x", *p);
-		else if (n == 0)
-			fputs("\\ufffd", stdout);
-		else if (*p == 0xc2 && p[1] < 0xa0)
-			printf("\\u%04x", p[1]);
-		else
-			fwrite(p, 1, n, stdout);
-		if (n == 0)
-			n = 1;
-	}
-	putchar('"');
+	props_json_string(stdout, t, strlen(t));
 }
 
 /* The device's index among the context's devices of its backend. */
@@ -130,7 +109,8 @@ static void print_json(struct devimg_ctx *ctx, struct devimg_plugins *ps,
 {
 	unsigned i, f, n = devimg_device_count(ctx);
 
-	printf("{");
+	/* docs/dump-json.md, "devimg-ls --json". */
+	printf("{\"format_version\": 1, ");
 	if (verbose) {
 		unsigned np = ps ? devimg_plugins_count(ps) : 0;
 

@@ -6,6 +6,7 @@
  * tools/devimg-dump.c.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -202,7 +203,7 @@ static void put_escaped(FILE *f, const char *str, size_t n)
 	char e;
 
 	while (i < n) {
-		len = json_utf8_len(s + i, n - i);
+		len = props_utf8_len(s + i, n - i);
 		e = short_escape(s[i]);
 		if (e)
 			fprintf(f, "\\%c", e);
@@ -1001,6 +1002,25 @@ static int dump_view(const struct devimg_file *df,
 	return ret;
 }
 
+/*
+ * A file that failed: its one line on stderr, "devimg-dump: " and the
+ * message (escaped where it was made), kept in o->error for --json.
+ * Returns err.
+ */
+static int file_failed(struct dump_job *o, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int file_failed(struct dump_job *o, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(o->error, sizeof(o->error), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, PROG ": %s\n", o->error);
+	return err;
+}
+
 /* What is listed but did not read, one line each: 1 when any, else 0. */
 static int print_problems(const struct dump_container *dc)
 {
@@ -1026,11 +1046,8 @@ static int dump_container(const char *path, struct dump_job *o,
 	int ret;
 
 	ret = dump_container_open(path, &dc, err, sizeof(err));
-	if (ret <= 0) {
-		if (ret < 0)
-			fprintf(stderr, PROG ": %s\n", err);
-		return ret;
-	}
+	if (ret <= 0)
+		return ret < 0 ? file_failed(o, ret, "%s", err) : 0;
 	df = dump_container_images(dc);
 	*partial = print_problems(dc);
 	ret = dump_view(df ? df : &none, dc, o, w);
@@ -1115,23 +1132,19 @@ static int dump_elf_view(const char *path, struct devimg_file *df,
 	int ret, partial;
 
 	known = bin_offsets(df->images, df->nimages, NULL, 0);
-	if (!known) {
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!known)
+		return file_failed(o, -ENOMEM, "%s: %s", path,
+				   strerror(ENOMEM));
 	ret = dump_descriptors_open(path, known, df->nimages, &dd, err,
 				    sizeof(err));
 	free(known);
-	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return ret;
-	}
+	if (ret < 0)
+		return file_failed(o, ret, "%s", err);
 	ret = merge_views(df, dump_descriptors_images(dd),
 			  dump_container_registered(dc), &view);
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(-ret));
 		dump_descriptors_close(dd);
-		return ret;
+		return file_failed(o, ret, "%s: %s", path, strerror(-ret));
 	}
 	partial = print_problems(dc);
 	ret = dump_view(&view, dc, o, w);
@@ -1154,15 +1167,12 @@ static int dump_elf(const char *path, struct dump_job *o,
 	if (ret)
 		return ret < 0 ? ret : partial;
 	ret = devimg_reader_open(path, &df, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return ret;
-	}
+	if (ret < 0)
+		return file_failed(o, ret, "%s", err);
 	ret = dump_offloading_open(path, &dc, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
 		devimg_reader_close(df);
-		return ret;
+		return file_failed(o, ret, "%s", err);
 	}
 	ret = dump_elf_view(path, df, dc, o, w);
 	dump_container_close(dc);
@@ -1170,7 +1180,7 @@ static int dump_elf(const char *path, struct dump_job *o,
 	return ret;
 }
 
-static int dump_props(const char *path, const struct dump_job *o,
+static int dump_props(const char *path, struct dump_job *o,
 		      struct json_writer *w)
 {
 	struct devimg_propset *sets = NULL;
@@ -1182,12 +1192,12 @@ static int dump_props(const char *path, const struct dump_job *o,
 
 	ret = props_read_file(path, &p, &perr);
 	if (ret < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s\n", perr.msg);
-		return ret;
+		props_snprintf_esc(err, sizeof(err), NULL, "%s", perr.msg);
+		return file_failed(o, ret, "%s", err);
 	}
 	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		file_failed(o, ret, "%s", err);
 		goto out;
 	}
 	if (o->mode == DUMP_JSON) {
@@ -1210,30 +1220,40 @@ out:
 int dump_run(char **files, int n, struct dump_job *o)
 {
 	struct json_writer w;
-	int i, r, status = 0, printed = 0;
+	int i, r, status = 0;
 
 	json_init(&w, stdout);
-	if (o->mode == DUMP_JSON && n > 1) {
+	/* One shape whatever the files (docs/dump-json.md). */
+	if (o->mode == DUMP_JSON) {
 		json_object_begin(&w);
+		json_key(&w, "format_version");
+		json_uint(&w, DUMP_JSON_FORMAT_VERSION);
 		json_key(&w, "files");
 		json_array_begin(&w);
 	}
 	for (i = 0; i < n; i++) {
 		/* > 0: listed, but something in it did not read */
+		o->error[0] = '\0';
 		r = o->props ? dump_props(files[i], o, &w) :
 			       dump_elf(files[i], o, &w);
 		if (r)
 			status = 1;
-		if (r >= 0)
-			printed = 1;
+		if (r < 0 && o->mode == DUMP_JSON) {
+			json_object_begin(&w);
+			json_key(&w, "file");
+			json_string(&w, files[i]);
+			json_key(&w, "error");
+			json_string(&w, o->error[0] ? o->error :
+					    strerror(-r));
+			json_object_end(&w);
+		}
 	}
-	if (o->mode == DUMP_JSON && n > 1) {
+	if (o->mode == DUMP_JSON) {
 		json_array_end(&w);
 		json_object_end(&w);
+		if (json_finish(&w) < 0)
+			status = 1;
 	}
-	/* Print the closing newline unless nothing at all was written. */
-	if (o->mode == DUMP_JSON && (n > 1 || printed) && json_finish(&w) < 0)
-		status = 1;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		fprintf(stderr, PROG ": standard output: %s\n",
 			strerror(errno ? errno : EIO));

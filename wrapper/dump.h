@@ -23,6 +23,13 @@ struct dump_names {
 	size_t n;
 };
 
+/*
+ * The shape of --json (docs/dump-json.md): 2 is {"format_version",
+ * "files": [...]} whatever the number of files, failed files listed with
+ * their "error", bytes that are not UTF-8 as \uDCxx.
+ */
+#define DUMP_JSON_FORMAT_VERSION 2
+
 struct dump_job {
 	enum dump_mode mode;
 	int props;		/* operands are .props files */
@@ -30,6 +37,8 @@ struct dump_job {
 	const char *dir;	/* --extract */
 	int raw;		/* --raw: compressed images as stored */
 	struct dump_names written;
+	/* Why the last file failed, as said on stderr (--json lists it). */
+	char error[1280];
 };
 
 /*

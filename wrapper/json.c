@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json.h"
 
 void json_init(struct json_writer *w, FILE *f)
@@ -88,76 +89,10 @@ void json_array_end(struct json_writer *w)
 	container_end(w, ']');
 }
 
-size_t json_utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong 3- and 4-byte forms, surrogates, beyond Unicode. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-static void write_escaped(FILE *f, const unsigned char *s, size_t n)
-{
-	size_t i = 0, len;
-
-	fputc('"', f);
-	while (i < n) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc(c, f);
-			i++;
-			continue;
-		}
-		len = json_utf8_len(s + i, n - i);
-		if (c < 0x20 || c == 0x7f || len == 0) {
-			fprintf(f, "\\u%04x", (unsigned)c);
-			i++;
-			continue;
-		}
-		/* C1 controls (U+0080-U+009F) escaped too: terminals act on them. */
-		if (len == 2 && c == 0xc2 && s[i + 1] < 0xa0) {
-			fprintf(f, "\\u%04x", (unsigned)s[i + 1]);
-			i += 2;
-			continue;
-		}
-		fwrite(s + i, 1, len, f);
-		i += len;
-	}
-	fputc('"', f);
-}
-
 void json_key(struct json_writer *w, const char *key)
 {
 	before_value(w, 1);
-	write_escaped(w->f, (const unsigned char *)key, strlen(key));
+	props_json_string(w->f, key, strlen(key));
 	fputs(": ", w->f);
 	w->after_key = 1;
 }
@@ -165,7 +100,7 @@ void json_key(struct json_writer *w, const char *key)
 void json_string_n(struct json_writer *w, const void *s, size_t n)
 {
 	before_value(w, 0);
-	write_escaped(w->f, s, n);
+	props_json_string(w->f, s, n);
 }
 
 void json_string(struct json_writer *w, const char *s)

@@ -4,9 +4,8 @@
  * escaped as RFC 8259 requires, numbers, null. Output is indented two
  * spaces per level.
  *
- * Strings: '"' and '\\' are escaped, control characters (< 0x20) are
- * written as \u00XX, valid UTF-8 sequences are copied, and every byte that
- * is not part of a valid UTF-8 sequence is written as \u00XX of the byte
+ * Strings: as props_json_string() (escape.h) writes them, losing no byte:
+ * controls as \u00XX, valid UTF-8 copied, every other byte as \uDCXX
  * (docs/dump-json.md).
  *
  * Error contract: the writer functions never fail by themselves; a misuse
@@ -53,12 +52,5 @@ void json_null(struct json_writer *w);
 void json_bool(struct json_writer *w, int v);
 /* n bytes as one string of lowercase hex digits. */
 void json_hex(struct json_writer *w, const void *p, size_t n);
-
-/*
- * Length of the well-formed UTF-8 sequence at the start of s (n bytes
- * available): 1 to 4, or 0 when the first byte does not start one
- * (overlong forms, surrogates and code points above U+10FFFF included).
- */
-size_t json_utf8_len(const unsigned char *s, size_t n);
 
 #endif

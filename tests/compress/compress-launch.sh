@@ -23,7 +23,7 @@ printf 'spec_k\n' >spec.sym
 lib main -offload-compress -target=spir64 -entries="$src/dispatch.sym" \
 	"dispatch.$ext" -entries=spec.sym -properties="$src/spec.props" \
 	"spec.$ext"
-"$DUMP" --json main.o | jq -r '.images[].format' >formats
+"$DUMP" --json main.o | jq -r '.files[0] | .images[].format' >formats
 [ "$(cat formats)" = "compressed
 compressed" ] || fail "images not stored compressed: $(cat formats)"
 
@@ -41,13 +41,13 @@ printf 'vadd\n' >vadd.sym
 	-entries=reduce.sym "dispatch.$ext" -entries=vadd.sym "dispatch.$ext" ||
 	fail "devimg-wrap for bad failed"
 off=$("$DUMP" bad.o | sed -n '/^image 0:/,/^image 1:/s/.*bytes at file offset 0x\([0-9a-f]*\)$/\1/p')
-size=$("$DUMP" --json bad.o | jq '.images[0].size')
+size=$("$DUMP" --json bad.o | jq '.files[0] | .images[0].size')
 [ -n "$off" ] && [ "$size" -gt 64 ] || fail "image 0 not found in bad.o"
 off=$(printf '%d' "0x$off")
 head -c 32 /dev/zero | tr '\0' '\377' |
 	dd of=bad.o bs=1 seek=$((off + 24)) conv=notrunc 2>/dev/null ||
 	fail "cannot garble bad.o"
-"$DUMP" --json bad.o | jq -e '.images[0].real_size > 0' >/dev/null ||
+"$DUMP" --json bad.o | jq -e '.files[0] | .images[0].real_size > 0' >/dev/null ||
 	fail "the garbled frame lost its header"
 ${CC:-cc} -shared -o libbad.so bad.o || fail "cannot link libbad.so"
 

@@ -30,7 +30,8 @@ mk s512 512
 
 # dumpj OBJ: devimg-dump --json OBJ into OBJ.json.
 dumpj() {
-	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" ||
+	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" &&
+	one_file_json "$1.json" ||
 		fail "devimg-dump --json $1 exited $?: $(cat "$1.err")"
 }
 

@@ -43,7 +43,8 @@ image size      9 bytes
 TEXT
 cmp -s want text || fail "multi.bin text: $(diff want text)"
 
-"$dump" --json multi.bin >m.json || fail "--json multi.bin failed"
+"$dump" --json multi.bin >m.json &&
+	one_file_json m.json || fail "--json multi.bin failed"
 [ "$(jq -c '.offloading | map([.index, .kind, .image_kind, .producer, .offload_kind, .size, .strings])' m.json)" = \
   '[[0,"spir-v",6,"sycl",8,9,{"triple":"spir64-unknown-unknown"}],[1,"fatbinary",4,"hip",4,9,{"triple":"amdgcn-amd-amdhsa","arch":"gfx90a"}]]' ] ||
 	fail "multi.bin JSON: $(jq -c .offloading m.json)"
@@ -65,7 +66,7 @@ for z in z Z; do
 	[ $rc -eq 0 ] || fail "mk-offload 3$z"
 	[ "$(od -An -tu8 -j32 -N8 multi$z.bin | tr -d ' ')" -gt 0 ] ||
 		fail "multi$z.bin has no InflatedSize"
-	"$dump" --json multi$z.bin | jq -c .offloading >z.json ||
+	"$dump" --json multi$z.bin | jq -c .files[0].offloading >z.json ||
 		fail "dump multi$z.bin failed"
 	[ "$(cat z.json)" = "$(jq -c .offloading m.json)" ] ||
 		fail "multi$z.bin reads otherwise: $(cat z.json)"

@@ -77,7 +77,8 @@ a.syclbin: SYCLBIN version 1 (OffloadBinary envelope), state object, 2 abstract 
 TEXT
 cmp -s want text || fail "text: $(diff want text)"
 
-"$dump" --json a.syclbin >a.json || fail "--json failed"
+"$dump" --json a.syclbin >a.json &&
+	one_file_json a.json || fail "--json failed"
 [ "$(jq -c .syclbin a.json)" = \
   '{"version":1,"form":"envelope","state":"object","abstract_modules":2}' ] ||
 	fail "syclbin JSON: $(jq -c .syclbin a.json)"
@@ -95,11 +96,12 @@ cmp k.bin x/a.syclbin.1.nvptx64.bin || fail "native image bytes differ"
 	-target=spir64 -entries=k.sym k.spv -format=native \
 	-target=nvptx64-nvidia-cuda -entries= -properties=n.props k.bin ||
 	fail "devimg-wrap --syclbin failed"
-"$dump" --json w.syclbin | jq -c '.images | map(del(.index))' >w.img
+"$dump" --json w.syclbin | jq -c '.files[0] | .images | map(del(.index))' >w.img
 for form in bare envelope; do
 	"$mk" $form 2 $form.syclbin k.spv vadd,vscale k.bin \
 		nvptx64-nvidia-cuda sm_80 || fail "mk-syclbin $form"
-	"$dump" --json $form.syclbin >$form.json || fail "dump $form failed"
+	"$dump" --json $form.syclbin >$form.json &&
+	one_file_json $form.json || fail "dump $form failed"
 	jq -c '.images | map(del(.index))' $form.json >$form.img
 	# the fixture gives the native image the module's kernel names and
 	# no device requirements; the IR module must match exactly
@@ -141,7 +143,8 @@ metadata and images of the modules up to it, counted once for each module \
 or image naming them, come to more than 16 times the file's [0-9]* bytes" \
 	"$dump" shared-bare.syclbin
 [ ! -s "$scratch/out" ] || fail "shared-bare: output for a refused file"
-"$dump" --json v2-16.syclbin >v2-16.json || fail "dump v2-16 failed"
+"$dump" --json v2-16.syclbin >v2-16.json &&
+	one_file_json v2-16.json || fail "dump v2-16 failed"
 [ "$(jq '[.images[] | .entries | length] | add' v2-16.json)" = 1600000 ] ||
 	fail "v2-16: $(jq -c '[.images[] | .entries | length]' v2-16.json)"
 
@@ -162,6 +165,6 @@ expect_fail "k.bin: --syclbin takes SYCL images only" \
 # No -target: an IR module for spir64.
 "$wrap" -kind=sycl -syclbin=input -o t.syclbin -format=spirv k.spv ||
 	fail "devimg-wrap --syclbin without -target failed"
-"$dump" --json t.syclbin | jq -c '.images[0] | [.format, .target]' >t.img
+"$dump" --json t.syclbin | jq -c '.files[0] | .images[0] | [.format, .target]' >t.img
 [ "$(cat t.img)" = '["spirv","spir64"]' ] || fail "no -target: $(cat t.img)"
 exit 0

@@ -13,7 +13,8 @@ obj=$top_builddir/examples/vadd-wrap.o
 
 # The object: image 0 SPIR bitcode, image 1 SPIR-V (when llvm-spirv was
 # found), both for spir64 with the kernel vadd.
-"$top_builddir/devimg-dump" --json "$obj" >"$scratch/dump.json" ||
+"$top_builddir/devimg-dump" --json "$obj" >"$scratch/dump.json" &&
+	one_file_json "$scratch/dump.json" ||
 	fail "devimg-dump $obj failed"
 formats=$(jq -r '[.images[].format] | join(" ")' "$scratch/dump.json") ||
 	fail "devimg-dump --json gave no images: $(cat "$scratch/dump.json")"

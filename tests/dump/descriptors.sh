@@ -57,7 +57,8 @@ shown() {
 
 # json FILE: the JSON listing, keys sorted, without the same.
 json() {
-	"$dump" --json "$1" >"$1.json" || fail "devimg-dump --json $1 failed"
+	"$dump" --json "$1" >"$1.json" &&
+	one_file_json "$1.json" || fail "devimg-dump --json $1 failed"
 	jq -S 'del(.file) | .images[] |= del(.found_section, .found_offset)' \
 		"$1.json"
 }

@@ -24,7 +24,8 @@ ld -r a.o b.o -o ab.o || fail "ld -r failed"
 
 # json FILE: the dump without the file name, keys sorted.
 json() {
-	"$dump" --json "$1" >"$1.json" || fail "devimg-dump --json $1 failed"
+	"$dump" --json "$1" >"$1.json" &&
+	one_file_json "$1.json" || fail "devimg-dump --json $1 failed"
 	jq -S 'del(.file)' "$1.json"
 }
 
@@ -86,5 +87,5 @@ done
 $CC main.c -o plain || fail "cannot link"
 out=$("$dump" plain) || fail "plain: non-zero exit"
 [ "$out" = "plain: no device images" ] || fail "plain: '$out'"
-[ "$("$dump" --json plain | jq -c .images)" = "[]" ] || fail "plain: json"
+[ "$("$dump" --json plain | jq -c .files[0].images)" = "[]" ] || fail "plain: json"
 exit 0

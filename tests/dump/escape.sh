@@ -47,12 +47,16 @@ done
 # JSON: the names round-trip exactly (jq decodes the JSON escapes).
 "$DUMP" --json w.o >out.json || fail "devimg-dump --json failed"
 no_raw out.json "devimg-dump --json"
+# The byte 0xff that is no UTF-8, kept as \udcff (docs/dump-json.md).
+grep -qF '"bad\udcff"' out.json ||
+	fail "devimg-dump --json does not keep byte 0xff as \\udcff: $(cat out.json)"
+one_file_json out.json
 jq -r '.images[0].property_sets[0].name' out.json >set.name ||
 	fail "no property set name in the JSON: $(cat out.json)"
 printf 'Set\033[2Jname\n' | cmp - set.name ||
 	fail "the set name did not round-trip through --json: $(od -c set.name)"
-# The first three names are valid UTF-8 and come back exactly (a byte
-# that is not UTF-8 has no exact JSON form).
+# The first three names are valid UTF-8 and come back exactly through jq
+# (which reads the fourth's \udcff as U+FFFD).
 jq -r '.images[0].property_sets[0].properties[0:3][] | .name' \
 	out.json >prop.names || fail "no property names in the JSON"
 printf 'prop\033]0;t\007\nback\\slash\nc1\302\233x\n' >prop.want

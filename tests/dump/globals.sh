@@ -44,7 +44,8 @@ cmp -s want got || fail "object text: $(diff want got)"
 grep -A3 '^    \[SYCL/device globals\]$' text >got || fail "no set in: $(cat text)"
 cmp -s want got || fail "--props text: $(diff want got)"
 
-"$dump" --json g.o >g.json || fail "devimg-dump --json g.o failed"
+"$dump" --json g.o >g.json &&
+	one_file_json g.json || fail "devimg-dump --json g.o failed"
 got=$(jq -c '.images[0].property_sets[] | select(.name == "SYCL/device globals")
 	| .properties | map([.name, .size, .image_scope])' g.json) ||
 	fail "g.json: $(cat g.json)"
@@ -63,7 +64,8 @@ grep -qx "      long = 0400000000000000 00000000 (96 bits) \[cannot decode: set 
 	fail "long value: $(cat text)"
 grep -qx "      flag = 0400000002000000 (64 bits) \[cannot decode: set 'SYCL/device globals' property 'flag': device global value: device_image_scope flag: saw 2, expected 0 or 1\]" text ||
 	fail "flag value: $(cat text)"
-"$dump" --json bad.o >bad.json || fail "devimg-dump --json bad.o failed"
+"$dump" --json bad.o >bad.json &&
+	one_file_json bad.json || fail "devimg-dump --json bad.o failed"
 got=$(jq -r '.images[0].property_sets[] | select(.name == "SYCL/device globals")
 	| .properties[1] | [has("size"), .decode_error] | @tsv' bad.json)
 [ "$got" = "false	set 'SYCL/device globals' property 'flag': device global value: device_image_scope flag: saw 2, expected 0 or 1" ] ||

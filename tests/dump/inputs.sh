@@ -37,8 +37,11 @@ while [ $# -gt 0 ]; do
 		# shellcheck disable=SC2086
 		expect_fail "^devimg-dump: $f: cannot read: $why" \
 			timeout 10 "$dump" $mode "$f"
-		[ ! -s "$scratch/out" ] ||
-			fail "$mode $f: stdout: $(cat "$scratch/out")"
+		case $mode in
+		*--json*) failed_file_json "$scratch/out" "$scratch/err" "$f" ;;
+		*) [ ! -s "$scratch/out" ] ||
+			fail "$mode $f: stdout: $(cat "$scratch/out")" ;;
+		esac
 	done
 	# After a good input, the bad one still fails the run.
 	expect_fail "^devimg-dump: $f: cannot read: $why" \

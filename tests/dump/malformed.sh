@@ -19,7 +19,11 @@ check_fail() {
 	for mode in --json ""; do
 		# shellcheck disable=SC2086
 		expect_fail "^devimg-dump: $1: .*$2" "$dump" $mode "$1"
-		[ ! -s "$scratch/out" ] || fail "$1: stdout: $(cat "$scratch/out")"
+		if [ -n "$mode" ]; then
+			failed_file_json "$scratch/out" "$scratch/err" "$1"
+		else
+			[ ! -s "$scratch/out" ] || fail "$1: stdout: $(cat "$scratch/out")"
+		fi
 	done
 }
 
@@ -126,7 +130,7 @@ fi
 [ "$(grep -c 'device images$' both)" -eq 2 ] || fail "good files: $(cat both)"
 [ "$(wc -l <both.err)" -eq 1 ] || fail "errors: $(cat both.err)"
 "$dump" --json a.o magic.o >both.json 2>/dev/null && fail "json: exit 0"
-[ "$(jq -r '[.files[].file] | join(" ")' both.json)" = "a.o" ] ||
+[ "$(jq -r '[.files[] | .file + (if .error then "!" else "" end)] | join(" ")' both.json)" = "a.o magic.o!" ] ||
 	fail "json of a broken file among others: $(cat both.json)"
 
 # Usage errors exit 2.

@@ -70,7 +70,8 @@ cmp -s want text || fail "v2.bin text: $(diff want text)"
 [ "$(sed -n 's/^\(kind\|image size\|symbols\) *//p' text | tr '\n' '|')" = \
   '<none>|11 bytes|one|' ] || fail "v1.bin: $(cat text)"
 
-"$dump" --json v2.bin >v2.json || fail "devimg-dump --json v2.bin failed"
+"$dump" --json v2.bin >v2.json &&
+	one_file_json v2.json || fail "devimg-dump --json v2.bin failed"
 [ "$(jq -c '[.offloading[] | [.index, .kind, .size, .symbols, .symbols_form, has("symbols_error")]]' v2.json)" = \
   '[[0,"spir-v",11,["_ZTS4Fill","_ZTS5Other"],"table",false],[1,"llvm ir",13,["k_lines1","k_lines2"],"lines",false],[2,"elf",10,["k_nul"],"nul",false],[3,"spir-v",11,null,null,false]]' ] ||
 	fail "v2.bin JSON: $(jq -c .offloading v2.json)"
@@ -98,6 +99,7 @@ grep -q '^symbols         cannot decode: bad.bin: OFFLOADING IMAGE \[1\]: "symbo
 rc=0
 "$dump" --json bad.bin >bad.json 2>/dev/null || rc=$?
 [ $rc -eq 1 ] || fail "bad.bin --json: exit status $rc"
+one_file_json bad.json
 [ "$(jq -c '[.offloading[] | [.symbols, (.symbols_error | type)]]' bad.json)" = \
   '[[["good"],"null"],[null,"string"],[["after"],"null"]]' ] ||
 	fail "bad.bin JSON: $(cat bad.json)"

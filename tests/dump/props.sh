@@ -34,7 +34,8 @@ ex.props: 4 property sets
 TEXT
 cmp -s want text || fail "text: $(diff want text)"
 
-"$dump" --props --json ex.props >got.json || fail "--props --json failed"
+"$dump" --props --json ex.props >got.json &&
+	one_file_json got.json || fail "--props --json failed"
 jq -S . >want.json <<'JSON'
 {
   "file": "ex.props",
@@ -108,7 +109,8 @@ launch.props: 3 property sets
       fixed_target = 02000000 (32 bits)
 TEXT
 cmp -s want text || fail "launch text: $(diff want text)"
-"$dump" --props --json launch.props >launch.json || fail "launch --json"
+"$dump" --props --json launch.props >launch.json &&
+	one_file_json launch.json || fail "launch --json"
 check_json() {
 	[ "$(jq -c "$1" launch.json)" = "$2" ] ||
 		fail "launch.json: $1 is $(jq -c "$1" launch.json), expected $2"
@@ -137,7 +139,8 @@ grep -q "^      k@reqd_work_group_size = 0100000002000000 0300000004000000 (128 
 	fail "bad size: $(cat text)"
 grep -q "^      aspects = 050000 (24 bits) \[cannot decode: .*24 bits are not whole 32-bit integers\]\$" text ||
 	fail "bad aspects: $(cat text)"
-"$dump" --props --json badmeta.props >bad.json || fail "badmeta --json"
+"$dump" --props --json badmeta.props >bad.json &&
+	one_file_json bad.json || fail "badmeta --json"
 [ "$(jq -r '.property_sets[1].properties[0].decode_error' bad.json)" = \
   "set 'SYCL/device requirements' property 'aspects': 24 bits are not whole 32-bit integers" ] ||
 	fail "decode_error: $(cat bad.json)"

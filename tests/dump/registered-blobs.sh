@@ -172,7 +172,8 @@ for f in reg.o reg-pie; do
 	sed "1s/^F:/$f:/" want-reg.txt >want.txt
 	shown $f >got.txt
 	cmp -s want.txt got.txt || fail "$f text: $(diff want.txt got.txt)"
-	"$dump" --json $f >$f.json || fail "devimg-dump --json $f failed"
+	"$dump" --json $f >$f.json &&
+	one_file_json $f.json || fail "devimg-dump --json $f failed"
 	[ "$(jq -c '[.images[] | [.index, .found, .found_section, .found_offset, .version, .kind, .format, .target, .size, .entries, .property_sets]]' $f.json)" = \
 	  "[[0,\"offload-binary\",\".llvm.offloading\",0,3,\"sycl\",\"spirv\",\"spirv64-unknown-unknown\",11,[\"_ZTS4Fill\",\"_ZTS5Other\"],[]],[1,\"offload-binary\",\".llvm.offloading\",0,3,\"sycl\",\"llvmbc\",\"spir64\",13,[\"k_lines1\",\"k_lines2\"],[]],[2,\"offload-binary\",\".llvm.offloading\",0,3,\"sycl\",\"spirv\",\"spirv64\",18,[\"k_nul\"],[]],[3,\"offload-binary\",\".llvm.offloading\",$boff,3,\"sycl\",\"none\",\"spir64\",11,[\"one\",\"two\"],[]]]" ] ||
 		fail "$f JSON images: $(jq -c .images $f.json)"
@@ -208,7 +209,7 @@ section excl ae "a.bin"
 [ "$(head -n 1 excl.txt)" = "excl.o: no device images" ] ||
 	fail "excl.o: $(head -n 3 excl.txt)"
 grep -q '^OFFLOADING IMAGE \[4\]:$' excl.txt || fail "excl.o: $(cat excl.txt)"
-[ "$("$dump" --json excl.o | jq -c .images)" = "[]" ] || fail "excl.o JSON"
+[ "$("$dump" --json excl.o | jq -c .files[0].images)" = "[]" ] || fail "excl.o JSON"
 
 # An allocated section of raw bytes (LLVM 22's images) is no blob and no
 # error; a section that is not allocated must hold blobs.
@@ -238,6 +239,7 @@ grep -q '^symbols         cannot decode: bad.o: OFFLOADING IMAGE \[1\]: "symbols
 rc=0
 "$dump" --json bad.o >bad.json 2>/dev/null || rc=$?
 [ $rc -eq 1 ] || fail "bad.o --json: exit status $rc"
+one_file_json bad.json
 [ "$(jq -c '[.images[].entries, (.offloading[] | [.symbols, (.symbols_error | type)])]' bad.json)" = \
   '[["good"],[["good"],"null"],[null,"string"]]' ] ||
 	fail "bad.o JSON: $(cat bad.json)"

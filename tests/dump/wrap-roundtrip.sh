@@ -61,7 +61,7 @@ want_image() {
 	if [ "$9" = - ]; then
 		sets='[]'
 	else
-		sets=$("$dump" --props --json "$9" | jq -c .property_sets) ||
+		sets=$("$dump" --props --json "$9" | jq -c .files[0].property_sets) ||
 			fail "--props $9"
 	fi
 	jq -n --argjson index "$1" --arg target "$2" --arg format "$3" \
@@ -85,7 +85,8 @@ jq -S '.images |= (.[2:3] | map(.index = 0))' want-all.json >want-w2.json
 
 # json FILE: devimg-dump --json FILE without the file name, keys sorted.
 json() {
-	"$dump" --json "$1" >"$1.json" || fail "devimg-dump --json $1 failed"
+	"$dump" --json "$1" >"$1.json" &&
+	one_file_json "$1.json" || fail "devimg-dump --json $1 failed"
 	jq -S 'del(.file)' "$1.json"
 }
 

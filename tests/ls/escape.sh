@@ -51,7 +51,7 @@ clean "$scratch/trace"
 	fail "--json: the folder is not given back: $(cat "$scratch/json")"
 clean "$scratch/json"
 # A byte that is not UTF-8: the JSON must still be UTF-8 (iconv refuses
-# what is not), the byte shown as U+FFFD.
+# what is not).
 bad=$scratch/q$(printf '\377\302\233')
 mkdir "$bad"
 ln -s "$plugin" "$bad/devimg-opencl.so"
@@ -59,7 +59,11 @@ DEVIMG_PLUGIN_PATH=$bad "$LS" --json -v >"$scratch/json2" 2>/dev/null ||
 	fail "--json failed"
 iconv -f UTF-8 -t UTF-8 "$scratch/json2" >/dev/null ||
 	fail "--json is not UTF-8: $(od -c "$scratch/json2" | head)"
-jq -e '.plugins[0].file | contains("/q\ufffd\u009b/")' "$scratch/json2" \
-	>/dev/null ||
-	fail "--json does not show the folder's bytes as U+FFFD and U+009B: $(cat "$scratch/json2")"
+# Kept without loss: 0xff as \udcff (docs/dump-json.md), which jq reads
+# as U+FFFD; the C1 control escaped.
+grep -qF '/q\udcff\u009b/' "$scratch/json2" ||
+	fail "--json does not keep the folder's bytes as \\udcff\\u009b: $(cat "$scratch/json2")"
+jq -e '.format_version == 1 and (.plugins[0].file | contains("/q\ufffd\u009b/"))' \
+	"$scratch/json2" >/dev/null ||
+	fail "--json: $(cat "$scratch/json2")"
 echo "ok: $(grep -c . "$scratch/trace") trace lines, all escaped"

@@ -12,7 +12,8 @@ cd "$scratch"
 
 # read FILE JQ WANT: what --props --json read, through jq -c.
 read_as() {
-	"$dump" --props --json "$1" >"$1.json" 2>"$1.err" ||
+	"$dump" --props --json "$1" >"$1.json" 2>"$1.err" &&
+	one_file_json "$1.json" ||
 		fail "$1: --props failed: $(cat "$1.err")"
 	got=$(jq -c "$2" "$1.json")
 	[ "$got" = "$3" ] || fail "$1: $2 is $got, expected $3"
@@ -178,7 +179,8 @@ echo 'up0.aocx|up0.prop|up0.sym' >>up.table
 echo 'up1.aocx|up1.prop|up1.sym' >>up.table
 "$top_builddir/devimg-wrap" -o up.o -kind=sycl -target=fpga_aocx-intel-unknown \
 	-batch up.table || fail "devimg-wrap -batch of the upstream inputs"
-"$dump" --json up.o >up.json || fail "devimg-dump up.o"
+"$dump" --json up.o >up.json &&
+	one_file_json up.json || fail "devimg-dump up.o"
 got=$(jq -c '[.images[] | [.property_sets[] | [.name, (.properties | length)]]]' up.json)
 want='[[["SYCL/devicelib req mask",1],["SYCL/device requirements",2],["SYCL/kernel param opt",2],["Empty properties",0],["SYCL/misc properties",1]],[["SYCL/devicelib req mask",1],["SYCL/device requirements",2],["SYCL/kernel param opt",2],["SYCL/misc properties",1]]]'
 [ "$got" = "$want" ] || fail "up.o: $got, expected $want"

@@ -37,7 +37,8 @@ for n in 22 23; do
 		fail "devimg-dump shows no symbols list vadd: $(cat "dump$n.txt")"
 
 	# JSON: the same entry, its symbols a list.
-	"$DUMP" --json "ob$n.bin" >"dump$n.json" ||
+	"$DUMP" --json "ob$n.bin" >"dump$n.json" &&
+	one_file_json "dump$n.json" ||
 		fail "devimg-dump --json ob$n.bin failed"
 	kind=$(sed -n 's/^kind *//p' "want$n")
 	jq -e --arg kind "$kind" '.offloading | length == 1 and

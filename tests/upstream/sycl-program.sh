@@ -39,7 +39,8 @@ for n in 22 23; do
 	grep -q '^fill and scale of 256 ints: .*all correct$' "prog$n.out" ||
 		fail "sycl$n: $(cat "prog$n.out")"
 
-	"$DUMP" --json "sycl$n" >"sycl$n.json" || fail "devimg-dump --json sycl$n failed"
+	"$DUMP" --json "sycl$n" >"sycl$n.json" &&
+	one_file_json "sycl$n.json" || fail "devimg-dump --json sycl$n failed"
 	jq -e --arg f "$name" --arg k "$kernels " '.images | length == 1 and
 		.[0].format == $f and
 		.[0].target == "spirv64-unknown-unknown" and

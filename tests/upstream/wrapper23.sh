@@ -46,7 +46,8 @@ unloaded() {
 # listed NAME FILE FORMAT KERNELS: devimg-dump lists FILE's image as
 # libdevimg registers it, and its OffloadBinary as llvm-objdump-23 does.
 listed() {
-	"$DUMP" --json "$2" >"$1.json" || fail "devimg-dump --json $2 failed"
+	"$DUMP" --json "$2" >"$1.json" &&
+	one_file_json "$1.json" || fail "devimg-dump --json $2 failed"
 	jq -e --arg f "$3" --arg k "$4 " '.images | length == 1 and
 		.[0].format == $f and
 		.[0].target == "spirv64-unknown-unknown" and

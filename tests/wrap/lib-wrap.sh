@@ -138,7 +138,8 @@ check_registered() {
 check_dumped() {
 	strip -o "$1.stripped" "$1" || fail "cannot strip $1"
 	for f in "$1" "$1.stripped"; do
-		"$top_builddir/devimg-dump" --json "$f" >"$scratch/dump.raw" ||
+		"$top_builddir/devimg-dump" --json "$f" >"$scratch/dump.raw" &&
+	one_file_json "$scratch/dump.raw" ||
 			fail "devimg-dump failed on $f"
 		jq -S 'del(.file)' "$scratch/dump.raw" >"$scratch/dump.json" ||
 			fail "devimg-dump --json of $f does not parse"

@@ -98,9 +98,10 @@ static void json_bytes(FILE *f, const void *data, size_t n)
 			i++;
 			continue;
 		}
-		len = s[i] < 0x20 ? 0 : utf8_len(s + i, n - i);
-		if (!len) {
-			fprintf(f, "\\u%04x", s[i]);
+		len = utf8_len(s + i, n - i);
+		/* docs/dump-json.md: controls as \u00XX, other bytes \uDCXX. */
+		if (!len || s[i] < 0x20) {
+			fprintf(f, len ? "\\u%04x" : "\\udc%02x", s[i]);
 			i++;
 			continue;
 		}

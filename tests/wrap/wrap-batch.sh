@@ -18,7 +18,8 @@ echo old >dst/keep.o
 
 # codes OBJ: the sizes of OBJ's images, in order, one line.
 codes() {
-	"$DUMP" --json "$1" >dump.json || fail "devimg-dump $1 failed"
+	"$DUMP" --json "$1" >dump.json &&
+	one_file_json dump.json || fail "devimg-dump $1 failed"
 	jq -c '[.images[].size]' dump.json || fail "devimg-dump $1: bad JSON"
 }
 table_sizes='[100,200]'

@@ -25,7 +25,8 @@ main_file m.c
 
 # sizes OBJ: the sizes of OBJ's images, in order, one line.
 sizes() {
-	"$DUMP" --json "$1" >sizes.json || fail "devimg-dump --json $1 failed"
+	"$DUMP" --json "$1" >sizes.json &&
+	one_file_json sizes.json || fail "devimg-dump --json $1 failed"
 	jq -c '[.images[].size]' sizes.json || fail "$1: bad JSON"
 }
 for t in empty blank crlf; do
@@ -36,7 +37,8 @@ for t in empty blank crlf; do
 	"$DUMP" "$t.o" >dump.txt || fail "devimg-dump $t.o failed"
 	[ "$(cat dump.txt)" = "$t.o: no device images" ] ||
 		fail "$t.txt: devimg-dump shows: $(cat dump.txt)"
-	"$DUMP" --json "$t.o" >dump.json || fail "devimg-dump --json $t.o failed"
+	"$DUMP" --json "$t.o" >dump.json &&
+	one_file_json dump.json || fail "devimg-dump --json $t.o failed"
 	n=$(jq '.images | length' dump.json) || fail "$t.o: bad JSON"
 	[ "$n" = 0 ] || fail "$t.txt: $n images"
 	readelf -sW "$t.o" >syms || fail "readelf $t.o failed"

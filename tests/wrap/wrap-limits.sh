@@ -35,7 +35,8 @@ wrap_fails "in/sets.props: 1048577 property sets, .* (in/big.txt:3)" \
 sed '$d' in/props.props >in/edge.props
 "$WRAP" -o edge.o -kind=sycl -properties=in/edge.props in/a.bin ||
 	fail "2^20 properties were refused"
-"$top_builddir/devimg-dump" --json edge.o >edge.json 2>edge.err ||
+"$top_builddir/devimg-dump" --json edge.o >edge.json 2>edge.err &&
+	one_file_json edge.json ||
 	fail "devimg-dump --json edge.o exited $?: $(cat edge.err)"
 n=$(jq '.images[0].property_sets[1].properties | length' edge.json)
 [ "$n" = 1048576 ] || fail "edge.o holds $n properties, not 1048576"

@@ -21,14 +21,16 @@ n256=$(name 256)
 
 "$WRAP" -o "dst/$n255" -kind=sycl in/a.bin || fail "255-byte name refused"
 [ "$(ls -A dst)" = "$n255" ] || fail "dst/ holds: $(ls -A dst)"
-"$top_builddir/devimg-dump" --json "dst/$n255" >dump.json ||
+"$top_builddir/devimg-dump" --json "dst/$n255" >dump.json &&
+	one_file_json dump.json ||
 	fail "the object of the 255-byte name does not read back"
 [ "$(jq '.images[0].size' dump.json)" = 100 ] || fail "$(cat dump.json)"
 # Again: replaces the file.
 rand_file in/b.bin 50
 "$WRAP" -o "dst/$n255" -kind=sycl in/b.bin || fail "replacing failed"
 [ "$(ls -A dst)" = "$n255" ] || fail "dst/ holds: $(ls -A dst)"
-"$top_builddir/devimg-dump" --json "dst/$n255" >dump.json ||
+"$top_builddir/devimg-dump" --json "dst/$n255" >dump.json &&
+	one_file_json dump.json ||
 	fail "the replaced object does not read back"
 [ "$(jq '.images[0].size' dump.json)" = 50 ] || fail "$(cat dump.json)"
 

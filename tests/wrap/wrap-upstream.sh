@@ -12,7 +12,8 @@ DUMP=$top_builddir/devimg-dump
 # dumpj OBJ: devimg-dump --json OBJ into OBJ.json, its status checked
 # before anything reads the file.
 dumpj() {
-	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" ||
+	"$DUMP" --json "$1" >"$1.json" 2>"$1.err" &&
+	one_file_json "$1.json" ||
 		fail "devimg-dump --json $1 exited $?: $(cat "$1.err")"
 }
 cd "$scratch"

@@ -31,7 +31,8 @@ for opt in -image-version=3 --image-version=3 -fpreview-breaking-changes; do
 	diff -u want got || fail "version 3 descriptor ($opt)"
 	cmp img.0 a.bin || fail "image 0 bytes ($opt)"
 	cmp img.1 b.bin || fail "image 1 bytes ($opt)"
-	"$DUMP" --json v3.o >v3.json || fail "devimg-dump ($opt)"
+	"$DUMP" --json v3.o >v3.json &&
+	one_file_json v3.json || fail "devimg-dump ($opt)"
 	[ "$(jq -c '[.images[] | .version]' v3.json)" = '[3,3]' ] ||
 		fail "devimg-dump --json version ($opt): $(cat v3.json)"
 	[ "$(jq -c '.images[0].property_sets[0].name' v3.json)" = '"SYCL/misc properties"' ] ||
@@ -49,6 +50,6 @@ readelf -rW v3.o | grep -Eq '^0*50 .*R_X86_64_64 .*\.data\.rel\.ro\.devimg \+ c0
 "$WRAP" -o v2.o -kind=sycl -image-version=2 a.bin || fail "-image-version=2"
 "$WRAP" -o v2d.o -kind=sycl a.bin || fail "default version"
 cmp v2.o v2d.o || fail "-image-version=2 is not the default"
-[ "$("$DUMP" --json v2.o | jq '.images[0].version')" = 2 ] ||
+[ "$("$DUMP" --json v2.o | jq '.files[0] | .images[0].version')" = 2 ] ||
 	fail "default image version"
 echo PASS
