@@ -1,13 +1,17 @@
 #!/bin/sh
-# call-loops.sh [-v] DIR...: file pairs that call each other.
+# call-loops.sh [-v] DIR...: loops of files that call each other, of any
+# length.
 #
 # Maps each function that a .c file under DIR defines with external
 # linkage (kernel style: the opening brace alone in column 0) to the
-# files that call it, then prints "a.c <-> b.c: f (a calls), g (b calls)"
-# for each pair of files where each calls a function of the other.
+# files that call it: an edge "caller -> file". A loop is a strongly
+# connected component of two files or more (Tarjan's algorithm): a set
+# of files each of which reaches every other through calls. Each loop is
+# printed as "loop: FILE..." (sorted), then its edges, one a line,
+# "  a.c -> b.c: f, g" (a calls f and g of b), then "N loop(s)".
 # Comments and string literals are left out first. With -v it also prints
-# every "caller -> callee: function" edge. Exit status 1 when a loop is
-# found, 0 when none.
+# every "caller -> callee: function" edge first. Exit status 1 when a loop
+# is found, 0 when none ("no loops").
 set -eu
 
 verbose=
@@ -98,26 +102,80 @@ if [ -n "$verbose" ]; then
 	awk -F '\t' '{ print $1 " -> " $2 ": " $3 }' "$tmp/edges"
 fi
 
+# Loops: the strongly connected components of more than one file
+# (Tarjan's algorithm over the file graph), each as "loop: FILES" (sorted)
+# and then its edges, "  a.c -> b.c: f, g", sorted.
 awk -F '\t' '
+function strong(v,    i, w, n, comp, list, a, b) {
+	num[v] = low[v] = ++count
+	stack[++sp] = v
+	on[v] = 1
+	for (i = 1; i <= nadj[v]; i++) {
+		w = adj[v, i]
+		if (!(w in num)) {
+			strong(w)
+			if (low[w] < low[v])
+				low[v] = low[w]
+		} else if (on[w] && num[w] < low[v]) {
+			low[v] = num[w]
+		}
+	}
+	if (low[v] != num[v])
+		return
+	n = 0
+	do {
+		w = stack[sp--]
+		on[w] = 0
+		comp[++n] = w
+		in_comp[w] = v
+	} while (w != v)
+	if (n < 2)
+		return
+	nloops++
+	list = ""
+	for (i = 1; i <= n; i++)
+		list = list "\n" comp[i]
+	loop_files[v] = list
+}
 {
 	key = $1 SUBSEP $2
-	if (key in fn)
-		fn[key] = fn[key] ", " $3
-	else
+	if (!(key in fn)) {
+		adj[$1, ++nadj[$1]] = $2
 		fn[key] = $3
+	} else {
+		fn[key] = fn[key] ", " $3
+	}
+	node[$1] = node[$2] = 1
 }
 END {
-	for (k in fn) {
-		split(k, p, SUBSEP)
-		a = p[1]; b = p[2]
-		if (a < b && ((b SUBSEP a) in fn))
-			print a " <-> " b ": " a " calls " fn[k] "; " b " calls " fn[b SUBSEP a]
+	for (v in node)
+		if (!(v in num))
+			strong(v)
+	for (v in loop_files) {
+		n = split(substr(loop_files[v], 2), f, "\n")
+		# sort the files (insertion sort: loops are small)
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && f[j - 1] > f[j]; j--) {
+				t = f[j]; f[j] = f[j - 1]; f[j - 1] = t
+			}
+		head = "loop:"
+		for (i = 1; i <= n; i++)
+			head = head " " f[i]
+		print head "\t"
+		for (k in fn) {
+			split(k, p, SUBSEP)
+			if ((p[1] in in_comp) && (p[2] in in_comp) &&
+			    in_comp[p[1]] == v && in_comp[p[2]] == v)
+				print head "\t  " p[1] " -> " p[2] ": " fn[k]
+		}
 	}
-}' "$tmp/edges" | LC_ALL=C sort >"$tmp/loops"
+	print nloops + 0 >"/dev/stderr"
+}' "$tmp/edges" 2>"$tmp/count" | LC_ALL=C sort |
+	awk -F '\t' '$2 == "" { print $1; next } { print $2 }' >"$tmp/loops"
 
 if [ -s "$tmp/loops" ]; then
 	cat "$tmp/loops"
-	echo "$(wc -l <"$tmp/loops") loop(s)"
+	echo "$(cat "$tmp/count") loop(s)"
 	exit 1
 fi
 echo "no loops"

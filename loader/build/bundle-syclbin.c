@@ -20,7 +20,7 @@
 #include "syclbin.h"
 
 struct syclbin_owned {
-	struct syclbin_owned *next;
+	struct ctx_owned own;	/* first: on the context's release list */
 	unsigned char *copy;
 	struct syclbin *sb;
 	struct devimg_device_binaries desc;
@@ -58,23 +58,10 @@ static void owned_free(struct syclbin_owned *o)
 	free(o);
 }
 
-void bundle_syclbin_release(struct devimg_ctx *ctx)
+/* Its release, when the context is freed (ctx_own()). */
+static void owned_release(struct ctx_owned *own)
 {
-	struct syclbin_owned *o = atomic_load(&ctx->syclbins), *next;
-
-	for (; o; o = next) {
-		next = o->next;
-		owned_free(o);
-	}
-}
-
-static void owned_push(struct devimg_ctx *ctx, struct syclbin_owned *o)
-{
-	struct syclbin_owned *head = atomic_load(&ctx->syclbins);
-
-	do
-		o->next = head;
-	while (!atomic_compare_exchange_weak(&ctx->syclbins, &head, o));
+	owned_free((struct syclbin_owned *)own);
 }
 
 /* A module's metadata as descriptor property sets (borrowing its names). */
@@ -247,6 +234,7 @@ devimg_bundle_new_from_syclbin(struct devimg_ctx *ctx, const void *data,
 		owned_free(o);
 		return err;
 	}
-	owned_push(ctx, o);
+	o->own.release = owned_release;
+	ctx_own(ctx, &o->own);
 	return 0;
 }

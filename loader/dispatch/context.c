@@ -40,8 +40,18 @@ struct devimg_plugins *dispatch_plugins(void)
 	return plugins;
 }
 
+void ctx_own(struct devimg_ctx *ctx, struct ctx_owned *own)
+{
+	struct ctx_owned *head = atomic_load(&ctx->owned);
+
+	do
+		own->next = head;
+	while (!atomic_compare_exchange_weak(&ctx->owned, &head, own));
+}
+
 static void ctx_free(struct devimg_ctx *ctx)
 {
+	struct ctx_owned *own, *next;
 	unsigned i;
 
 	for (i = 0; i < ctx->ndevs; i++) {
@@ -54,7 +64,10 @@ static void ctx_free(struct devimg_ctx *ctx)
 					      ctx->plats[i].pctx);
 		free(ctx->plats[i].devs);
 	}
-	bundle_syclbin_release(ctx);
+	for (own = atomic_load(&ctx->owned); own; own = next) {
+		next = own->next;
+		own->release(own);
+	}
 	devimg_selector_free(ctx->sel);
 	pthread_mutex_destroy(&ctx->enum_lock);
 	free(ctx->devs);
@@ -292,7 +305,7 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	atomic_init(&ctx->refcount, 1);
 	atomic_init(&ctx->builds, 0);
 	atomic_init(&ctx->enumerated, false);
-	atomic_init(&ctx->syclbins, NULL);
+	atomic_init(&ctx->owned, NULL);
 	pthread_mutex_init(&ctx->enum_lock, NULL);
 	ctx->sel = sel;
 	/* The first device, the default one, is there at once. */

@@ -49,12 +49,23 @@ struct devimg_device {
  * as far as the device asked for (context.c); a device, once there, stays
  * where it is.
  */
+/*
+ * Something a context owns and frees with itself, such as the SYCLBIN
+ * files its bundles registered: embedded first in its owner, release()
+ * frees the whole owner. The context calls back through release() and so
+ * calls into no file above its own (tools/call-loops.sh).
+ */
+struct ctx_owned {
+	struct ctx_owned *next;
+	void (*release)(struct ctx_owned *own);
+};
+
 struct devimg_ctx {
 	atomic_uint refcount;
 	atomic_uint builds;
 	/* Set once every plugin's devices are in: devs is final. */
 	atomic_bool enumerated;
-	/* Guards the rest of enumeration: what follows up to syclbins. */
+	/* Guards the rest of enumeration: what follows up to owned. */
 	pthread_mutex_t enum_lock;
 	struct devimg_selector *sel;
 	unsigned next_plugin;
@@ -64,8 +75,8 @@ struct devimg_ctx {
 	struct dispatch_platform *plats;
 	/* What each platform reported and the selector kept (account.h). */
 	struct account account;
-	/* SYCLBIN files the context registered (bundle-syclbin.c). */
-	_Atomic(struct syclbin_owned *) syclbins;
+	/* What the context owns and frees with itself (ctx_own()). */
+	_Atomic(struct ctx_owned *) owned;
 };
 
 struct devimg_queue {
@@ -88,6 +99,12 @@ struct devimg_buf {
 /* ---- context.c ---- */
 
 /*
+ * Put own on ctx's release list (any thread): ctx_free() calls its
+ * release(), the newest first, once the context's programs are freed.
+ */
+void ctx_own(struct devimg_ctx *ctx, struct ctx_owned *own);
+
+/*
  * Enumerate the rest of ctx's devices: ctx->devs and ctx->ndevs are final
  * afterwards. 0, or -ENOMEM (with the message).
  */
@@ -102,11 +119,6 @@ int ctx_enumerate_all(struct devimg_ctx *ctx);
 int bundle_filter_read(const struct devimg_bundle_filter *filter,
 		       struct devimg_bundle_filter *f);
 
-/* ---- bundle-syclbin.c ---- */
-
-struct syclbin_owned;
-/* Unregister and free the SYCLBIN files of ctx (when it is freed). */
-void bundle_syclbin_release(struct devimg_ctx *ctx);
 
 /* ---- global-mem.c: memory of device globals without image scope ---- */
 
@@ -156,6 +168,12 @@ int dispatch_error_prefix(int err, const char *format, ...)
 	DEVIMG_PRINTF(2, 3);
 
 /* ---- context.c ---- */
+
+/*
+ * Put own on ctx's release list (any thread): ctx_free() calls its
+ * release(), the newest first, once the context's programs are freed.
+ */
+void ctx_own(struct devimg_ctx *ctx, struct ctx_owned *own);
 
 /* The process-wide plugin set, bound on first use; NULL when -ENOMEM. */
 struct devimg_plugins *dispatch_plugins(void);

@@ -19,16 +19,6 @@
 static struct devimg_plugin_platform *platforms;
 static unsigned nplatforms;
 
-unsigned ocl_parse_version(const char *version)
-{
-	unsigned major, minor;
-
-	if (!version || sscanf(version, "OpenCL %u.%u", &major, &minor) != 2 ||
-	    minor > 9)
-		return 0;
-	return major * 100 + minor * 10;
-}
-
 static int platform_string(cl_platform_id id, cl_platform_info what,
 			   const char *label, char **out)
 {
@@ -85,23 +75,6 @@ static int device_value(cl_device_id id, cl_device_info what,
 	if (err != CL_SUCCESS)
 		return ocl_fail(err, "clGetDeviceInfo(%s)", label);
 	return 0;
-}
-
-/* Whether a space-separated extension list names ext exactly. */
-bool ocl_has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	while ((p = strstr(p, word))) {
-		bool start = p == list || p[-1] == ' ';
-		bool end = p[n] == '\0' || p[n] == ' ';
-
-		if (start && end)
-			return true;
-		p += n;
-	}
-	return false;
 }
 
 /*

@@ -9,6 +9,7 @@ plugins_devimg_opencl_la_SOURCES = \
 	plugins/opencl/devices.c \
 	plugins/opencl/program.c \
 	plugins/opencl/globals.c \
+	plugins/opencl/words.c \
 	plugins/opencl/errors.c
 plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
 	$(OPENCL_CFLAGS)

@@ -125,7 +125,7 @@ int ocl_program_binary(struct devimg_plugin_program *prog, void *buf,
 		       size_t capacity, size_t *len);
 void ocl_program_release(struct devimg_plugin_program *prog);
 
-/* Whether word is one of the space-separated words of list (devices.c). */
+/* Whether word is one of the space-separated words of list (words.c). */
 bool ocl_has_word(const char *list, const char *word);
 
 /* Program variables and buffer addresses (globals.c). */
