@@ -26,7 +26,8 @@ static const struct {
 	{ ERANGE, "value out of range" },
 	{ ENODEV, "no such device" },
 	{ ENOSYS, "not supported" },
-	{ ENOTSUP, "not supported by the device or its backend" },
+	/* EOPNOTSUPP too (the same number on Linux): the message says which. */
+	{ ENOTSUP, "not supported by the device, its backend or this system" },
 	{ EPROTO, "plugin interface version mismatch" },
 	{ EIO, "input/output error" },
 	{ EBUSY, "busy" },
@@ -162,7 +163,7 @@ int api_struct_size(const char *name, size_t size, size_t min)
 {
 	if (size >= min)
 		return 0;
-	return fail_err(-EINVAL, "struct %s: size %zu is below its DEVIMG_0.1 size %zu (set .size = sizeof(struct %s))",
+	return fail_dbg(-EINVAL, "struct %s: size %zu is below its DEVIMG_0.1 size %zu (set .size = sizeof(struct %s))",
 			name, size, min, name);
 }
 

@@ -40,7 +40,14 @@ int devimg_fail_at(int err, int priority, const char *file, int line,
 /* A priority never logged: the message of a failure logged once before. */
 #define DEVIMG_LOG_QUIET INT_MAX
 
-/* "return fail_err(-ENOENT, "image %llu: ...", ...);" */
+/*
+ * "return fail_dbg(-ENOENT, "image %llu: ...", ...);". The priority goes by
+ * the kind of error, not by the wing: a failure returned to the caller,
+ * who has its code and devimg_last_error(), is logged at DEBUG
+ * (fail_dbg(), dispatch_error()); ERR is for what no caller is told (a
+ * descriptor rejected inside a constructor), WARNING for what is left
+ * out and goes on (a platform without a context).
+ */
 #define devimg_fail(err, prio, ...)					\
 	devimg_fail_at(err, prio, __FILE__, __LINE__, __func__, __VA_ARGS__)
 #define fail_err(err, ...) devimg_fail(err, DEVIMG_LOG_ERR, __VA_ARGS__)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libdevimg: the registry of device images embedded in loaded programs and
- * libraries, image selection per device, specialization constants and (in a
- * later version) kernel dispatch.
+ * libraries, image selection per device, specialization constants, and
+ * kernel dispatch through plugins (contexts, queues, buffers, kernels,
+ * launches, kernel bundles).
  *
  * Conventions (as in libkmod):
  *  - Objects are opaque and reference counted: _new and the registry's
@@ -70,7 +71,10 @@ extern "C" {
  * hence any kernel lookup) validates the queued descriptors' entries,
  * copies the strings the registry keeps and indexes the names, so a
  * descriptor with a bad entry is rejected then, with the same outcome.
- * Nothing ever reads the image bytes or decodes property values here.
+ * Registration decodes no property value and reads no image's bytes,
+ * with one exception: LLVM's blob form (an OffloadBinary passed instead of
+ * a descriptor) whose body is zlib- or zstd-compressed is expanded here,
+ * as its image records live inside that body.
  * Registering a descriptor that is already registered is ignored (logged
  * as a warning); unregistering one that is not registered (never,
  * rejected, or already unregistered) is harmless.

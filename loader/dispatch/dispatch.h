@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dispatch API's internal objects: contexts, devices, queues, buffers,
- * kernels and the per-device program cache.
+ * The dispatch API's internal objects: contexts, devices, queues, buffers
+ * and kernels; the declarations of the program cache (loader/build/
+ * progcache.c), linking and bundles, which the devices hold.
  *
  * Lifetimes: devices belong to their context and live as long as it;
  * queues, buffers and kernels each hold a reference to the context. The

@@ -162,7 +162,7 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	}
 	registry_read_unlock();
 	if (!u)
-		return fail_err(r, "image %" PRIu64 " (index %u, target '%s'): compressed bytes: out of memory",
+		return fail_dbg(r, "image %" PRIu64 " (index %u, target '%s'): compressed bytes: out of memory",
 				img->id, img->index, img->target);
 	/* Logged once, when expanded; the message set at every call. */
 	if (r < 0)

@@ -109,7 +109,7 @@ DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 		return r;
 	copy = malloc(n ? n : 1);
 	if (!copy)
-		return fail_err(-ENOMEM, "image %llu (index %u): no memory for a copy of its %zu bytes",
+		return fail_dbg(-ENOMEM, "image %llu (index %u): no memory for a copy of its %zu bytes",
 				(unsigned long long)img->id, img->index, n);
 	registry_read_lock();
 	if (devimg_image_is_registered(img))
@@ -350,7 +350,7 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	if (r == -EOVERFLOW)
 		props_overflow(img, DEVIMG_LOG_ERR);
 	else if (r < 0)
-		return fail_err(r, "image %llu (index %u): property sets: out of memory",
+		return fail_dbg(r, "image %llu (index %u): property sets: out of memory",
 				(unsigned long long)img->id, img->index);
 	/* Another thread may have published first: keep one copy. */
 	if (!atomic_compare_exchange_strong(&img->props, &expected, p)) {
@@ -454,7 +454,7 @@ static int need_byte_array(const struct devimg_image *img, const char *set,
 {
 	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
 		return 0;
-	return fail_err(-EINVAL, "image %llu (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
+	return fail_dbg(-EINVAL, "image %llu (index %u): set '%s' property '%s': type %u, expected 2 (byte array)",
 			(unsigned long long)img->id, img->index, set, p->name,
 			p->type);
 }
@@ -462,7 +462,7 @@ static int need_byte_array(const struct devimg_image *img, const char *set,
 static int decode_failed(const struct devimg_image *img,
 			 const struct props_error *perr)
 {
-	return fail_err(-EINVAL, "image %llu (index %u): %s",
+	return fail_dbg(-EINVAL, "image %llu (index %u): %s",
 			(unsigned long long)img->id, img->index, perr->msg);
 }
 
@@ -540,7 +540,7 @@ DEVIMG_EXPORT int devimg_image_reqd_work_group_size(struct devimg_image *img,
 	prop = kernel_prop(p, PROPS_SET_PROGRAM_METADATA, kernel,
 			   PROPS_META_REQD_WORK_GROUP_SIZE, &r);
 	if (!prop && r < 0)
-		return fail_err(r, "image %llu (index %u): kernel '%s': out of memory",
+		return fail_dbg(r, "image %llu (index %u): kernel '%s': out of memory",
 				(unsigned long long)img->id, img->index,
 				kernel);
 	if (!prop)
@@ -627,7 +627,7 @@ static int reqs_u32(const struct devimg_image *img,
 			    &perr) < 0)
 		return decode_failed(img, &perr);
 	if (n != 1)
-		return fail_err(-EINVAL, "image %llu (index %u): %s: %zu values, expected 1",
+		return fail_dbg(-EINVAL, "image %llu (index %u): %s: %zu values, expected 1",
 				(unsigned long long)img->id, img->index,
 				where, n);
 	*out = (uint32_t)v;
@@ -686,7 +686,7 @@ static int reqs_decode(struct devimg_image *img, struct image_reqs **out)
 		return err;
 	if (size_mul(n, sizeof(q->aspects[0]), &bytes) ||
 	    size_add(bytes, sizeof(*q), &bytes) || !(q = calloc(1, bytes)))
-		return fail_err(-ENOMEM, "image %llu (index %u): %s: out of memory",
+		return fail_dbg(-ENOMEM, "image %llu (index %u): %s: out of memory",
 				(unsigned long long)img->id, img->index,
 				PROPS_SET_DEVICE_REQS);
 	r = &q->r;
@@ -696,7 +696,7 @@ static int reqs_decode(struct devimg_image *img, struct image_reqs **out)
 	r->wg_size[0] = r->wg_size[1] = r->wg_size[2] = 1;
 	err = reqs_aspects(aspects, n, q->aspects);
 	if (err < 0)
-		fail_err(err, "image %llu (index %u): %s: out of memory",
+		fail_dbg(err, "image %llu (index %u): %s: out of memory",
 			 (unsigned long long)img->id, img->index,
 			 PROPS_SET_DEVICE_REQS);
 	if (err == 0 && (prop = set_prop(set, PROPS_REQ_SUB_GROUP_SIZE)))

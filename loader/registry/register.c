@@ -6,8 +6,9 @@
  *
  * Registration is O(images): the descriptor's structure is validated
  * (descriptor.c) and queued in the registry (registry.c), which builds
- * the images when it is first read. Nothing here reads image bytes or
- * property values.
+ * the images when it is first read. Nothing here reads property values,
+ * nor image bytes, except to expand a compressed OffloadBinary blob, whose
+ * image records live inside its compressed body (blob.c).
  */
 #include <errno.h>
 

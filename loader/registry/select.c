@@ -658,13 +658,13 @@ devimg_select_image_with(const struct devimg_device_caps *caps,
 	if (n > sizeof(cands) / sizeof(cands[0])) {
 		c = calloc(n, sizeof(*c));
 		if (!c)
-			return fail_err(-ENOMEM, "devimg_select_image_with: %zu images: out of memory",
+			return fail_dbg(-ENOMEM, "devimg_select_image_with: %zu images: out of memory",
 					n);
 	}
 	if (feat && n) {
 		reqs = calloc(n, sizeof(*reqs));
 		if (!reqs) {
-			fail_err(r, "devimg_select_image_with: %zu images: out of memory",
+			fail_dbg(r, "devimg_select_image_with: %zu images: out of memory",
 				 n);
 			goto out;
 		}

@@ -54,7 +54,7 @@ static int need_bytes(const char *set, const struct devimg_property_info *p,
 {
 	if (p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
 		return 0;
-	return fail_err(-EINVAL, "image %llu: set '%s' property '%s': type %u, expected 2 (byte array)",
+	return fail_dbg(-EINVAL, "image %llu: set '%s' property '%s': type %u, expected 2 (byte array)",
 			(unsigned long long)id, set, p->name, p->type);
 }
 
@@ -88,7 +88,7 @@ static int decode_consts(const struct devimg_propset_info *set, uint64_t id,
 			r = props_spec_decode(p->name, p->data, p->size, &pc[i],
 					      &perr);
 		if (r == -EINVAL && p->type == DEVIMG_PROPERTY_BYTE_ARRAY)
-			fail_err(r, "image %llu: %s", (unsigned long long)id,
+			fail_dbg(r, "image %llu: %s", (unsigned long long)id,
 				 perr.msg);
 	}
 	if (r < 0) {
@@ -167,7 +167,7 @@ static int spec_decode(struct image_spec *s, const struct image_props *p,
 	r = props_spec_layout(pc, s->n, all ? all->data : NULL,
 			      all ? all->size : 0, &s->total, &perr);
 	if (r == -EINVAL)
-		fail_err(r, "image %llu: %s", (unsigned long long)id, perr.msg);
+		fail_dbg(r, "image %llu: %s", (unsigned long long)id, perr.msg);
 	if (r == 0)
 		r = build_info(s, pc);
 	if (r == 0)
@@ -178,7 +178,7 @@ static int spec_decode(struct image_spec *s, const struct image_props *p,
 
 static int spec_failed(const struct devimg_image *img, int err)
 {
-	return fail_err(err, "image %llu (index %u): spec constants: %s",
+	return fail_dbg(err, "image %llu (index %u): spec constants: %s",
 			(unsigned long long)img->id, img->index,
 			devimg_strerror(err));
 }

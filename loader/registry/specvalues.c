@@ -25,7 +25,7 @@ struct devimg_spec_values {
 
 static int values_nomem(const struct devimg_image *img)
 {
-	return fail_err(-ENOMEM, "spec constant values of image %llu: out of memory",
+	return fail_dbg(-ENOMEM, "spec constant values of image %llu: out of memory",
 			(unsigned long long)img->id);
 }
 
@@ -121,10 +121,10 @@ DEVIMG_EXPORT int devimg_spec_values_set(struct devimg_spec_values *v,
 		return fail_null("devimg_spec_values_set");
 	c = find_const(v->spec, symbolic_id, &idx);
 	if (!c)
-		return fail_err(-ENOENT, "image %llu has no spec constant '%s'",
+		return fail_dbg(-ENOENT, "image %llu has no spec constant '%s'",
 				(unsigned long long)v->img->id, symbolic_id);
 	if (size != c->size)
-		return fail_err(-EINVAL, "spec constant '%s' of image %llu: value of %zu bytes, the constant has %u bytes",
+		return fail_dbg(-EINVAL, "spec constant '%s' of image %llu: value of %zu bytes, the constant has %u bytes",
 				symbolic_id, (unsigned long long)v->img->id,
 				size, c->size);
 	/*

@@ -25,8 +25,6 @@
 #include "cuda-plugin.h"
 #include "listing.h"
 
-/* Several loaders in one process share this module; count them. */
-
 static void context_free(struct devimg_plugin_context *ctx)
 {
 	unsigned i;

@@ -13,8 +13,6 @@
 #include "level_zero.h"
 #include "listing.h"
 
-/* Several loaders in one process share this module; count them. */
-
 static int check_devices(unsigned n,
 			 struct devimg_plugin_device *const *devices)
 {

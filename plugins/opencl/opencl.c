@@ -14,8 +14,6 @@
 #include "opencl.h"
 #include "listing.h"
 
-/* Several loaders in one process share this module; count them. */
-
 static int context_create(unsigned n,
 			  struct devimg_plugin_device *const *devices,
 			  struct devimg_plugin_context **out)
