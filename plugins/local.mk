@@ -8,6 +8,7 @@ noinst_LTLIBRARIES += loader/libdevimg-plugins.la
 loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
 	loader/dispatch/plugins.c loader/dispatch/plugins.h \
+	loader/dispatch/plugin-calls.c loader/dispatch/plugin-private.h \
 	loader/dispatch/account.c loader/dispatch/account.h \
 	loader/dispatch/selector.c loader/dispatch/selector.h
 # Its traces go through the core's log (loader/log.c), its environment
