@@ -35,7 +35,7 @@
 #include "dump-offload.h"
 #include "json.h"
 #include "offload-binary.h"
-#include "reader.h"
+#include "index-reader.h"
 #include "syclbin.h"
 
 #define ERRLEN 1024

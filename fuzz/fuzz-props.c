@@ -10,7 +10,7 @@
 
 #include "fuzz.h"
 #include "props.h"
-#include "reader.h"
+#include "index-reader.h"
 
 #define FNAME "fuzz.props"
 

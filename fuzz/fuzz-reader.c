@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "reader.h"
+#include "index-reader.h"
 
 #define FNAME "fuzz.elf"
 

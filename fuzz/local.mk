@@ -26,7 +26,7 @@ check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
 	fuzz/replay-devglobal
 
 fuzz_replay_props_SOURCES = fuzz/fuzz-props.c $(fuzz_replay_common) \
-	wrapper/reader.c wrapper/reader.h
+	wrapper/index-reader.c wrapper/index-reader.h
 fuzz_replay_props_CPPFLAGS = $(fuzz_replay_cppflags) $(LIBELF_CFLAGS)
 fuzz_replay_props_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 
@@ -47,7 +47,7 @@ fuzz_replay_table_CPPFLAGS = $(fuzz_replay_cppflags)
 fuzz_replay_table_LDADD = props/libdevimg-props.la
 
 fuzz_replay_reader_SOURCES = fuzz/fuzz-reader.c $(fuzz_replay_common) \
-	wrapper/reader.c wrapper/reader.h wrapper/index.h
+	wrapper/index-reader.c wrapper/index-reader.h wrapper/index.h
 fuzz_replay_reader_CPPFLAGS = $(fuzz_replay_cppflags) $(LIBELF_CFLAGS)
 fuzz_replay_reader_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 
@@ -132,10 +132,10 @@ fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
 fuzz_reader_objs = fuzz/obj/wrapper/reader.o
 fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-offload.c \
 	wrapper/dump-descriptor.c wrapper/dump-globals.c wrapper/json.c \
-	wrapper/outfile.c wrapper/reader.c)
+	wrapper/outfile.c wrapper/index-reader.c)
 fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/props/props.h \
-	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/reader.h \
+	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/index-reader.h \
 	$(top_srcdir)/wrapper/index.h $(top_srcdir)/include/devimg/devimg.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
 	$(top_srcdir)/loader/libdevimg-internal.h \

@@ -16,7 +16,7 @@
 
 #define PROPS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* ---- errors (error.c) ---- */
+/* ---- errors (props-error.c) ---- */
 
 void props_errf(struct props_error *err, const char *fmt, ...) PROPS_PRINTF(2, 3);
 /* "FNAME:LINE:COL: " then the formatted rest. */

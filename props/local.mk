@@ -1,10 +1,10 @@
 noinst_LTLIBRARIES += props/libdevimg-props.la
 props_libdevimg_props_la_SOURCES = \
 	props/props.h props/internal.h props/checked.h props/devimg_limits.h \
-	props/error.c props/lines.c props/file.c \
+	props/props-error.c props/lines.c props/file.c \
 	props/model.c props/index.c props/base64.c props/bytes.c \
-	props/reader.c props/writer.c \
-	props/sym.c props/table.c props/specconst.c props/launch.c \
+	props/props-reader.c props/props-writer.c \
+	props/sym.c props/table.c props/spec-layout.c props/launch.c \
 	props/escape.c props/escape.h props/hashkey.c props/hashkey.h \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \

@@ -65,7 +65,7 @@
 #include "dump-descriptor.h"
 #include "escape.h"
 #include "props.h"
-#include "reader.h"
+#include "index-reader.h"
 
 #define DESC_SIZE 32u
 #define IMAGE_V2_SIZE 96u

@@ -11,7 +11,7 @@
 
 #include "json.h"
 #include "props.h"
-#include "reader.h"
+#include "index-reader.h"
 
 /*
  * When p is a byte array of the device-globals set: print

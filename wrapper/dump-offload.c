@@ -18,7 +18,7 @@
 #include "escape.h"
 #include "offload-binary.h"
 #include "offload-symbols.h"
-#include "reader.h"
+#include "index-reader.h"
 #include "syclbin.h"
 
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu

@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "json.h"
-#include "reader.h"
+#include "index-reader.h"
 
 struct dump_container;
 

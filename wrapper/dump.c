@@ -24,7 +24,7 @@
 #include "json.h"
 #include "outfile.h"
 #include "props.h"
-#include "reader.h"
+#include "index-reader.h"
 #include "unzstd.h"
 
 #define PROG DUMP_PROG

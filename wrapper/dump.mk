@@ -1,4 +1,4 @@
-# devimg-dump: reads device images back from any ELF64 file (wrapper/reader.c),
+# devimg-dump: reads device images back from any ELF64 file (wrapper/index-reader.c),
 # prints them as text or JSON, extracts them, decodes .props files.
 # The program is built in tools/local.mk.
 dist_man_MANS += man/devimg-dump.1
@@ -11,7 +11,7 @@ wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-descriptor.c \
 # The reader on its own, fed truncated and corrupted files.
 check_PROGRAMS += tests/dump/reader-mutate
 tests_dump_reader_mutate_SOURCES = tests/dump/reader-mutate.c \
-	wrapper/reader.c wrapper/reader.h wrapper/index.h
+	wrapper/index-reader.c wrapper/index-reader.h wrapper/index.h
 tests_dump_reader_mutate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	-I$(top_srcdir)/wrapper $(LIBELF_CFLAGS)
 tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "writer.h"
+#include "object-writer.h"
 
 struct wrap_warnings {
 	char **lines;

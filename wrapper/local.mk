@@ -6,13 +6,13 @@ wrapper_libdevimg_wrapper_la_SOURCES = \
 	wrapper/wrap.c wrapper/wrap.h wrapper/lint.c wrapper/lint.h \
 	wrapper/compress.c wrapper/compress.h \
 	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h wrapper/ompnotes.c \
-	wrapper/ompnotes.h wrapper/writer.c wrapper/writer.h wrapper/machine.c \
+	wrapper/ompnotes.h wrapper/object-writer.c wrapper/object-writer.h wrapper/machine.c \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
 	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \
 	wrapper/dump-offload.c wrapper/dump-offload.h \
 	wrapper/dump-globals.c wrapper/dump-globals.h wrapper/json.c \
 	wrapper/json.h \
-	wrapper/outfile.c wrapper/outfile.h wrapper/reader.c wrapper/reader.h \
+	wrapper/outfile.c wrapper/outfile.h wrapper/index-reader.c wrapper/index-reader.h \
 	wrapper/index.h
 wrapper_libdevimg_wrapper_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	$(LIBELF_CFLAGS) $(ZSTD_CFLAGS)

@@ -8,7 +8,7 @@
 
 #include "devimg/descriptor.h"
 #include "devimg_limits.h"
-#include "reader.h"
+#include "index-reader.h"
 #include "symprop.h"
 
 struct source {

@@ -5,7 +5,7 @@
  *
  * TABLE is a file table with a SymAndProps column; each row names an
  * object that devimg-wrap made (DPC++ names the bitcode its wrapper made;
- * devimg-wrap's output is an ELF object, read with wrapper/reader.h).
+ * devimg-wrap's output is an ELF object, read with wrapper/index-reader.h).
  * The images of those objects, in row order and in each object's order,
  * give their entries and property sets to the SYCL images of the set, in
  * order: the first SYCL image gets those of the first image listed, and
@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "writer.h"
+#include "object-writer.h"
 
 /*
  * Replace the entries and property sets of set's SYCL images. Returns 0,

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "writer.h"
+#include "object-writer.h"
 
 /* "input", "object", "executable" to 0, 1, 2; -1 for anything else. */
 int wrap_syclbin_state(const char *name);

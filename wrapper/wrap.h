@@ -11,7 +11,7 @@
 
 #include "compress.h"
 #include "lint.h"
-#include "writer.h"
+#include "object-writer.h"
 
 #define WRAP_PROG "devimg-wrap"
 

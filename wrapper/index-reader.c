@@ -25,7 +25,7 @@
 #include "devimg_limits.h"
 #include "escape.h"
 #include "index.h"
-#include "reader.h"
+#include "index-reader.h"
 
 /* Sizes of the index records as stored, whatever the host's padding. */
 #define HEADER_SIZE 40u

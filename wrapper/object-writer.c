@@ -28,7 +28,7 @@
 
 #include "devimg/descriptor.h"
 #include "index.h"
-#include "writer.h"
+#include "object-writer.h"
 
 /* Section header indices, in creation order. */
 enum {
