@@ -115,10 +115,10 @@ int fail_null(const char *fn)
 	return fail_dbg(-EINVAL, "%s: NULL argument", fn);
 }
 
-int image_stale(const struct devimg_image *img)
+int image_stale(uint64_t id, unsigned index)
 {
 	return fail_dbg(-ESTALE, "image %llu (index %u): no longer registered (its library was unloaded)",
-			(unsigned long long)img->id, img->index);
+			(unsigned long long)id, index);
 }
 
 int error_vset(int err, const char *lines, const char *format, va_list ap)

@@ -23,6 +23,7 @@ pkgconfig_DATA = libdevimg.pc
 # compiles without the plugin headers, or not at all.
 libdevimg_sources = \
 	loader/libdevimg-internal.h \
+	loader/registry/registry-internal.h \
 	loader/log.c loader/error.c loader/env.c \
 	loader/registry/hash.c loader/registry/hash.h \
 	loader/registry/image.c loader/registry/descriptor.c \

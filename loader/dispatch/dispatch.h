@@ -19,7 +19,7 @@
 
 #include <devimg/devimg.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "plugins.h"
 
 struct progcache_entry;

@@ -25,7 +25,7 @@
 
 #include "checked.h"
 #include "devimg_limits.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "offload-binary.h"
 #include "offload-symbols.h"
 

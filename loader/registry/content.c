@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 #define PTX_SCAN 4096
 

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "devimg_limits.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "unzstd.h"
 
 #define M PTHREAD_MUTEX_INITIALIZER
@@ -135,7 +135,7 @@ int image_unz_get(struct devimg_image *img, struct image_unz_view *out)
 	registry_read_lock();
 	if (!image_is_registered(img)) {
 		registry_read_unlock();
-		return image_stale(img);
+		return image_stale(img->id, img->index);
 	}
 	u = atomic_load(&img->unz);
 	if (!u) {

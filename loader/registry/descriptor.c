@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "devimg_limits.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 /* Sanity bounds (limits.h): beyond them a count comes from corruption. */
 #define MAX_ENTRIES DEVIMG_LIMIT_ENTRIES

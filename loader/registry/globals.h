@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 #define GLOBALS_SET "SYCL/device globals"
 

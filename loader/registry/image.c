@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 static const char *opt_or_empty(const char *s)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "checked.h"
 #include "props.h"
 
@@ -87,7 +87,7 @@ DEVIMG_EXPORT int devimg_image_bin(const struct devimg_image *img,
 	if (!img || !bytes || !size)
 		return fail_null("devimg_image_bin");
 	if (!devimg_image_is_registered(img))
-		return image_stale(img);
+		return image_stale(img->id, img->index);
 	/* A compressed image is expanded once; the record is its cache. */
 	return image_bytes((struct devimg_image *)img,
 			   (const unsigned char **)bytes, size);
@@ -119,7 +119,7 @@ DEVIMG_EXPORT int devimg_image_bin_copy(struct devimg_image *img,
 	registry_read_unlock();
 	if (r < 0) {
 		free(copy);
-		return image_stale(img);
+		return image_stale(img->id, img->index);
 	}
 	*bytes = copy;
 	*size = n;
@@ -132,7 +132,7 @@ DEVIMG_EXPORT int devimg_image_manifest(const struct devimg_image *img,
 	if (!img || !bytes || !size)
 		return fail_null("devimg_image_manifest");
 	if (!devimg_image_is_registered(img))
-		return image_stale(img);
+		return image_stale(img->id, img->index);
 	*bytes = img->manifest;
 	*size = img->manifest_size;
 	return 0;
@@ -346,7 +346,7 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 		r = props_copy(img, &p);
 	registry_read_unlock();
 	if (r == -ESTALE)
-		return image_stale(img);
+		return image_stale(img->id, img->index);
 	if (r == -EOVERFLOW)
 		props_overflow(img, DEVIMG_LOG_ERR);
 	else if (r < 0)

@@ -28,7 +28,7 @@
 
 #include "checked.h"
 #include "devimg_limits.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "offload-binary.h"
 
 #define V2_SIZE sizeof(struct devimg_device_image)

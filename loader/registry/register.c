@@ -12,7 +12,7 @@
  */
 #include <errno.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 /*
  * desc may also point to an OffloadBinary blob (LLVM's new offload model

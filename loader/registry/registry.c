@@ -29,7 +29,7 @@
 #include "checked.h"
 #include "escape.h"
 #include "globals.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 #define MAX_PROBLEMS 16
 

@@ -84,7 +84,7 @@ int image_content(struct devimg_image *img, enum image_content *c,
 		}
 		registry_read_unlock();
 		if (r < 0)
-			return image_stale(img);
+			return image_stale(img->id, img->index);
 		atomic_store(&img->guess, g);
 	}
 	*c = (enum image_content)((g & 0xff) - 1);

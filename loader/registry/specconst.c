@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "props.h"
 
 void image_spec_free(struct image_spec *s)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 #include "props.h"
 
 struct devimg_spec_values {

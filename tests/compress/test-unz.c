@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "fixture.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 /* Callers set the size of the structs they hand over. */
 #define CAPS sizeof(struct devimg_device_caps)

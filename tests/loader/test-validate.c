@@ -8,7 +8,7 @@
 
 #include "devimg_limits.h"
 #include "fixture.h"
-#include "libdevimg-internal.h"
+#include "registry-internal.h"
 
 static const unsigned char bytes[64] = { 0x03, 0x02, 0x23, 0x07 };
 
