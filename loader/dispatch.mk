@@ -2,7 +2,7 @@
 # contexts, devices, queues, buffers, kernels with their program cache,
 # launches. Program building (loader/build/: the program cache, linking,
 # bundles) and dispatch (loader/dispatch/: contexts, devices, queues,
-# buffers, kernels; the plugins and the device selector, plugins/local.mk).
+# buffers, kernels; the plugins and the device selector, at the end).
 dispatch_sources = \
 	loader/dispatch/dispatch.h \
 	loader/dispatch/context.c loader/dispatch/device.c \
@@ -70,3 +70,21 @@ dist_check_SCRIPTS += $(dispatch_shell_tests)
 EXTRA_DIST += tests/dispatch/dispatch.cl tests/dispatch/broken.cl \
 	tests/dispatch/spec.props tests/dispatch/dispatch.sym tests/dispatch/spec.cl \
 	tests/dispatch/pick.cl tests/dispatch/common.sh
+
+# The plugin set: discovery, start, binding, the traced calls, the
+# account of what they found, and the device selector: a convenience
+# library linked into libdevimg (above) and into the plugin tests
+# (plugins/local.mk).
+
+noinst_LTLIBRARIES += loader/libdevimg-plugins.la
+loader_libdevimg_plugins_la_SOURCES = \
+	plugins/devimg_plugin.h \
+	loader/dispatch/plugins.c loader/dispatch/plugins.h \
+	loader/dispatch/plugin-calls.c loader/dispatch/plugin-private.h \
+	loader/dispatch/account.c loader/dispatch/account.h \
+	loader/dispatch/selector.c loader/dispatch/selector.h
+# Its traces go through the core's log (loader/log.c), its environment
+# through loader/env.c: programs linking it link the core as well.
+loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
+	-I$(top_srcdir)/include $(loader_includes)
+loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)

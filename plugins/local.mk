@@ -1,21 +1,6 @@
-# plugins: the plugin interface, the backend plugins, and the loader's
-# plugin discovery and device selector (a convenience library that
-# loader/local.mk links into libdevimg).
-
-# --- loader side: discovery, binding, traced calls, device selector ---
-
-noinst_LTLIBRARIES += loader/libdevimg-plugins.la
-loader_libdevimg_plugins_la_SOURCES = \
-	plugins/devimg_plugin.h \
-	loader/dispatch/plugins.c loader/dispatch/plugins.h \
-	loader/dispatch/plugin-calls.c loader/dispatch/plugin-private.h \
-	loader/dispatch/account.c loader/dispatch/account.h \
-	loader/dispatch/selector.c loader/dispatch/selector.h
-# Its traces go through the core's log (loader/log.c), its environment
-# through loader/env.c: programs linking it link the core as well.
-loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
-	-I$(top_srcdir)/include $(loader_includes)
-loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
+# plugins: the plugin interface and the backend plugins. The loader's side
+# (discovery, binding, the traced calls, the device selector) is built in
+# loader/dispatch.mk.
 
 # The plugin interface, installed for plugins built out of the tree
 # (<devimg/devimg_plugin.h>, libdevimg-dev; libdevimg.pc's plugindir).
