@@ -7,7 +7,8 @@ dispatch_sources = \
 	loader/dispatch/dispatch.h \
 	loader/dispatch/context.c loader/dispatch/device.c \
 	loader/dispatch/queue.c loader/dispatch/buffer.c \
-	loader/dispatch/kernel.c loader/dispatch/plugin-error.c \
+	loader/dispatch/kernel.c loader/dispatch/kernel-args.c \
+	loader/dispatch/kernel-private.h loader/dispatch/plugin-error.c \
 	loader/dispatch/global.c loader/dispatch/global-mem.c \
 	loader/build/progcache.c loader/build/link.c loader/build/link.h \
 	loader/build/bundle.c loader/build/bundle-syclbin.c

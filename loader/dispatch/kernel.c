@@ -32,98 +32,8 @@
 #include "checked.h"
 #include "dispatch.h"
 #include "link.h"
+#include "kernel-private.h"
 #include "props.h"
-
-enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
-
-struct kernel_arg {
-	enum arg_kind kind;
-	size_t size;
-	void *value;
-	struct devimg_buf *buf;
-};
-
-struct devimg_kernel {
-	/*
-	 * Resolved for launches, first, so that a steady launch reads the
-	 * kernel's first 64 bytes: ready when every argument is set and the
-	 * spec constants are on the device (the gate guards it and pk);
-	 * offset_ok when the backend takes a global offset; launch, the
-	 * plugin's own launch when untraced (else NULL: the traced wrapper).
-	 */
-	atomic_bool gate;
-	bool ready;
-	bool offset_ok;
-	atomic_uint waiting;		/* gate_enter() calls waiting */
-	unsigned reqd_dims;		/* 0: no required work-group size */
-	struct devimg_device *dev;
-	struct devimg_plugin_kernel *pk;
-	int (*launch)(struct devimg_plugin_queue *q,
-		      struct devimg_plugin_kernel *k, unsigned dims,
-		      const size_t *global_offset, const size_t *global_size,
-		      const size_t *local_size);
-	size_t reqd[3];
-	atomic_uint refcount;
-	struct devimg_ctx *ctx;
-	char *name;
-	struct devimg_image *img;
-	enum devimg_image_format fmt;
-	char *options;
-	pthread_mutex_t lock;
-	unsigned nuser;			/* UINT_MAX: the backend cannot tell */
-	size_t nargs_rec;
-	struct kernel_arg *args;
-	struct devimg_spec_values *spec;	/* NULL: no spec constants */
-	bool native_spec;
-	bool spec_dirty;
-	struct devimg_plugin_mem *spec_mem;	/* emulated path */
-	unsigned spec_index;
-	/*
-	 * Native path: the image's defaults (borrowed, the image is held).
-	 * Values equal to them are the program built without values set, so
-	 * they share its cache entry.
-	 */
-	const void *spec_defaults;
-	size_t spec_defaults_size;
-	/*
-	 * Eliminated arguments: backend[i] is the plugin's index of argument
-	 * i (original numbering), ELIMINATED when the image's kernel lacks it.
-	 * NULL: nothing eliminated, the numbers are the same.
-	 */
-	unsigned *backend;
-	struct link_plan plan;		/* n > 1: a linked program */
-	bool spec_fixed;		/* from an executable bundle */
-};
-
-#define ELIMINATED UINT_MAX
-
-/* Take the launch gate if it is free: whether it was taken. */
-static inline bool gate_try(struct devimg_kernel *k)
-{
-	return !atomic_exchange_explicit(&k->gate, true, memory_order_acquire);
-}
-
-/*
- * Take the launch gate (k->lock held): its other holders then can only be
- * launches of a ready kernel, which leave it soon. While one waits, new
- * launches go to the lock instead (k->waiting), so a stream of them
- * cannot keep the gate from a state change.
- */
-static void gate_enter(struct devimg_kernel *k)
-{
-	if (gate_try(k))
-		return;
-	atomic_fetch_add_explicit(&k->waiting, 1, memory_order_relaxed);
-	while (!gate_try(k))
-		while (atomic_load_explicit(&k->gate, memory_order_relaxed))
-			sched_yield();
-	atomic_fetch_sub_explicit(&k->waiting, 1, memory_order_relaxed);
-}
-
-static inline void gate_leave(struct devimg_kernel *k)
-{
-	atomic_store_explicit(&k->gate, false, memory_order_release);
-}
 
 static int pick_image(struct devimg_device *dev, const char *name,
 		      struct devimg_image **out)
@@ -169,70 +79,6 @@ out:
 	return err;
 }
 
-static bool eliminated(const struct devimg_kernel *k, unsigned i)
-{
-	return k->backend && k->backend[i] == ELIMINATED;
-}
-
-/* The first argument a launch needs that is not set; UINT_MAX: none. */
-static unsigned first_unset(const struct devimg_kernel *k)
-{
-	unsigned i;
-
-	if (k->nuser == UINT_MAX)
-		return UINT_MAX;
-	for (i = 0; i < k->nuser; i++)
-		if (!eliminated(k, i) && (i >= k->nargs_rec ||
-		    k->args[i].kind == ARG_UNSET))
-			return i;
-	return UINT_MAX;
-}
-
-/* Resolve k->ready after a state change (k->lock and the gate held). */
-static void update_ready(struct devimg_kernel *k)
-{
-	k->ready = !(k->spec && k->spec_dirty) && first_unset(k) == UINT_MAX;
-}
-
-/* Pass recorded argument i to the plugin kernel, unless eliminated. */
-static int apply_arg(struct devimg_kernel *k, unsigned i)
-{
-	struct devimg_plugin *p = k->dev->plugin;
-	struct kernel_arg *a = &k->args[i];
-	unsigned to;
-	int err = 0;
-
-	if (a->kind == ARG_UNSET)
-		return 0;
-	to = k->backend ? k->backend[i] : i;
-	if (to == ELIMINATED)
-		return 0;
-	switch (a->kind) {
-	case ARG_VALUE:
-		err = devimg_plugin_kernel_set_arg_value(p, k->pk, to, a->size,
-							 a->value);
-		break;
-	case ARG_BUF:
-		err = devimg_plugin_kernel_set_arg_mem(p, k->pk, to,
-						       a->buf->mem);
-		break;
-	case ARG_LOCAL:
-		err = devimg_plugin_kernel_set_arg_local(p, k->pk, to,
-							 a->size);
-		break;
-	case ARG_UNSET:
-		break;
-	}
-	if (err < 0 && to != i)
-		return dispatch_error(err, "kernel '%s', argument %u (%u after elimination): %s",
-				      k->name, i, to,
-				      devimg_plugin_last_error(p));
-	if (err < 0)
-		return dispatch_error(err, "kernel '%s', argument %u: %s",
-				      k->name, i, devimg_plugin_last_error(p));
-	return 0;
-}
-
 /* A plugin kernel of prog, with the spec buffer and recorded arguments. */
 static int kernel_bind(struct devimg_kernel *k,
 		       struct devimg_plugin_program *prog)
@@ -250,7 +96,7 @@ static int kernel_bind(struct devimg_kernel *k,
 				      devimg_plugin_last_error(p));
 	k->pk = pk;
 	for (i = 0; i < k->nargs_rec; i++) {
-		err = apply_arg(k, i);
+		err = kernel_apply_arg(k, i);
 		if (err < 0)
 			break;
 	}
@@ -510,7 +356,7 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 	k->offset_ok = dev->info->caps & DEVIMG_PLUGIN_CAP_GLOBAL_OFFSET;
 	ops = devimg_plugin_untraced_ops(dev->plugin);
 	k->launch = ops ? ops->launch : NULL;
-	update_ready(k);
+	kernel_update_ready(k);
 	*out = k;
 	return 0;
 }
@@ -530,13 +376,6 @@ DEVIMG_EXPORT struct devimg_kernel *devimg_kernel_ref(struct devimg_kernel *k)
 	return k;
 }
 
-static void arg_clear(struct kernel_arg *a)
-{
-	free(a->value);
-	devimg_buf_unref(a->buf);
-	memset(a, 0, sizeof(*a));
-}
-
 DEVIMG_EXPORT struct devimg_kernel *
 devimg_kernel_unref(struct devimg_kernel *k)
 {
@@ -547,7 +386,7 @@ devimg_kernel_unref(struct devimg_kernel *k)
 	if (atomic_fetch_sub(&k->refcount, 1) > 1)
 		return k;
 	for (i = 0; i < k->nargs_rec; i++)
-		arg_clear(&k->args[i]);
+		kernel_arg_clear(&k->args[i]);
 	free(k->args);
 	if (k->pk)
 		devimg_plugin_kernel_release(k->dev->plugin, k->pk);
@@ -574,281 +413,6 @@ DEVIMG_EXPORT struct devimg_image *
 devimg_kernel_image(const struct devimg_kernel *k)
 {
 	return k ? k->img : NULL;
-}
-
-/* Room for arguments 0 to n - 1 in k->args (k->lock held). */
-static int reserve_args(struct devimg_kernel *k, size_t n)
-{
-	struct kernel_arg *v;
-
-	if (n <= k->nargs_rec)
-		return 0;
-	v = realloc(k->args, n * sizeof(*v));
-	if (!v)
-		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
-	memset(v + k->nargs_rec, 0, (n - k->nargs_rec) * sizeof(*v));
-	k->args = v;
-	k->nargs_rec = n;
-	return 0;
-}
-
-/*
- * Take over *a (its value and buffer reference) as argument i and pass it
- * to the plugin kernel (k->lock held). *a is consumed either way.
- */
-static int store_arg(struct devimg_kernel *k, unsigned i,
-		     struct kernel_arg *a)
-{
-	int err;
-
-	err = reserve_args(k, (size_t)i + 1);
-	if (err < 0) {
-		arg_clear(a);
-		return err;
-	}
-	gate_enter(k);
-	arg_clear(&k->args[i]);
-	k->args[i] = *a;
-	err = apply_arg(k, i);
-	if (err < 0)
-		arg_clear(&k->args[i]);
-	update_ready(k);
-	gate_leave(k);
-	return err;
-}
-
-/* An argument record: the value copied, the buffer referenced. */
-static int make_arg(const struct devimg_kernel *k, unsigned i,
-		    enum arg_kind kind, size_t size, const void *value,
-		    struct devimg_buf *b, struct kernel_arg *a)
-{
-	*a = (struct kernel_arg){ .kind = kind, .size = size };
-	if (k->nuser != UINT_MAX && i >= k->nuser)
-		return dispatch_error(-EINVAL, "kernel '%s' has %u arguments, no argument %u",
-				      k->name, k->nuser, i);
-	if (kind == ARG_VALUE) {
-		a->value = malloc(size ? size : 1);
-		if (!a->value)
-			return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-					      k->name);
-		memcpy(a->value, value, size);
-	}
-	a->buf = devimg_buf_ref(b);
-	return 0;
-}
-
-/* Record argument i (under k->lock) and pass it to the plugin kernel. */
-static int set_arg(struct devimg_kernel *k, unsigned i, enum arg_kind kind,
-		   size_t size, const void *value, struct devimg_buf *b)
-{
-	struct kernel_arg a;
-	int err;
-
-	err = make_arg(k, i, kind, size, value, b, &a);
-	if (err < 0)
-		return err;
-	return store_arg(k, i, &a);
-}
-
-DEVIMG_EXPORT int devimg_kernel_set_arg(struct devimg_kernel *k, unsigned i,
-					size_t size, const void *value)
-{
-	int err;
-
-	if (!k || !value || !size)
-		return dispatch_error(-EINVAL, "devimg_kernel_set_arg: NULL argument or size 0");
-	pthread_mutex_lock(&k->lock);
-	err = set_arg(k, i, ARG_VALUE, size, value, NULL);
-	pthread_mutex_unlock(&k->lock);
-	return err;
-}
-
-DEVIMG_EXPORT int devimg_kernel_set_arg_buf(struct devimg_kernel *k,
-					    unsigned i, struct devimg_buf *b)
-{
-	int err;
-
-	if (!k || !b)
-		return dispatch_error(-EINVAL, "devimg_kernel_set_arg_buf: NULL argument");
-	if (b->dev->pctx != k->dev->pctx)
-		return dispatch_error(-EINVAL, "kernel '%s', argument %u: the buffer belongs to another platform",
-				      k->name, i);
-	pthread_mutex_lock(&k->lock);
-	err = set_arg(k, i, ARG_BUF, 0, NULL, b);
-	pthread_mutex_unlock(&k->lock);
-	return err;
-}
-
-DEVIMG_EXPORT int devimg_kernel_set_arg_local(struct devimg_kernel *k,
-					      unsigned i, size_t size)
-{
-	int err;
-
-	if (!k || !size)
-		return dispatch_error(-EINVAL, "devimg_kernel_set_arg_local: NULL kernel or size 0");
-	pthread_mutex_lock(&k->lock);
-	err = set_arg(k, i, ARG_LOCAL, size, NULL, NULL);
-	pthread_mutex_unlock(&k->lock);
-	return err;
-}
-
-/* ---- argument tables (kernel_param_desc_t) ---- */
-
-static const char *param_kind_name(int kind)
-{
-	switch (kind) {
-	case DEVIMG_PARAM_ACCESSOR:
-		return "accessor";
-	case DEVIMG_PARAM_STD_LAYOUT:
-		return "std_layout";
-	case DEVIMG_PARAM_SAMPLER:
-		return "sampler";
-	case DEVIMG_PARAM_POINTER:
-		return "pointer";
-	case DEVIMG_PARAM_SPEC_CONST_BUFFER:
-		return "specialization_constants_buffer";
-	case DEVIMG_PARAM_STREAM:
-		return "stream";
-	case DEVIMG_PARAM_WORK_GROUP_MEMORY:
-		return "work_group_memory";
-	default:
-		return "unknown";
-	}
-}
-
-/* Bytes [offset, offset + size) of the object, or -EINVAL. */
-static int param_bytes(const struct devimg_kernel *k, size_t i,
-		       const struct devimg_param_desc *d, size_t size,
-		       size_t obj_size)
-{
-	if (d->offset < 0 || (size_t)d->offset > obj_size ||
-	    size > obj_size - (size_t)d->offset)
-		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): %zu bytes at offset %d leave the captured object of %zu bytes",
-				      k->name, i, param_kind_name(d->kind),
-				      size, d->offset, obj_size);
-	return 0;
-}
-
-/* The struct devimg_buf * the object holds at the entry's offset. */
-static int param_buf(const struct devimg_kernel *k, size_t i,
-		     const struct devimg_param_desc *d, const void *obj,
-		     size_t obj_size, struct kernel_arg *a)
-{
-	struct devimg_buf *b;
-	int err;
-
-	err = param_bytes(k, i, d, sizeof(b), obj_size);
-	if (err < 0)
-		return err;
-	memcpy(&b, (const char *)obj + d->offset, sizeof(b));
-	if (!b)
-		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): NULL buffer at offset %d",
-				      k->name, i, param_kind_name(d->kind),
-				      d->offset);
-	if (b->dev->pctx != k->dev->pctx)
-		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu: the buffer belongs to another platform",
-				      k->name, i);
-	return make_arg(k, (unsigned)i, ARG_BUF, 0, NULL, b, a);
-}
-
-/* The size_t byte count of local memory the object holds at offset. */
-static int param_local(const struct devimg_kernel *k, size_t i,
-		       const struct devimg_param_desc *d, const void *obj,
-		       size_t obj_size, struct kernel_arg *a)
-{
-	size_t size;
-	int err;
-
-	err = param_bytes(k, i, d, sizeof(size), obj_size);
-	if (err < 0)
-		return err;
-	memcpy(&size, (const char *)obj + d->offset, sizeof(size));
-	if (!size)
-		return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (%s): 0 bytes of local memory",
-				      k->name, i, param_kind_name(d->kind));
-	return make_arg(k, (unsigned)i, ARG_LOCAL, size, NULL, NULL, a);
-}
-
-/*
- * The record entry i of the table asks for; a->kind ARG_UNSET for the
- * spec-constant buffer, which the loader passes itself.
- */
-static int param_arg(struct devimg_kernel *k, size_t i, size_t n,
-		     const struct devimg_param_desc *d, const void *obj,
-		     size_t obj_size, struct kernel_arg *a)
-{
-	int target = d->info & DEVIMG_PARAM_TARGET_MASK;
-	int err;
-
-	*a = (struct kernel_arg){ .kind = ARG_UNSET };
-	switch (d->kind) {
-	case DEVIMG_PARAM_STD_LAYOUT:
-		if (d->info <= 0)
-			return dispatch_error(-EINVAL, "kernel '%s', parameter %zu (std_layout): size %d",
-					      k->name, i, d->info);
-		err = param_bytes(k, i, d, (size_t)d->info, obj_size);
-		if (err < 0)
-			return err;
-		return make_arg(k, (unsigned)i, ARG_VALUE, (size_t)d->info,
-				(const char *)obj + d->offset, NULL, a);
-	case DEVIMG_PARAM_POINTER:
-		return param_buf(k, i, d, obj, obj_size, a);
-	case DEVIMG_PARAM_WORK_GROUP_MEMORY:
-		return param_local(k, i, d, obj, obj_size, a);
-	case DEVIMG_PARAM_ACCESSOR:
-		if (target == DEVIMG_ACCESS_GLOBAL_BUFFER ||
-		    target == DEVIMG_ACCESS_CONSTANT_BUFFER)
-			return param_buf(k, i, d, obj, obj_size, a);
-		if (target == DEVIMG_ACCESS_LOCAL)
-			return param_local(k, i, d, obj, obj_size, a);
-		return dispatch_error(-ENOTSUP, "kernel '%s', parameter %zu (accessor): target %d is not supported (2014 global_buffer, 2015 constant_buffer, 2016 local are)",
-				      k->name, i, target);
-	case DEVIMG_PARAM_SPEC_CONST_BUFFER:
-		if (i + 1 != n)
-			return dispatch_error(-EINVAL, "kernel '%s', parameter %zu of %zu: the spec-constant buffer can only be the last",
-					      k->name, i, n);
-		return 0;
-	default:
-		return dispatch_error(-ENOTSUP, "kernel '%s', parameter %zu: kind %d (%s) is not supported",
-				      k->name, i, d->kind,
-				      param_kind_name(d->kind));
-	}
-}
-
-DEVIMG_EXPORT int devimg_kernel_set_args(struct devimg_kernel *k,
-					 const struct devimg_param_desc *params,
-					 size_t n, const void *obj,
-					 size_t obj_size)
-{
-	struct kernel_arg *a;
-	size_t i, done = 0;
-	int err = 0;
-
-	if (!k || (n && !params) || (obj_size && !obj))
-		return dispatch_error(-EINVAL, "devimg_kernel_set_args: NULL argument");
-	if (n > UINT_MAX)
-		return dispatch_error(-EINVAL, "devimg_kernel_set_args: %zu parameters",
-				      n);
-	a = calloc(n ? n : 1, sizeof(*a));
-	if (!a)
-		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
-	for (i = 0; i < n && err == 0; i++)
-		err = param_arg(k, i, n, &params[i], obj, obj_size, &a[i]);
-	if (err < 0)
-		goto out;
-	pthread_mutex_lock(&k->lock);
-	err = reserve_args(k, n && a[n - 1].kind == ARG_UNSET ? n - 1 : n);
-	for (; err == 0 && done < n; done++)
-		if (a[done].kind != ARG_UNSET)
-			err = store_arg(k, (unsigned)done, &a[done]);
-	pthread_mutex_unlock(&k->lock);
-out:
-	for (i = done; i < n; i++)
-		arg_clear(&a[i]);
-	free(a);
-	return err;
 }
 
 DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
@@ -1018,7 +582,7 @@ launch_locked(struct devimg_queue *q, struct devimg_kernel *k, unsigned dims,
 
 	pthread_mutex_lock(&k->lock);
 	gate_enter(k);
-	i = first_unset(k);
+	i = kernel_first_unset(k);
 	if (i != UINT_MAX) {
 		err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
 				     i, k->name);
@@ -1026,7 +590,7 @@ launch_locked(struct devimg_queue *q, struct devimg_kernel *k, unsigned dims,
 	}
 	if (k->spec && k->spec_dirty) {
 		err = spec_refresh(k, q);
-		update_ready(k);
+		kernel_update_ready(k);
 		if (err < 0)
 			goto out;
 	}
