@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * devimg_bundle_new_from_syclbin() (loader/build/bundle-syclbin.c): the
+ * devimg_bundle_new_from_syclbin() (loader/dispatch/bundle-syclbin.c): the
  * input is a SYCLBIN file in any of its forms, turned into a descriptor
  * and registered for a context. The context has no device
  * (DEVIMG_DEVICE_SELECTOR=!*:* opens no plugin), so the bundle is empty

@@ -125,11 +125,11 @@ fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
 fuzz_props_objs = \
 	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
 fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
-# The build and dispatch wings and the plugin loader (with the plugin
-# interface's headers), for SYCLBIN bundles.
+# The backend, program and dispatch wings (with the plugin interface's
+# headers), for SYCLBIN bundles.
 fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES)))
-fuzz_reader_objs = fuzz/obj/wrapper/reader.o
+fuzz_reader_objs = fuzz/obj/wrapper/index-reader.o
 fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-offload.c \
 	wrapper/dump-descriptor.c wrapper/dump-globals.c wrapper/json.c \
 	wrapper/outfile.c wrapper/index-reader.c)
@@ -140,6 +140,7 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
 	$(top_srcdir)/loader/libdevimg-internal.h \
 	$(top_srcdir)/loader/registry/hash.h \
+	$(top_srcdir)/loader/registry/registry-internal.h \
 	$(top_srcdir)/loader/registry/select.h \
 	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \
 	$(top_srcdir)/props/offload-symbols.h \
@@ -155,15 +156,18 @@ fuzz_bins = $(addprefix fuzz/bin/,$(FUZZ_HARNESSES))
 fuzz/obj/%.o: $(top_srcdir)/%.c $(fuzz_headers) config.h
 	$(AM_V_CC)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) -c -o $@ $<
-# The dispatch wing and the plugin loader see the plugin interface.
+# The backend, program and dispatch wings see the plugin interface.
 fuzz_cc_plugins = $(AM_V_CC)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) \
 	-I$(top_srcdir)/plugins -c -o $@ $<
 fuzz/obj/loader/dispatch/%.o: $(top_srcdir)/loader/dispatch/%.c \
 		$(fuzz_headers) config.h paths.h
 	$(fuzz_cc_plugins)
-fuzz/obj/loader/build/%.o: $(top_srcdir)/loader/build/%.c $(fuzz_headers) \
-		config.h
+fuzz/obj/loader/backend/%.o: $(top_srcdir)/loader/backend/%.c \
+		$(fuzz_headers) config.h paths.h
+	$(fuzz_cc_plugins)
+fuzz/obj/loader/program/%.o: $(top_srcdir)/loader/program/%.c \
+		$(fuzz_headers) config.h
 	$(fuzz_cc_plugins)
 
 fuzz_link = $(AM_V_CCLD)$(MKDIR_P) fuzz/bin && \

@@ -1,17 +1,20 @@
-# The dispatch API of libdevimg (docs/design.md, "The public API"):
-# contexts, devices, queues, buffers, kernels with their program cache,
-# launches. Program building (loader/build/: the program cache, linking,
-# bundles) and dispatch (loader/dispatch/: contexts, devices, queues,
-# buffers, kernels; the plugins and the device selector, at the end).
+# The wings of libdevimg above the registry (docs/design.md, "The map"),
+# bottom up: the backend (loader/backend/: plugin discovery, start,
+# binding and calls, the device selector, devices, the plugin error
+# channel), programs (loader/program/: the program cache, linking, what
+# is written into programs after a build) and dispatch (loader/dispatch/:
+# contexts, queues, buffers, kernels, launches, bundles, device globals'
+# API). The plugin set is its own convenience library, at the end.
 dispatch_sources = \
+	loader/backend/device.c loader/backend/plugin-error.c \
+	loader/program/progcache.c loader/program/link.c \
+	loader/program/link.h loader/program/global-mem.c \
 	loader/dispatch/dispatch.h \
-	loader/dispatch/context.c loader/dispatch/device.c \
-	loader/dispatch/queue.c loader/dispatch/buffer.c \
-	loader/dispatch/kernel.c loader/dispatch/kernel-args.c \
-	loader/dispatch/kernel-private.h loader/dispatch/plugin-error.c \
-	loader/dispatch/global.c loader/dispatch/global-mem.c \
-	loader/build/progcache.c loader/build/link.c loader/build/link.h \
-	loader/build/bundle.c loader/build/bundle-syclbin.c
+	loader/dispatch/context.c loader/dispatch/queue.c \
+	loader/dispatch/buffer.c loader/dispatch/kernel.c \
+	loader/dispatch/kernel-args.c loader/dispatch/kernel-private.h \
+	loader/dispatch/global.c \
+	loader/dispatch/bundle.c loader/dispatch/bundle-syclbin.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)
 loader_libdevimg_la_CPPFLAGS += -I$(top_srcdir)/plugins
@@ -80,10 +83,10 @@ EXTRA_DIST += tests/dispatch/dispatch.cl tests/dispatch/broken.cl \
 noinst_LTLIBRARIES += loader/libdevimg-plugins.la
 loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
-	loader/dispatch/plugins.c loader/dispatch/plugins.h \
-	loader/dispatch/plugin-calls.c loader/dispatch/plugin-private.h \
-	loader/dispatch/account.c loader/dispatch/account.h \
-	loader/dispatch/selector.c loader/dispatch/selector.h
+	loader/backend/plugins.c loader/backend/plugins.h \
+	loader/backend/plugin-calls.c loader/backend/plugin-private.h \
+	loader/backend/account.c loader/backend/account.h \
+	loader/backend/selector.c loader/backend/selector.h
 # Its traces go through the core's log (loader/log.c), its environment
 # through loader/env.c: programs linking it link the core as well.
 loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \

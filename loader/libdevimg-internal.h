@@ -72,7 +72,7 @@ int fail_null(const char *fn);
 int image_stale(uint64_t id, unsigned index);
 
 /*
- * devimg_vfail() at DEVIMG_LOG_DEBUG, for the build and dispatch wings
+ * devimg_vfail() at DEVIMG_LOG_DEBUG, for the wings above the registry
  * (dispatch_error()). Returns err.
  */
 int error_vset(int err, const char *lines, const char *format, va_list ap)

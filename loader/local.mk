@@ -40,7 +40,8 @@ libdevimg_sources = \
 
 # The loader's folders: the core (loader/) and its wings.
 loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
-	-I$(top_srcdir)/loader/build -I$(top_srcdir)/loader/dispatch
+	-I$(top_srcdir)/loader/backend -I$(top_srcdir)/loader/program \
+	-I$(top_srcdir)/loader/dispatch
 
 libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 	$(loader_includes)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dispatch API's internal objects: contexts, devices, queues, buffers
- * and kernels; the declarations of the program cache (loader/build/
- * progcache.c), linking and bundles, which the devices hold.
+ * The internal objects above the registry: devices (loader/backend/),
+ * contexts, queues, buffers and kernels (loader/dispatch/), with the
+ * declarations of the program cache and linking (loader/program/) and of
+ * bundles, which the devices and contexts hold. One header for the three
+ * wings for now; what each file may call is the stack of docs/design.md.
  *
  * Lifetimes: devices belong to their context and live as long as it;
  * queues, buffers and kernels each hold a reference to the context. The

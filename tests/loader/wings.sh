@@ -3,8 +3,10 @@
 # tools/ or plugins/ call each other in a loop of any length
 # (tools/call-loops.sh: strongly connected components; checked here to
 # find loops of two and three files and one planted in a copy of the
-# loader), and the core and the registry wing compile without the plugin
-# headers, which the dispatch wing cannot.
+# loader); the loader's wings form a stack, each file calling only its
+# own wing and those below (core, registry, backend, program, dispatch);
+# and the core and the registry wing compile without the plugin headers,
+# which the dispatch wing cannot.
 . "$top_srcdir/tests/lib.sh"
 
 loops=$top_srcdir/tools/call-loops.sh
@@ -63,17 +65,17 @@ printf '%s\n' "loop: $scratch/t3/d.c $scratch/t3/e.c $scratch/t3/f.c" \
 cmp -s "$scratch/want" "$scratch/out" ||
 	fail "call-loops.sh, three files: $(cat "$scratch/out")"
 
-# A scratch copy of the loader with one call planted where the stack
-# forbids it (the context calling into bundles again): the loop it closes
-# through five files is found.
+# A scratch copy of the loader with one call planted that closes a loop
+# (the context calling into bundles again): the loop, through five files,
+# is found.
 cp -R "$top_srcdir/loader" "$scratch/copy"
 printf 'void planted(void)\n{\n\tbundle_filter_read(0, 0);\n}\n' \
 	>>"$scratch/copy/dispatch/context.c"
 if sh "$loops" "$scratch/copy" >"$scratch/out"; then
 	fail "call-loops.sh missed the planted loop: $(cat "$scratch/out")"
 fi
-grep -q "^loop: .*build/bundle.c .*dispatch/context.c" "$scratch/out" &&
-	grep -qx "  $scratch/copy/dispatch/context.c -> $scratch/copy/build/bundle.c: bundle_filter_read" \
+grep -q "^loop: .*dispatch/bundle.c .*dispatch/context.c" "$scratch/out" &&
+	grep -qx "  $scratch/copy/dispatch/context.c -> $scratch/copy/dispatch/bundle.c: bundle_filter_read" \
 		"$scratch/out" || fail "call-loops.sh, planted: $(cat "$scratch/out")"
 
 # No loop in the tree, of any length.
@@ -81,6 +83,41 @@ sh "$loops" "$top_srcdir/loader" "$top_srcdir/props" "$top_srcdir/wrapper" \
 	"$top_srcdir/tools" "$top_srcdir/plugins" >"$scratch/out" ||
 	fail "files that call each other: $(cat "$scratch/out")"
 [ "$(cat "$scratch/out")" = "no loops" ] || fail "call-loops.sh: $(cat "$scratch/out")"
+
+# The stack: a file of the loader calls only its own wing and the wings
+# below it, core (loader/*.c) < registry < backend < program < dispatch.
+# stack_check DIR: the calls of DIR (a loader) that go up, in
+# $scratch/stack; fails the check (status 1) when there is one.
+stack_check() {
+	sh "$loops" -v "$1" | sed -n 's/^\(.*\) -> \([^:]*\): \(.*\)$/\1 \2 \3/p' |
+		awk -v top="$1/" '
+		function rank(f,    w) {
+			w = substr(f, length(top) + 1)
+			if (w !~ /\//) return 0
+			sub(/\/.*/, "", w)
+			if (w == "registry") return 1
+			if (w == "backend") return 2
+			if (w == "program") return 3
+			if (w == "dispatch") return 4
+			return 9
+		}
+		rank($1) == 9 || rank($2) == 9 { print "outside the wings: " $1 " -> " $2; bad = 1 }
+		rank($1) < rank($2) { print "up the stack: " $0; bad = 1 }
+		END { exit bad }' >"$scratch/stack"
+}
+# It sees a call planted up the stack (the registry creating a context).
+cp -R "$top_srcdir/loader" "$scratch/up"
+printf 'void planted(void)\n{\n\tdevimg_ctx_new(0);\n}\n' \
+	>>"$scratch/up/registry/registry.c"
+if stack_check "$scratch/up"; then
+	fail "the stack check missed registry.c -> context.c"
+fi
+grep -qx "up the stack: $scratch/up/registry/registry.c $scratch/up/dispatch/context.c devimg_ctx_new" \
+	"$scratch/stack" || fail "the stack check: $(cat "$scratch/stack")"
+stack_check "$top_srcdir/loader" ||
+	fail "the wing stack is broken: $(cat "$scratch/stack")"
+n=$(sh "$loops" -v "$top_srcdir/loader" | grep -c ' -> ')
+[ "$n" -gt 50 ] || fail "only $n calls between the loader's files: the stack check read nothing"
 
 # The core and the registry without the plugin headers.
 flags="-std=c11 -fsyntax-only -include $top_builddir/config.h \
@@ -96,7 +133,8 @@ done
 [ "$n" -ge 10 ] || fail "only $n files in the core and the registry"
 # ...which the dispatch wing needs: the check above has teeth.
 # shellcheck disable=SC2086
-if ${CC:-cc} $flags -I"$top_srcdir/loader/dispatch" \
+if ${CC:-cc} $flags -I"$top_srcdir/loader/backend" \
+	-I"$top_srcdir/loader/program" -I"$top_srcdir/loader/dispatch" \
 	"$top_srcdir/loader/dispatch/context.c" 2>"$scratch/err"; then
 	fail "loader/dispatch/context.c compiles without the plugin headers"
 fi

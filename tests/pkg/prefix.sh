@@ -7,7 +7,7 @@
 # the library kept searching the first prefix's folder.)
 . "$top_srcdir/tests/lib.sh"
 
-obj=loader/dispatch/libdevimg_plugins_la-plugins.lo
+obj=loader/backend/libdevimg_plugins_la-plugins.lo
 # The distributed files, copied: the source tree may be configured in
 # place (the README's ./configure), and then no other build can use it.
 make -s -C "$top_builddir" distdir distdir="$scratch/src" \
@@ -18,7 +18,7 @@ cd "$scratch"
 mkdir b
 cd b
 folders() {
-	strings -a loader/dispatch/.libs/libdevimg_plugins_la-plugins.o |
+	strings -a loader/backend/.libs/libdevimg_plugins_la-plugins.o |
 		grep "^$scratch/p[12]/" | sort -u | tr '\n' ' '
 }
 "$top_srcdir/configure" -C --prefix="$scratch/p1" >cfg1.log 2>&1 ||

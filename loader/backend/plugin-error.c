@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * dispatch_error(): the error channel (error.c) for the build and
+ * dispatch_error(): the error channel (error.c) for the program and
  * dispatch wings, whose messages quote the plugin's last one.
  */
 #include <stdarg.h>
