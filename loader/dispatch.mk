@@ -86,7 +86,7 @@ loader_libdevimg_plugins_la_SOURCES = \
 	loader/backend/plugins.c loader/backend/plugins.h \
 	loader/backend/plugin-calls.c loader/backend/plugin-private.h \
 	loader/backend/account.c loader/backend/account.h \
-	loader/backend/selector.c loader/backend/selector.h
+	loader/backend/device-selector.c loader/backend/device-selector.h
 # Its traces go through the core's log (loader/log.c), its environment
 # through loader/env.c: programs linking it link the core as well.
 loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \

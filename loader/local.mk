@@ -31,7 +31,7 @@ libdevimg_sources = \
 	loader/registry/lock.c \
 	loader/registry/decompress.c \
 	loader/registry/introspect.c loader/registry/suggest.c \
-	loader/registry/select.c loader/registry/select.h \
+	loader/registry/image-select.c loader/registry/image-select.h \
 	loader/registry/content.c \
 	loader/registry/layout.c loader/registry/blob.c \
 	loader/registry/specconst.c loader/registry/specvalues.c \

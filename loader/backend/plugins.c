@@ -23,7 +23,7 @@
 #include "paths.h"
 #include "plugin-private.h"
 #include "plugins.h"
-#include "selector.h"
+#include "device-selector.h"
 
 /*
  * What discovery found, in order: a trace line, or a file to open and

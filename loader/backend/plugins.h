@@ -66,7 +66,7 @@ struct devimg_plugins_config {
 	/* 0: quiet; 1: discovery and binding; 2: and every plugin call. */
 	int trace;
 	/*
-	 * The device selector (selector.h); a file named for a backend of
+	 * The device selector (device-selector.h); a file named for a backend of
 	 * which it can keep no device is not opened. NULL or "", or text
 	 * outside the grammar: every file is.
 	 */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "selector.h"
+#include "device-selector.h"
 
 static pthread_once_t plugins_once = PTHREAD_ONCE_INIT;
 static struct devimg_plugins *plugins;

@@ -48,7 +48,7 @@ struct devimg_image {
 	_Atomic(struct image_props *) props;
 	_Atomic(struct image_spec *) spec;
 	_Atomic(struct image_reqs *) reqs;	/* introspect.c */
-	atomic_uint guess;		/* select.c: 0 = not guessed yet */
+	atomic_uint guess;		/* image-select.c: 0 = not guessed yet */
 	/* decompress.c: format 4 only; freed when unregistered. */
 	_Atomic(struct image_unz *) unz;
 };
@@ -73,7 +73,7 @@ struct image_unz {
 	unsigned char *bytes;	/* NULL on error */
 	size_t size;
 	int err;		/* 0, -EBADMSG, -EFBIG, -ENOMEM, -EOPNOTSUPP */
-	unsigned content;	/* as select.c's guess: content + 1 | sm << 8 */
+	unsigned content;	/* as image-select.c's guess: content + 1 | sm << 8 */
 	const char *why;	/* static, short: what went wrong, when err */
 	char msg[200];		/* the same in detail */
 };
@@ -268,7 +268,7 @@ enum image_content {
 enum image_content image_content_of(const void *bytes, size_t size,
 				    unsigned *ptx_sm);
 
-/* ---- select.c ---- */
+/* ---- image-select.c ---- */
 
 /* img's content, looked at once and cached. -ESTALE. */
 int image_content(struct devimg_image *img, enum image_content *c,

@@ -10,7 +10,7 @@
 #include <errno.h>
 
 #include "fixture.h"
-#include "select.h"
+#include "image-select.h"
 
 #define CAND(t, f) { .target = (t), .kind = DEVIMG_KIND_SYCL, .format = (f), \
 		     .size = 16 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "plugins.h"
-#include "selector.h"
+#include "device-selector.h"
 
 static int list_devices(struct devimg_plugin *p,
 			const struct devimg_selector *sel)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "selector.h"
+#include "device-selector.h"
 
 enum backend {
 	BACKEND_ANY,

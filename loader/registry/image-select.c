@@ -18,7 +18,7 @@
 
 #include "escape.h"
 #include "props.h"
-#include "select.h"
+#include "image-select.h"
 
 static const char *backend_names[] = {
 	[DEVIMG_BACKEND_OPENCL] = "opencl",
