@@ -195,7 +195,8 @@ void registry_unlock(void);
 /*
  * A snapshot of the registered images (references) that define name, or
  * of all when name is NULL; free it with images_drop(). -ENOENT (name
- * given, none defines it), -ENOMEM.
+ * given, none defines it), -ENOMEM. An empty snapshot (all unregistered
+ * meanwhile) is NULL with *n == 0.
  */
 int images_collect(const char *name, struct devimg_image ***imgs, size_t *n);
 void images_drop(struct devimg_image **imgs, size_t n);

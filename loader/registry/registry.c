@@ -481,6 +481,14 @@ int images_collect(const char *name, struct devimg_image ***imgs, size_t *n)
 			return -ENOMEM;
 		got = want;
 	}
+	/*
+	 * All unregistered since the array was sized: no snapshot, nothing
+	 * to free (callers that find n == 0 return at once).
+	 */
+	if (want == 0) {
+		free(v);
+		v = NULL;
+	}
 	*imgs = v;
 	*n = want;
 	return 0;
