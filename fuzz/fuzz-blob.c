@@ -27,6 +27,8 @@
 #include "inspect.h"
 #include "offload-binary.h"
 #include "offload-symbols.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 #define MAX_IMAGES 64
 
@@ -54,24 +56,6 @@ static int is_sycl_image(const struct offload_entry *e)
 {
 	return e->offload_kind == OFFLOAD_KIND_SYCL &&
 	       !(e->flags & OFFLOAD_FLAG_METADATA);
-}
-
-static uint64_t get_le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void put_le64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
 }
 
 /* Registered image img is entry e of the blob, named as sy says. */
@@ -114,7 +98,7 @@ static int expected(const struct offload_binary *ob,
 		    const struct offload_entry **want,
 		    struct offload_symbols *sy, size_t *n)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	const char *s;
 	size_t i, len, k = 0, nsycl = 0;
 	int r;
@@ -157,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct offload_entry *want[MAX_IMAGES];
 	struct offload_symbols sy[MAX_IMAGES];
 	struct devimg_image *imgs[MAX_IMAGES];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob = NULL;
 	unsigned before, image_before;
 	size_t len = size < 16 ? 16 : size, n = 0, nwant = 0, i;

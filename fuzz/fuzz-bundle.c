@@ -24,6 +24,7 @@
 #include "fuzz.h"
 #include "inspect.h"
 #include "syclbin.h"
+#include "util/errmsg.h"
 
 #define MAX_IMAGES 64
 
@@ -90,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int once;
 	struct devimg_image *imgs[MAX_IMAGES];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct devimg_bundle *b = NULL;
 	struct devimg_ctx *ctx = NULL;
 	struct syclbin *sb = NULL;

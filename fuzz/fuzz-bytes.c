@@ -11,6 +11,7 @@
 
 #include "fuzz.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 #define WHERE "fuzz"
 
@@ -23,7 +24,7 @@ static unsigned char *dup_bytes(const uint8_t *p, size_t n)
 	return b;
 }
 
-static void check_err(int r, const struct props_error *err)
+static void check_err(int r, const struct errmsg *err)
 {
 	FUZZ_ASSERT(r == -EINVAL || r == -ENOMEM, "unexpected error %d", r);
 	fuzz_check_msg(err->msg, sizeof(err->msg), NULL);
@@ -98,7 +99,7 @@ out:
 
 static void fuzz_payload(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	const unsigned char *payload = NULL;
 	unsigned char *buf = dup_bytes(data, size);
 	uint64_t nbits = 0;
@@ -144,7 +145,7 @@ static void check_const(const struct props_spec_const *c)
 
 static void fuzz_spec(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct props_spec_const c;
 	unsigned char *buf = dup_bytes(data, size);
 	int r;
@@ -169,7 +170,7 @@ static void fuzz_spec(const uint8_t *data, size_t size)
 static void fuzz_layout(const uint8_t *data, size_t size)
 {
 	struct props_spec_const consts[8];
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	unsigned char *bufs[8] = { NULL }, *defaults = NULL;
 	size_t n = 0, want, len, i;
 	uint64_t sum = 0;
@@ -220,7 +221,7 @@ out:
 
 static void fuzz_launch(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	const unsigned char *mask = NULL;
 	unsigned char *buf;
 	uint64_t nargs = 0, vals[4], wg[3];

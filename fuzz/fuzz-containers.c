@@ -11,10 +11,11 @@
 
 #include "fuzz.h"
 #include "syclbin.h"
+#include "util/errmsg.h"
 
 #define FNAME "fuzz.syclbin"
 
-static void check_failure(int r, const struct props_error *err)
+static void check_failure(int r, const struct errmsg *err)
 {
 	FUZZ_ASSERT(r == -EINVAL || r == -ENOMEM || r == -EOPNOTSUPP ||
 		    r == -EOVERFLOW, "error %d", r);
@@ -26,7 +27,7 @@ static void rewrite(const struct syclbin *sb)
 {
 	struct syclbin_module_in *mods;
 	struct syclbin_image_in *imgs;
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct syclbin *again;
 	unsigned char *out;
 	size_t i, j, k = 0, n = 0, size;
@@ -85,7 +86,7 @@ static void rewrite(const struct syclbin *sb)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	struct syclbin *sb;
 	size_t off = 0, prev;

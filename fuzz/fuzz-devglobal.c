@@ -23,6 +23,8 @@
 #include "devglobal.h"
 #include "dump-globals.h"
 #include "json.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 static unsigned char *dup_bytes(const uint8_t *p, size_t n)
 {
@@ -31,12 +33,6 @@ static unsigned char *dup_bytes(const uint8_t *p, size_t n)
 	if (b && n)
 		memcpy(b, p, n);
 	return b;
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
 }
 
 static FILE *devnull(void)
@@ -53,7 +49,7 @@ static void fuzz_value(const uint8_t *data, size_t size)
 {
 	struct devglobal_info info = { 7, 7 };
 	struct devimg_prop p = { "dg", 2, size, NULL, NULL, 0, NULL };
-	struct props_error why = { "" };
+	struct errmsg why = { 0 };
 	struct json_writer w;
 	unsigned char *v = dup_bytes(data, size);
 	uint64_t nbits = 0;
@@ -69,7 +65,7 @@ static void fuzz_value(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(r == (ok ? 0 : -EINVAL), "decode: %d, expected %s", r,
 		    ok ? "0" : "-EINVAL");
 	if (ok) {
-		FUZZ_ASSERT(info.size == le32(v + 8) &&
+		FUZZ_ASSERT(info.size == get_le32(v + 8) &&
 			    info.image_scope == v[12], "decoded %u, %u",
 			    info.size, info.image_scope);
 	} else {
@@ -100,7 +96,7 @@ static uint32_t ref_word(const unsigned char *m, size_t i, int swapped)
 	const unsigned char *q = m + 4 * i;
 
 	return swapped ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
-			 (uint32_t)q[2] << 8 | q[3] : le32(q);
+			 (uint32_t)q[2] << 8 | q[3] : get_le32(q);
 }
 
 /* 0 and *access, -ENOENT, or -EINVAL. */
@@ -115,7 +111,7 @@ static int ref_access(const unsigned char *m, size_t size, const char *id,
 
 	if (size % 4 || n < 5)
 		return -EINVAL;
-	if (le32(m) == 0x07230203u)
+	if (get_le32(m) == 0x07230203u)
 		swapped = 0;
 	else if (ref_word(m, 0, 1) == 0x07230203u)
 		swapped = 1;

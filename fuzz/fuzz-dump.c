@@ -37,6 +37,7 @@
 #include "offload-binary.h"
 #include "index-reader.h"
 #include "syclbin.h"
+#include "util/errmsg.h"
 
 #define ERRLEN 1024
 
@@ -183,7 +184,7 @@ static void show(const struct dump_container *c)
 /* A bare OffloadBinary file: its entries are the blobs', in order. */
 static void check_entries(const struct devimg_file *f)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	size_t off = 0, k = 0, j;
 

@@ -11,13 +11,14 @@
 #include "fuzz.h"
 #include "props.h"
 #include "index-reader.h"
+#include "util/errmsg.h"
 
 #define FNAME "fuzz.props"
 
 /* Write p and read it back: the same model. */
 static void check_roundtrip(const struct props *p)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct props *back = NULL;
 	char *text = NULL;
 	size_t len = 0;
@@ -45,7 +46,7 @@ static void check_layout(const struct props *p,
 	const struct props_prop *all = NULL;
 	struct props_spec_const *consts;
 	const char **names;
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	size_t i, j, n = 0;
 	uint32_t total = 0;
 	int r;
@@ -99,7 +100,7 @@ static void check_layout(const struct props *p,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct devimg_propset *sets = NULL;
 	struct props *p = NULL;
 	char msg[512];

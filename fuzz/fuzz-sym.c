@@ -8,12 +8,13 @@
 
 #include "fuzz.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 #define FNAME "fuzz.sym"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct props_names names;
 	const char *p = (const char *)data, *end = p + size, *nl;
 	size_t k = 0, len;

@@ -9,12 +9,13 @@
 
 #include "fuzz.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 #define FNAME "fuzz.txt"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct props_table t;
 	size_t i;
 	int c, r;

@@ -116,14 +116,14 @@ FUZZ_LARGE = containers dump blob bundle reader
 FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
-	-I$(top_builddir) -I$(top_srcdir)/props \
+	-I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/props -I$(top_srcdir)/util \
 	-I$(top_srcdir)/include $(loader_includes) \
 	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS) \
 	$(ZSTD_CFLAGS)
 
 fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
 fuzz_props_objs = \
-	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
+	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES) $(util_libdevimg_util_la_SOURCES)))
 fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
 # The backend, program and dispatch wings (with the plugin interface's
 # headers), for SYCLBIN bundles.
@@ -139,7 +139,7 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/wrapper/index.h $(top_srcdir)/include/devimg/devimg.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
 	$(top_srcdir)/loader/libdevimg-internal.h \
-	$(top_srcdir)/loader/registry/hash.h \
+	$(top_srcdir)/util/hash.h $(top_srcdir)/util/errmsg.h \
 	$(top_srcdir)/loader/registry/registry-internal.h \
 	$(top_srcdir)/loader/registry/image-select.h \
 	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \

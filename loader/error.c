@@ -86,13 +86,13 @@ int devimg_vfail(int err, int priority, const char *file, int line,
 	if (held) {
 		/* Logged as ever, the caller's message left alone. */
 		if (devimg_log_enabled(priority)) {
-			props_vsnprintf_esc(text, sizeof(text), lines, format,
+			esc_vsnprintf(text, sizeof(text), lines, format,
 					    ap);
 			devimg_log_text(priority, file, line, fn, text);
 		}
 		return err;
 	}
-	props_vsnprintf_esc(last_error, sizeof(last_error), lines, format, ap);
+	esc_vsnprintf(last_error, sizeof(last_error), lines, format, ap);
 	last_error_count++;
 	if (devimg_log_enabled(priority))
 		devimg_log_text(priority, file, line, fn, last_error);
@@ -145,11 +145,11 @@ int error_vprefix(int err, const char *lines, const char *format, va_list ap)
 	char prefix[512];
 	size_t pl, keep;
 
-	props_vsnprintf_esc(prefix, sizeof(prefix), lines, format, ap);
+	esc_vsnprintf(prefix, sizeof(prefix), lines, format, ap);
 	pl = strlen(prefix) + 2;
 	if (pl >= sizeof(last_error))
 		return error_setf(err, lines, "%s", prefix);
-	keep = props_escaped_cut(last_error, sizeof(last_error) - 1 - pl);
+	keep = esc_cut(last_error, sizeof(last_error) - 1 - pl);
 	memmove(last_error + pl, last_error, keep);
 	last_error[pl + keep] = '\0';
 	memcpy(last_error, prefix, pl - 2);

@@ -17,9 +17,10 @@
 
 #include <devimg/devimg.h>
 
+#include "util/errmsg.h"
+
 #define DEVIMG_EXPORT __attribute__((visibility("default")))
 
-#define DEVIMG_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 
 /* ---- error.c ---- */
 
@@ -183,17 +184,5 @@ static inline bool devimg_log_enabled(int priority)
 			devimg_log_text(DEVIMG_LOG_DEBUG, __FILE__,	\
 					__LINE__, __func__, (text));	\
 	} while (0)
-
-/*
- * A message built before it can be logged (e.g. under a lock); its
- * arguments are escaped as devimg_log()'s.
- */
-struct devimg_msg {
-	int err;
-	char text[256];
-};
-
-void devimg_msg_set(struct devimg_msg *m, int err, const char *format, ...)
-	DEVIMG_PRINTF(3, 4);
 
 #endif

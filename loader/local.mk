@@ -25,7 +25,6 @@ libdevimg_sources = \
 	loader/libdevimg-internal.h \
 	loader/registry/registry-internal.h \
 	loader/log.c loader/error.c loader/env.c \
-	loader/registry/hash.c loader/registry/hash.h \
 	loader/registry/image.c loader/registry/descriptor.c \
 	loader/registry/register.c loader/registry/registry.c \
 	loader/registry/lock.c \
@@ -225,7 +224,7 @@ tests/loader/build-flags.sh: Makefile
 # fails the test).
 loader_tsan_sources = \
 	$(addprefix $(top_srcdir)/,$(filter %.c,$(libdevimg_sources))) \
-	$(addprefix $(top_srcdir)/,$(filter %.c,$(props_libdevimg_props_la_SOURCES)))
+	$(addprefix $(top_srcdir)/,$(filter %.c,$(props_libdevimg_props_la_SOURCES) $(util_libdevimg_util_la_SOURCES)))
 loader_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread
 
 .PHONY: check-tsan
@@ -233,7 +232,7 @@ check-tsan: devimg-wrap$(EXEEXT) tests/containers/mk-offload$(EXEEXT)
 	$(AM_V_at)$(MKDIR_P) loader/tsan
 	$(AM_V_GEN)$(CLANG) $(loader_tsan_cflags) -fPIC -shared \
 		-fvisibility=hidden -include $(top_builddir)/config.h \
-		-I$(top_srcdir)/include -I$(top_srcdir)/props \
+		-I$(top_srcdir)/include -I$(top_srcdir) -I$(top_srcdir)/props -I$(top_srcdir)/util \
 		$(loader_includes) \
 		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
 		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \

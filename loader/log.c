@@ -4,7 +4,7 @@
  * before any context exists; guarded by a mutex, initialized statically so
  * that logging works before the library's constructors ran.
  *
- * Names and messages in log lines and in struct devimg_msg come from
+ * Names and messages in log lines and in struct errmsg come from
  * outside (descriptors, drivers, the environment): every argument of a
  * format is escaped (escape.h), newlines included, so that a log record is
  * one line and no argument can move the cursor, clear the screen or forge
@@ -48,7 +48,7 @@ static void log_stderr(void *data, int priority, const char *file, int line,
 
 	/* One write per message keeps lines of several threads whole. */
 	if ((size_t)vsnprintf(buf, sizeof(buf), format, args) >= sizeof(buf))
-		buf[props_escaped_cut(buf, sizeof(buf) - 1)] = '\0';
+		buf[esc_cut(buf, sizeof(buf) - 1)] = '\0';
 	if (trace_line)
 		fprintf(stderr, "libdevimg: %s\n", buf);
 	else if (priority >= DEVIMG_LOG_DEBUG)
@@ -131,7 +131,7 @@ void devimg_log(int priority, const char *file, int line, const char *fn,
 	va_list args;
 
 	va_start(args, format);
-	props_vsnprintf_esc(msg, sizeof(msg), NULL, format, args);
+	esc_vsnprintf(msg, sizeof(msg), NULL, format, args);
 	va_end(args);
 	log_call(priority, file, line, fn, "%s", msg);
 }
@@ -156,7 +156,7 @@ void devimg_log_text(int priority, const char *file, int line,
 		memcpy(msg + n, u, len);
 		n += len;
 	}
-	msg[props_escaped_cut(msg, n)] = '\0';
+	msg[esc_cut(msg, n)] = '\0';
 	log_call(priority, file, line, fn, "%s", msg);
 }
 
@@ -166,14 +166,4 @@ void devimg_trace_text(int priority, const char *file, int line,
 	trace_line = true;
 	log_call(priority, file, line, fn, "%s", text);
 	trace_line = false;
-}
-
-void devimg_msg_set(struct devimg_msg *m, int err, const char *format, ...)
-{
-	va_list args;
-
-	m->err = err;
-	va_start(args, format);
-	props_vsnprintf_esc(m->text, sizeof(m->text), NULL, format, args);
-	va_end(args);
 }

@@ -15,14 +15,14 @@ PLUGIN_LDFLAGS = -module -avoid-version -shared -no-undefined \
 plugin_LTLIBRARIES =
 
 # What every plugin links in: its per-thread error message (names in it
-# escaped as the loader's are, props/escape.c) and the devimg_plugin_init()
+# escaped as the loader's are, util/escape.c) and the devimg_plugin_init()
 # handshake (hidden; each plugin has its own copy).
 noinst_LTLIBRARIES += plugins/libplugin-support.la
 plugins_libplugin_support_la_SOURCES = \
 	plugins/common/plugin-support.c plugins/common/plugin-support.h \
 	plugins/common/listing.h \
 	plugins/common/enumerate.c plugins/common/enumerate.h \
-	props/escape.c props/escape.h
+	util/escape.c util/escape.h
 plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common

@@ -6,50 +6,6 @@
 
 #include "internal.h"
 
-uint64_t props_le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-uint32_t props_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-uint16_t props_le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-void props_put_le64(unsigned char *p, uint64_t v)
-{
-	put_le(p, v, 8);
-}
-
-void props_put_le32(unsigned char *p, uint32_t v)
-{
-	put_le(p, v, 4);
-}
-
-void props_put_le16(unsigned char *p, uint16_t v)
-{
-	put_le(p, v, 2);
-}
-
 int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 		      char *detail, size_t detailsz)
 {
@@ -62,7 +18,7 @@ int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 			 size, PROPS_BYTES_HEADER);
 		return -EINVAL;
 	}
-	bits = props_le64(buf);
+	bits = get_le64(buf);
 	need = bits / 8 + (bits % 8 != 0);
 	have = size - PROPS_BYTES_HEADER;
 	if (need > have) {
@@ -87,7 +43,7 @@ int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 
 int props_bytes_payload(const void *buf, uint64_t size, const char *where,
 			const unsigned char **payload, uint64_t *nbits,
-			struct props_error *err)
+			struct errmsg *err)
 {
 	char detail[256];
 	uint64_t bits;
@@ -95,7 +51,7 @@ int props_bytes_payload(const void *buf, uint64_t size, const char *where,
 
 	r = props_bytes_check(buf, size, &bits, detail, sizeof(detail));
 	if (r < 0) {
-		props_errf(err, "%s: %s", where ? where : "byte array", detail);
+		errmsg_set(err, "%s: %s", where ? where : "byte array", detail);
 		return r;
 	}
 	if (payload)

@@ -32,7 +32,7 @@
 #define SPV_HOST_ACCESS_MIN_WORDS 5u
 
 static int fail(char *msg, size_t msgsize, const char *fmt, ...)
-	PROPS_PRINTF(3, 4);
+	DEVIMG_PRINTF(3, 4);
 
 static int fail(char *msg, size_t msgsize, const char *fmt, ...)
 {
@@ -59,7 +59,7 @@ int devglobal_decode(const unsigned char *value, uint64_t len,
 			    "device global value: length: saw %" PRIu64
 			    " bytes, expected %u (8-byte bit count, uint32 size, uint8 device_image_scope, 3 padding bytes)",
 			    len, PROPS_BYTES_HEADER + DEVGLOBAL_PAYLOAD);
-	nbits = props_le64(value);
+	nbits = get_le64(value);
 	if (nbits != DEVGLOBAL_PAYLOAD * 8)
 		return fail(msg, msgsize,
 			    "device global value: bit count: saw %" PRIu64
@@ -70,7 +70,7 @@ int devglobal_decode(const unsigned char *value, uint64_t len,
 		return fail(msg, msgsize,
 			    "device global value: device_image_scope flag: saw %u, expected 0 or 1",
 			    flag);
-	out->size = props_le32(value + PROPS_BYTES_HEADER);
+	out->size = get_le32(value + PROPS_BYTES_HEADER);
 	out->image_scope = flag;
 	return 0;
 }
@@ -88,7 +88,7 @@ static uint32_t spv_word(const struct spv_words *m, size_t i)
 	if (m->swapped)
 		return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
 		       (uint32_t)q[2] << 8 | (uint32_t)q[3];
-	return props_le32(q);
+	return get_le32(q);
 }
 
 /*
@@ -136,7 +136,7 @@ static int spv_open(const void *spv, size_t size, struct spv_words *m,
 	m->p = p;
 	m->n = size / 4;
 	m->swapped = false;
-	magic = props_le32(p);
+	magic = get_le32(p);
 	if (magic == SPV_MAGIC)
 		return 0;
 	m->swapped = true;

@@ -17,7 +17,7 @@
 static uint64_t name_hash(size_t set, const char *name)
 {
 	/* the set number moves the hash by an odd multiple: still keyed */
-	return props_hash(name, strlen(name)) ^
+	return siphash13(name, strlen(name)) ^
 	       (uint64_t)set * 0x9e3779b97f4a7c15ull;
 }
 

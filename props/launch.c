@@ -14,21 +14,21 @@
 
 int props_param_opt_decode(const void *buf, uint64_t size, const char *where,
 			   const unsigned char **mask, uint64_t *nargs,
-			   struct props_error *err)
+			   struct errmsg *err)
 {
 	return props_bytes_payload(buf, size, where, mask, nargs, err);
 }
 
 int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
 		    const char *where, uint64_t *vals, size_t max, size_t *n,
-		    struct props_error *err)
+		    struct errmsg *err)
 {
 	const unsigned char *p;
 	uint64_t nbits, count, i;
 	int r;
 
 	if (elem_bytes != 4 && elem_bytes != 8) {
-		props_errf(err, "%s: element size %u, expected 4 or 8",
+		errmsg_set(err, "%s: element size %u, expected 4 or 8",
 			   where ? where : "byte array", elem_bytes);
 		return -EINVAL;
 	}
@@ -36,22 +36,22 @@ int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
 	if (r < 0)
 		return r;
 	if (nbits % (elem_bytes * 8)) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: %" PRIu64 " bits are not whole %u-bit integers",
 			   where ? where : "byte array", nbits, elem_bytes * 8);
 		return -EINVAL;
 	}
 	count = nbits / (elem_bytes * 8);
 	for (i = 0; i < count && i < max; i++)
-		vals[i] = elem_bytes == 4 ? props_le32(p + i * 4) :
-					    props_le64(p + i * 8);
+		vals[i] = elem_bytes == 4 ? get_le32(p + i * 4) :
+					    get_le64(p + i * 8);
 	*n = (size_t)count;
 	return 0;
 }
 
 int props_work_group_size(const void *buf, uint64_t size, unsigned elem_bytes,
 			  const char *where, uint64_t out[3], unsigned *dims,
-			  struct props_error *err)
+			  struct errmsg *err)
 {
 	uint64_t v[3];
 	size_t n, i;
@@ -62,13 +62,13 @@ int props_work_group_size(const void *buf, uint64_t size, unsigned elem_bytes,
 		return r;
 	/* DPC++'s runtime reads an empty list as no requirement at all. */
 	if (n > 3) {
-		props_errf(err, "%s: %zu sizes, expected 0 to 3 (one per dimension)",
+		errmsg_set(err, "%s: %zu sizes, expected 0 to 3 (one per dimension)",
 			   where ? where : "byte array", n);
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		if (v[i] == 0) {
-			props_errf(err, "%s: size 0 in dimension %zu, expected at least 1",
+			errmsg_set(err, "%s: size 0 in dimension %zu, expected at least 1",
 				   where ? where : "byte array", i);
 			return -EINVAL;
 		}

@@ -1,17 +1,16 @@
 noinst_LTLIBRARIES += props/libdevimg-props.la
 props_libdevimg_props_la_SOURCES = \
-	props/props.h props/internal.h props/checked.h props/devimg_limits.h \
-	props/props-error.c props/lines.c props/file.c \
+	props/props.h props/internal.h \
 	props/model.c props/index.c props/base64.c props/bytes.c \
 	props/props-reader.c props/props-writer.c \
 	props/sym.c props/table.c props/spec-layout.c props/launch.c \
-	props/escape.c props/escape.h props/hashkey.c props/hashkey.h \
 	props/offload-binary.c props/offload-binary.h \
 	props/offload-inflate.c props/offload-inflate.h \
 	props/offload-symbols.c props/offload-symbols.h \
 	props/unzstd.c props/unzstd.h \
 	props/syclbin.c props/syclbin.h \
 	props/devglobal.c props/devglobal.h
+props_libdevimg_props_la_LIBADD = util/libdevimg-util.la
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.
 props_tests = \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/le.h"
 
 char *props_strndup(const char *s, size_t n)
 {
@@ -150,14 +151,6 @@ int props_add_bytes_owned(struct props_set *s, const char *name,
 	};
 
 	return add_prop(s, name, &pr);
-}
-
-static void put_le64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++, v >>= 8)
-		p[i] = (unsigned char)(v & 0xff);
 }
 
 int props_add_bytes(struct props_set *s, const char *name, const void *bytes,

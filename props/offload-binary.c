@@ -94,7 +94,7 @@ struct reader {
 	uint32_t version;
 	unsigned esz;		/* bytes of a string entry */
 	const char *fname;
-	struct props_error *err;
+	struct errmsg *err;
 	uint64_t nul_end;	/* offsets below it have a NUL after them */
 	struct cstr *tab;	/* by offset */
 	size_t ntab;
@@ -148,8 +148,8 @@ static int cmp_map_of(const unsigned char *ents, size_t i, size_t j)
 {
 	const unsigned char *x = ents + i * ENTRY_SIZE;
 	const unsigned char *y = ents + j * ENTRY_SIZE;
-	uint64_t sx = props_le64(x + 8), sy = props_le64(y + 8);
-	uint64_t nx = props_le64(x + 16), ny = props_le64(y + 16);
+	uint64_t sx = get_le64(x + 8), sy = get_le64(y + 8);
+	uint64_t nx = get_le64(x + 16), ny = get_le64(y + 16);
 
 	if (sx != sy)
 		return CMP3(sx, sy);
@@ -252,37 +252,37 @@ static int check_strings(struct reader *r, const char *where, uint64_t soff,
 
 	for (i = 0; i < nstr; i++) {
 		const unsigned char *se = b + soff + i * r->esz;
-		uint64_t koff = props_le64(se), voff = props_le64(se + 8), vlen;
+		uint64_t koff = get_le64(se), voff = get_le64(se + 8), vlen;
 
 		if (koff >= bsz) {
-			props_errf(r->err, "%s string %" PRIu64 ": key offset %"
+			errmsg_set(r->err, "%s string %" PRIu64 ": key offset %"
 				   PRIu64 " past the blob's end (%" PRIu64
 				   " bytes)", where, i, koff, bsz);
 			return -EINVAL;
 		}
 		if (!has_nul(r, koff)) {
-			props_errf(r->err, "%s string %" PRIu64 ": key at "
+			errmsg_set(r->err, "%s string %" PRIu64 ": key at "
 				   "offset %" PRIu64 " has no NUL before the "
 				   "blob's end", where, i, koff);
 			return -EINVAL;
 		}
 		if (voff > bsz) {
-			props_errf(r->err, "%s string %" PRIu64 ": value "
+			errmsg_set(r->err, "%s string %" PRIu64 ": value "
 				   "offset %" PRIu64 " past the blob's end (%"
 				   PRIu64 " bytes)", where, i, voff, bsz);
 			return -EINVAL;
 		}
 		if (r->version == 1 && (voff == bsz || !has_nul(r, voff))) {
-			props_errf(r->err, "%s string %" PRIu64 ": value at "
+			errmsg_set(r->err, "%s string %" PRIu64 ": value at "
 				   "offset %" PRIu64 " has no NUL before the "
 				   "blob's end", where, i, voff);
 			return -EINVAL;
 		}
 		if (r->version == 1)
 			continue;
-		vlen = props_le64(se + 16);
+		vlen = get_le64(se + 16);
 		if (vlen > bsz - voff) {
-			props_errf(r->err, "%s string %" PRIu64 ": value "
+			errmsg_set(r->err, "%s string %" PRIu64 ": value "
 				   "(offset %" PRIu64 ", size %" PRIu64 ") past "
 				   "the blob's end (%" PRIu64 " bytes)", where,
 				   i, voff, vlen, bsz);
@@ -304,22 +304,22 @@ static int check_entry(struct reader *r, const unsigned char *raw, size_t idx,
 
 	snprintf(where, sizeof(where), "%s: OffloadBinary entry %zu",
 		 fname_or(r->fname), idx);
-	e->image_kind = props_le16(raw);
-	e->offload_kind = props_le16(raw + 2);
-	e->flags = props_le32(raw + 4);
-	soff = props_le64(raw + 8);
-	nstr = props_le64(raw + 16);
-	ioff = props_le64(raw + 24);
-	isz = props_le64(raw + 32);
+	e->image_kind = get_le16(raw);
+	e->offload_kind = get_le16(raw + 2);
+	e->flags = get_le32(raw + 4);
+	soff = get_le64(raw + 8);
+	nstr = get_le64(raw + 16);
+	ioff = get_le64(raw + 24);
+	isz = get_le64(raw + 32);
 
 	if (ioff > bsz || isz > bsz - ioff) {
-		props_errf(r->err, "%s: image (offset %" PRIu64 ", size %"
+		errmsg_set(r->err, "%s: image (offset %" PRIu64 ", size %"
 			   PRIu64 ") past the blob's end (%" PRIu64 " bytes)",
 			   where, ioff, isz, bsz);
 		return -EINVAL;
 	}
 	if (soff > bsz || nstr > (bsz - soff) / r->esz) {
-		props_errf(r->err, "%s: string map (offset %" PRIu64 ", %"
+		errmsg_set(r->err, "%s: string map (offset %" PRIu64 ", %"
 			   PRIu64 " entries) past the blob's end (%" PRIu64
 			   " bytes)", where, soff, nstr, bsz);
 		return -EINVAL;
@@ -329,7 +329,7 @@ static int check_entry(struct reader *r, const unsigned char *raw, size_t idx,
 	if (!lead || !nstr)
 		return 0;
 	if (nstr > bsz / r->esz - *nread) {
-		props_errf(r->err, "%s: string map (offset %" PRIu64 ", %"
+		errmsg_set(r->err, "%s: string map (offset %" PRIu64 ", %"
 			   PRIu64 " entries): with the maps of the entries "
 			   "before it, %" PRIu64 " string entries of %u bytes, "
 			   "more than the blob's %" PRIu64 " bytes hold", where,
@@ -397,7 +397,7 @@ static int charge(struct reader *r, const struct cstr *x,
 		r->cmp_left--;
 		return 0;
 	}
-	props_errf(r->err, "%s: OffloadBinary keys at offsets %" PRIu64
+	errmsg_set(r->err, "%s: OffloadBinary keys at offsets %" PRIu64
 		   " and %" PRIu64 ": telling keys of equal hash apart would "
 		   "read more than the blob's %" PRIu64 " bytes",
 		   fname_or(r->fname), x->off, y->off, r->bsz);
@@ -508,13 +508,13 @@ static int build_table(struct reader *r, const unsigned char *ents,
 		if (lead[i] != i)
 			continue;
 		raw = ents + i * ENTRY_SIZE;
-		nstr = props_le64(raw + 16);
-		se = r->b + props_le64(raw + 8);
+		nstr = get_le64(raw + 16);
+		se = r->b + get_le64(raw + 8);
 		for (j = 0; j < nstr; j++, se += r->esz) {
-			r->tab[n++] = (struct cstr){ .off = props_le64(se) };
+			r->tab[n++] = (struct cstr){ .off = get_le64(se) };
 			if (per == 2)
 				r->tab[n++] = (struct cstr){
-					.off = props_le64(se + 8),
+					.off = get_le64(se + 8),
 					.cls = NOT_KEY,
 				};
 		}
@@ -543,7 +543,7 @@ static int charge_copy(struct reader *r, size_t idx, uint64_t j,
 		r->copy_left -= vlen + 1;
 		return 0;
 	}
-	props_errf(r->err, "%s: OffloadBinary entry %zu string %" PRIu64
+	errmsg_set(r->err, "%s: OffloadBinary entry %zu string %" PRIu64
 		   ": value (offset %" PRIu64 ", size %" PRIu64 ") has no NUL "
 		   "after it, and copies of such values would take more than "
 		   "the blob's %" PRIu64 " bytes", fname_or(r->fname), idx, j,
@@ -561,7 +561,7 @@ static int charge_refs(struct reader *r, size_t idx, uint64_t n)
 		r->ref_left -= n;
 		return 0;
 	}
-	props_errf(r->err, "%s: OffloadBinary entry %zu: the entries' images "
+	errmsg_set(r->err, "%s: OffloadBinary entry %zu: the entries' images "
 		   "and strings, counted once for each entry naming them, "
 		   "come to more than %u times the blob's %" PRIu64 " bytes",
 		   fname_or(r->fname), idx, DEVIMG_LIMIT_REFERENCE_RATIO,
@@ -586,7 +586,7 @@ static int read_map(struct reader *r, size_t idx, uint64_t soff,
 
 	for (j = 0; j < nstr; j++) {
 		se = b + soff + j * r->esz;
-		t = tab_find(r, props_le64(se));
+		t = tab_find(r, get_le64(se));
 		c = r->tab[t].cls;
 		if (!slot[c]) {
 			slot[c] = n + 1;
@@ -610,11 +610,11 @@ static int read_map(struct reader *r, size_t idx, uint64_t soff,
 	for (k = 0; k < n; k++) {
 		j = out[k].value_len;
 		se = b + soff + j * r->esz;
-		voff = props_le64(se + 8);
+		voff = get_le64(se + 8);
 		if (r->version == 1) {
 			vlen = r->tab[tab_find(r, voff)].len;
 		} else {
-			vlen = props_le64(se + 16);
+			vlen = get_le64(se + 16);
 			if (!terminated(r, voff, vlen) &&
 			    charge_copy(r, idx, j, voff, vlen))
 				return -EINVAL;
@@ -693,11 +693,11 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 	for (i = 0; i < ob->nentries; i++) {
 		const unsigned char *raw = ents + i * ENTRY_SIZE;
 		struct offload_entry *e = &ob->entries[i];
-		uint64_t nstr = props_le64(raw + 16);
+		uint64_t nstr = get_le64(raw + 16);
 
 		if (lead[i] != i || !nstr)
 			continue;
-		rc = read_map(r, i, props_le64(raw + 8), nstr, slot,
+		rc = read_map(r, i, get_le64(raw + 8), nstr, slot,
 			      strs + used, keys + used, &n, &mapb[i]);
 		if (rc)
 			break;
@@ -725,11 +725,11 @@ static int read_maps(struct reader *r, struct offload_binary *ob,
 }
 
 static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
-		      struct offload_binary *ob, struct props_error *err)
+		      struct offload_binary *ob, struct errmsg *err)
 {
-	uint32_t version = props_le32(b + 4);
-	uint64_t eoff = props_le64(b + 16);
-	uint64_t count = props_le64(b + 24), nread = 0;
+	uint32_t version = get_le32(b + 4);
+	uint64_t eoff = get_le64(b + 16);
+	uint64_t count = get_le64(b + 24), nread = 0;
 	struct reader r = {
 		.b = b, .bsz = bsz, .version = version,
 		.esz = version == 1 ? STR_V1_SIZE : STR_SIZE,
@@ -744,14 +744,14 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
 	if (version == 1)
 		count = 1;	/* the field held the entry size then */
 	if (eoff > bsz || count > (bsz - eoff) / ENTRY_SIZE) {
-		props_errf(err, "%s: OffloadBinary EntriesOffset %" PRIu64
+		errmsg_set(err, "%s: OffloadBinary EntriesOffset %" PRIu64
 			   " with %" PRIu64 " entries of %u bytes past the "
 			   "blob's end (%" PRIu64 " bytes)", fname_or(fname),
 			   eoff, count, ENTRY_SIZE, bsz);
 		return -EINVAL;
 	}
 	if (!count) {
-		props_errf(err, "%s: OffloadBinary EntriesCount is 0, expected "
+		errmsg_set(err, "%s: OffloadBinary EntriesCount is 0, expected "
 			   "at least one entry", fname_or(fname));
 		return -EINVAL;
 	}
@@ -783,14 +783,14 @@ static int parse_blob(const unsigned char *b, uint64_t bsz, const char *fname,
  */
 static int inflate_blob(const unsigned char *b, uint64_t bsz,
 			uint64_t inflated, const char *fname,
-			struct offload_binary *ob, struct props_error *err)
+			struct offload_binary *ob, struct errmsg *err)
 {
-	uint64_t eoff = props_le64(b + 16);
+	uint64_t eoff = get_le64(b + 16);
 	const char *what = "";
 	int rc;
 
 	if (eoff < HDR_V3_SIZE || eoff > bsz || inflated < eoff) {
-		props_errf(err, "%s: compressed OffloadBinary: EntriesOffset %"
+		errmsg_set(err, "%s: compressed OffloadBinary: EntriesOffset %"
 			   PRIu64 ", Size %" PRIu64 ", InflatedSize %" PRIu64
 			   ": expected %u <= EntriesOffset <= Size and "
 			   "EntriesOffset <= InflatedSize",
@@ -800,7 +800,7 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 	/* The zstd expander's limit, checked before anything is allocated. */
 	if (inflated - eoff > DEVIMG_LIMIT_DECOMPRESSED ||
 	    inflated > SIZE_MAX / 2) {
-		props_errf(err, "%s: compressed OffloadBinary: InflatedSize %"
+		errmsg_set(err, "%s: compressed OffloadBinary: InflatedSize %"
 			   PRIu64 " after EntriesOffset %" PRIu64 " is a body "
 			   "of %" PRIu64 " bytes, more than "
 			   "DEVIMG_LIMIT_DECOMPRESSED (%" PRIu64 ")",
@@ -811,19 +811,19 @@ static int inflate_blob(const unsigned char *b, uint64_t bsz,
 	rc = offload_inflate(b + eoff, (size_t)(bsz - eoff), (size_t)eoff,
 			     (size_t)(inflated - eoff), &ob->owned, &what);
 	if (rc) {
-		props_errf(err, "%s: compressed OffloadBinary (InflatedSize %"
+		errmsg_set(err, "%s: compressed OffloadBinary (InflatedSize %"
 			   PRIu64 "): %s", fname_or(fname), inflated, what);
 		return rc;
 	}
 	memcpy(ob->owned, b, (size_t)eoff);
-	props_put_le64(ob->owned + 8, inflated);
-	props_put_le64(ob->owned + 32, 0);
+	put_le64(ob->owned + 8, inflated);
+	put_le64(ob->owned + 32, 0);
 	return 0;
 }
 
 int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 			    const char *fname, struct offload_binary **out,
-			    struct props_error *err)
+			    struct errmsg *err)
 {
 	const unsigned char *b;
 	struct offload_binary *ob;
@@ -834,46 +834,46 @@ int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 
 	*out = NULL;
 	if (!buf || *off > len) {
-		props_errf(err, "%s: OffloadBinary offset %zu past the end (%zu "
+		errmsg_set(err, "%s: OffloadBinary offset %zu past the end (%zu "
 			   "bytes)", fname_or(fname), *off, len);
 		return -EINVAL;
 	}
 	b = (const unsigned char *)buf + *off;
 	avail = len - *off;
 	if (!offload_binary_is(b, (size_t)avail)) {
-		props_errf(err, "%s: at offset %zu: not an OffloadBinary (magic "
+		errmsg_set(err, "%s: at offset %zu: not an OffloadBinary (magic "
 			   "10 ff 10 ad expected)", fname_or(fname), *off);
 		return -EINVAL;
 	}
 	if (avail < HDR_V1_SIZE) {
-		props_errf(err, "%s: OffloadBinary header truncated: %" PRIu64
+		errmsg_set(err, "%s: OffloadBinary header truncated: %" PRIu64
 			   " bytes, expected at least %u", fname_or(fname),
 			   avail, HDR_V1_SIZE);
 		return -EINVAL;
 	}
-	version = props_le32(b + 4);
+	version = get_le32(b + 4);
 	if (version == 0 || version > OFFLOAD_BINARY_VERSION) {
-		props_errf(err, "%s: OffloadBinary version %" PRIu32
+		errmsg_set(err, "%s: OffloadBinary version %" PRIu32
 			   " not supported (expected 1 to %u)", fname_or(fname),
 			   version, OFFLOAD_BINARY_VERSION);
 		return -EINVAL;
 	}
 	if (version >= 3 && avail < HDR_V3_SIZE) {
-		props_errf(err, "%s: OffloadBinary version 3 header truncated: "
+		errmsg_set(err, "%s: OffloadBinary version 3 header truncated: "
 			   "%" PRIu64 " bytes, expected %u", fname_or(fname),
 			   avail, HDR_V3_SIZE);
 		return -EINVAL;
 	}
-	bsz = props_le64(b + 8);
+	bsz = get_le64(b + 8);
 	if (bsz > avail || bsz < (version >= 3 ? HDR_V3_SIZE : HDR_V1_SIZE)) {
-		props_errf(err, "%s: OffloadBinary Size %" PRIu64 ": expected "
+		errmsg_set(err, "%s: OffloadBinary Size %" PRIu64 ": expected "
 			   "%u (the header) to %" PRIu64 " (the bytes present)",
 			   fname_or(fname), bsz,
 			   version >= 3 ? HDR_V3_SIZE : HDR_V1_SIZE, avail);
 		return -EINVAL;
 	}
 	if (version >= 3)
-		inflated = props_le64(b + 32);
+		inflated = get_le64(b + 32);
 	ob = calloc(1, sizeof(*ob));
 	if (!ob)
 		return -ENOMEM;
@@ -889,7 +889,7 @@ int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 	if (rc) {
 		offload_binary_free(ob);
 		if (rc == -ENOMEM)
-			props_errf(err, "%s: out of memory", fname_or(fname));
+			errmsg_set(err, "%s: out of memory", fname_or(fname));
 		return rc;
 	}
 	/* The next blob starts 8-aligned from the section's start. */
@@ -905,7 +905,7 @@ int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 }
 
 int offload_binary_parse(const void *buf, size_t len, const char *fname,
-			 struct offload_binary **out, struct props_error *err)
+			 struct offload_binary **out, struct errmsg *err)
 {
 	size_t off = 0;
 
@@ -1070,7 +1070,7 @@ static void strtab_fini(struct strtab *t)
 static int strtab_add(struct strtab *t, const char *s, size_t len,
 		      size_t *off)
 {
-	uint64_t h = props_hash(s, len);
+	uint64_t h = siphash13(s, len);
 	size_t i = (size_t)h & t->mask, k;
 
 	for (; (k = t->slot[i]); i = (i + 1) & t->mask) {
@@ -1095,13 +1095,13 @@ static int strtab_add(struct strtab *t, const char *s, size_t len,
 
 static int check_inputs(const struct offload_image_in *in, size_t n,
 			unsigned version, size_t *nstr, size_t *imgsz,
-			struct props_error *err)
+			struct errmsg *err)
 {
 	size_t i, j;
 
 	if (!n || (version == 1 && n != 1) || version < 1 ||
 	    version > OFFLOAD_BINARY_VERSION) {
-		props_errf(err, "OffloadBinary writer: %zu entries in version %u "
+		errmsg_set(err, "OffloadBinary writer: %zu entries in version %u "
 			   "(expected version 1 to %u, one entry in version 1, "
 			   "at least one otherwise)", n, version,
 			   OFFLOAD_BINARY_VERSION);
@@ -1116,7 +1116,7 @@ static int check_inputs(const struct offload_image_in *in, size_t n,
 			if (!s->key || !s->value ||
 			    (version == 1 &&
 			     memchr(s->value, 0, s->value_len))) {
-				props_errf(err, "OffloadBinary writer: entry %zu "
+				errmsg_set(err, "OffloadBinary writer: entry %zu "
 					   "string %zu: missing key or value, or a "
 					   "NUL inside a version 1 value", i, j);
 				return -EINVAL;
@@ -1131,7 +1131,7 @@ static int check_inputs(const struct offload_image_in *in, size_t n,
 
 int offload_binary_write(const struct offload_image_in *in, size_t n,
 			 unsigned version, unsigned char **out, size_t *size,
-			 struct props_error *err)
+			 struct errmsg *err)
 {
 	size_t nstr, imgsz, hdr, strent, entries_end, strmap_end, data, total;
 	size_t i, j, k, koff, voff, ioff;
@@ -1177,23 +1177,23 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 		goto fail;
 
 	memcpy(b, OFFLOAD_BINARY_MAGIC, OFFLOAD_BINARY_MAGIC_LEN);
-	props_put_le32(b + 4, version);
-	props_put_le64(b + 8, total);
-	props_put_le64(b + 16, hdr);
+	put_le32(b + 4, version);
+	put_le64(b + 8, total);
+	put_le64(b + 16, hdr);
 	/* Version 1 kept the entry size where later versions count them. */
-	props_put_le64(b + 24, version == 1 ? ENTRY_SIZE : n);
+	put_le64(b + 24, version == 1 ? ENTRY_SIZE : n);
 
 	p = b + hdr;
 	ioff = data;
 	k = 0;
 	for (i = 0; i < n; i++, p += ENTRY_SIZE) {
-		props_put_le16(p, in[i].image_kind);
-		props_put_le16(p + 2, in[i].offload_kind);
-		props_put_le32(p + 4, in[i].flags);
-		props_put_le64(p + 8, entries_end + k * strent);
-		props_put_le64(p + 16, in[i].nstrings);
-		props_put_le64(p + 24, ioff);
-		props_put_le64(p + 32, in[i].image_size);
+		put_le16(p, in[i].image_kind);
+		put_le16(p + 2, in[i].offload_kind);
+		put_le32(p + 4, in[i].flags);
+		put_le64(p + 8, entries_end + k * strent);
+		put_le64(p + 16, in[i].nstrings);
+		put_le64(p + 24, ioff);
+		put_le64(p + 32, in[i].image_size);
 		if (in[i].image_size)
 			memcpy(b + ioff, in[i].image, in[i].image_size);
 		ioff += in[i].image_size;
@@ -1205,10 +1205,10 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 
 			strtab_add(&t, s->key, strlen(s->key), &koff);
 			strtab_add(&t, s->value, s->value_len, &voff);
-			props_put_le64(p, strmap_end + koff);
-			props_put_le64(p + 8, strmap_end + voff);
+			put_le64(p, strmap_end + koff);
+			put_le64(p + 8, strmap_end + voff);
 			if (strent == STR_SIZE)
-				props_put_le64(p + 16, s->value_len);
+				put_le64(p + 16, s->value_len);
 		}
 	}
 	for (i = 0; i < t.n; i++)
@@ -1221,10 +1221,10 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 
 overflow:
 	if (rc == -EOVERFLOW)
-		props_errf(err, "OffloadBinary writer: sizes overflow");
+		errmsg_set(err, "OffloadBinary writer: sizes overflow");
 fail:
 	if (rc == -ENOMEM)
-		props_errf(err, "OffloadBinary writer: out of memory");
+		errmsg_set(err, "OffloadBinary writer: out of memory");
 	strtab_fini(&t);
 	free(b);
 	return rc;

@@ -145,10 +145,10 @@ int offload_binary_is(const void *buf, size_t len);
  */
 int offload_binary_parse_at(const void *buf, size_t len, size_t *off,
 			    const char *fname, struct offload_binary **out,
-			    struct props_error *err);
+			    struct errmsg *err);
 /* The blob at the start of buf; bytes past its Size are ignored. */
 int offload_binary_parse(const void *buf, size_t len, const char *fname,
-			 struct offload_binary **out, struct props_error *err);
+			 struct offload_binary **out, struct errmsg *err);
 void offload_binary_free(struct offload_binary *ob);
 
 /*
@@ -187,7 +187,7 @@ struct offload_image_in {
  */
 int offload_binary_write(const struct offload_image_in *in, size_t n,
 			 unsigned version, unsigned char **out, size_t *size,
-			 struct props_error *err);
+			 struct errmsg *err);
 
 #ifdef __cplusplus
 }

@@ -39,12 +39,12 @@ static bool all_nul(const unsigned char *p, size_t len)
 
 static size_t slot_off(const unsigned char *p, size_t i)
 {
-	return props_le32(p + COUNT_SIZE + i * SLOT_SIZE);
+	return get_le32(p + COUNT_SIZE + i * SLOT_SIZE);
 }
 
 static size_t slot_len(const unsigned char *p, size_t i)
 {
-	return props_le32(p + COUNT_SIZE + i * SLOT_SIZE + 4);
+	return get_le32(p + COUNT_SIZE + i * SLOT_SIZE + 4);
 }
 
 /* The count fits the limit and its header fits the string. */
@@ -59,7 +59,7 @@ static int table_header(const unsigned char *p, size_t len, size_t *count,
 			 len, COUNT_SIZE);
 		return -EINVAL;
 	}
-	c = props_le32(p);
+	c = get_le32(p);
 	if (c > DEVIMG_LIMIT_ENTRIES) {
 		snprintf(why->s, sizeof(why->s),
 			 "count %u, more than the limit of %u names",
@@ -263,7 +263,7 @@ static bool is_sep(unsigned char c)
 }
 
 static int decode_text(const unsigned char *p, size_t len, const char *where,
-		       struct offload_symbols *sy, struct props_error *err)
+		       struct offload_symbols *sy, struct errmsg *err)
 {
 	bool lines = false;
 	size_t i, n = 0;
@@ -275,7 +275,7 @@ static int decode_text(const unsigned char *p, size_t len, const char *where,
 		n += !is_sep(p[i]) && (i == 0 || is_sep(p[i - 1]));
 	}
 	if (n > DEVIMG_LIMIT_ENTRIES) {
-		props_errf(err, "%s: \"symbols\": %zu names, more than the limit of %u",
+		errmsg_set(err, "%s: \"symbols\": %zu names, more than the limit of %u",
 			   where, n, DEVIMG_LIMIT_ENTRIES);
 		return -EINVAL;
 	}
@@ -295,7 +295,7 @@ static int decode_text(const unsigned char *p, size_t len, const char *where,
 
 int offload_symbols_decode(const void *s, size_t len, const char *where,
 			   struct offload_symbols *out,
-			   struct props_error *err)
+			   struct errmsg *err)
 {
 	struct offload_symbols sy = { .form = OFFLOAD_SYMBOLS_NONE };
 	const unsigned char *p = s;
@@ -304,7 +304,7 @@ int offload_symbols_decode(const void *s, size_t len, const char *where,
 	size_t n;
 	int r;
 
-	where = props_fname(where);
+	where = errmsg_fname(where);
 	if (!len || all_nul(p, len)) {
 		*out = sy;
 		return 0;
@@ -314,13 +314,13 @@ int offload_symbols_decode(const void *s, size_t len, const char *where,
 		r = decode_table(p, len, sp, n, &sy);
 		free(sp);
 	} else if (r == -EINVAL && p[0] < 0x20) {
-		props_errf(err, "%s: \"symbols\" table: %s", where, why.s);
+		errmsg_set(err, "%s: \"symbols\" table: %s", where, why.s);
 		return r;
 	} else if (r == -EINVAL) {
 		r = decode_text(p, len, where, &sy, err);
 	}
 	if (r == -ENOMEM || r == -EOVERFLOW)
-		props_errf(err, "%s: \"symbols\" of %zu bytes: %s", where, len,
+		errmsg_set(err, "%s: \"symbols\" of %zu bytes: %s", where, len,
 			   r == -ENOMEM ? "out of memory" : "too large");
 	if (r)
 		return r;

@@ -78,7 +78,7 @@ struct offload_symbols {
  */
 int offload_symbols_decode(const void *s, size_t len, const char *where,
 			   struct offload_symbols *out,
-			   struct props_error *err);
+			   struct errmsg *err);
 /* Free what sy owns and zero it; NULL or a zeroed sy is fine. */
 void offload_symbols_fini(struct offload_symbols *sy);
 

@@ -21,14 +21,14 @@ struct reader {
 	struct props *p;
 	size_t cur;		/* index of the open set; SIZE_MAX before one */
 	struct props_index ix;
-	struct props_error *err;
+	struct errmsg *err;
 	props_note_fn note;
 	void *ctx;
 };
 
 /* A parsed "Name=Type|Value" line; pointers into the line. */
 struct prop_line {
-	const struct props_line *ln;
+	const struct text_line *ln;
 	const char *name;
 	size_t name_len;
 	const char *type;
@@ -44,17 +44,17 @@ struct decimal {
 	int zeros;		/* written with leading zeros */
 };
 
-static size_t col_of(const struct props_line *ln, const char *at)
+static size_t col_of(const struct text_line *ln, const char *at)
 {
 	return (size_t)(at - ln->s) + 1;
 }
 
 static void note(struct reader *rd, size_t line, const char *fmt, ...)
-	PROPS_PRINTF(3, 4);
+	DEVIMG_PRINTF(3, 4);
 
 static void note(struct reader *rd, size_t line, const char *fmt, ...)
 {
-	char msg[sizeof(((struct props_error *)0)->msg)];
+	char msg[sizeof(((struct errmsg *)0)->msg)];
 	va_list ap;
 
 	if (!rd->note)
@@ -75,10 +75,10 @@ static void note_reserved(struct reader *rd, size_t line, const char *what,
 		     what);
 }
 
-static int parse_set(struct reader *rd, const struct props_line *ln)
+static int parse_set(struct reader *rd, const struct text_line *ln)
 {
 	const char *end = NULL, *s;
-	struct props_quote q;
+	struct quote q;
 	struct props_set *set;
 	size_t idx, n;
 	char *name;
@@ -89,21 +89,21 @@ static int parse_set(struct reader *rd, const struct props_line *ln)
 			break;
 		}
 	if (!end) {
-		props_err_at(rd->err, rd->fname, ln->lineno, ln->len + 1,
+		errmsg_at(rd->err, rd->fname, ln->lineno, ln->len + 1,
 			     "unterminated set name: saw '%s', expected ']' to close it",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	n = (size_t)(end - ln->s) - 1;
 	if (n == 0) {
-		props_err_at(rd->err, rd->fname, ln->lineno, 2,
+		errmsg_at(rd->err, rd->fname, ln->lineno, 2,
 			     "empty set name: saw '%s', expected a name between '[' and ']'",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (end + 1 < ln->s + ln->len)
 		note(rd, ln->lineno, "text after the set name's ']' is ignored: '%s'",
-		     props_quote(&q, end + 1,
+		     quote_text(&q, end + 1,
 				 (size_t)(ln->s + ln->len - end - 1)));
 	name = props_strndup(ln->s + 1, n);
 	if (!name)
@@ -111,7 +111,7 @@ static int parse_set(struct reader *rd, const struct props_line *ln)
 	if (props_index_get(&rd->ix, rd->p, PROPS_INDEX_SETS, name, &idx)) {
 		note(rd, ln->lineno,
 		     "set '%s' opened again: its properties join the set of that name above",
-		     props_quote(&q, name, n));
+		     quote_text(&q, name, n));
 		rd->cur = idx;
 		free(name);
 		return 0;
@@ -125,42 +125,42 @@ static int parse_set(struct reader *rd, const struct props_line *ln)
 	return props_index_put(&rd->ix, rd->p, PROPS_INDEX_SETS, rd->cur);
 }
 
-static int split_prop(struct reader *rd, const struct props_line *ln,
+static int split_prop(struct reader *rd, const struct text_line *ln,
 		      struct prop_line *pl)
 {
 	const char *end = ln->s + ln->len, *eq, *bar;
-	struct props_quote q;
+	struct quote q;
 
 	eq = memchr(ln->s, '=', ln->len);
 	if (!eq) {
-		props_err_at(rd->err, rd->fname, ln->lineno, 1,
+		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
 			     "missing '=' in property: saw '%s', expected Name=Type|Value",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (eq == ln->s) {
-		props_err_at(rd->err, rd->fname, ln->lineno, 1,
+		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
 			     "empty property name: saw '%s', expected a name before '='",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	bar = memchr(eq + 1, '|', (size_t)(end - eq - 1));
 	if (!bar) {
-		props_err_at(rd->err, rd->fname, ln->lineno, col_of(ln, eq + 1),
+		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, eq + 1),
 			     "missing '|' after the property type: saw '%s', expected Type|Value",
-			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
+			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	if (bar == eq + 1) {
-		props_err_at(rd->err, rd->fname, ln->lineno, col_of(ln, bar),
+		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, bar),
 			     "empty property type: saw '%s', expected Type|Value",
-			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
+			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	if (bar + 1 == end) {
-		props_err_at(rd->err, rd->fname, ln->lineno, col_of(ln, end),
+		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, end),
 			     "empty property value: saw '%s', expected a value after '|'",
-			     props_quote(&q, eq + 1, (size_t)(end - eq - 1)));
+			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	pl->ln = ln;
@@ -200,7 +200,7 @@ static size_t scan_decimal(const char *s, size_t len, struct decimal *d)
 static int parse_type(struct reader *rd, const struct prop_line *pl,
 		      enum props_type *type)
 {
-	struct props_quote q;
+	struct quote q;
 	struct decimal d;
 
 	if (scan_decimal(pl->type, pl->type_len, &d) == pl->type_len &&
@@ -208,13 +208,13 @@ static int parse_type(struct reader *rd, const struct prop_line *pl,
 		*type = (enum props_type)d.low;
 		if (d.wide || d.zeros)
 			note(rd, pl->ln->lineno, "property type '%s' is read as %u",
-			     props_quote(&q, pl->type, pl->type_len),
+			     quote_text(&q, pl->type, pl->type_len),
 			     (unsigned)d.low);
 		return 0;
 	}
-	props_err_at(rd->err, rd->fname, pl->ln->lineno, col_of(pl->ln, pl->type),
+	errmsg_at(rd->err, rd->fname, pl->ln->lineno, col_of(pl->ln, pl->type),
 		     "bad property type: saw '%s', expected 1 (UINT32) or 2 (BYTE_ARRAY)",
-		     props_quote(&q, pl->type, pl->type_len));
+		     quote_text(&q, pl->type, pl->type_len));
 	return -EINVAL;
 }
 
@@ -222,20 +222,20 @@ static int parse_u32(struct reader *rd, const struct prop_line *pl,
 		     uint32_t *out)
 {
 	size_t col = col_of(pl->ln, pl->val), i;
-	struct props_quote q;
+	struct quote q;
 	struct decimal d;
 
 	i = scan_decimal(pl->val, pl->val_len, &d);
 	if (i < pl->val_len) {
-		props_err_at(rd->err, rd->fname, pl->ln->lineno, col + i,
+		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col + i,
 			     "bad decimal number: saw '%s', expected digits 0-9 only",
-			     props_quote(&q, pl->val, pl->val_len));
+			     quote_text(&q, pl->val, pl->val_len));
 		return -EINVAL;
 	}
 	if (d.wide)
 		note(rd, pl->ln->lineno,
 		     "number '%s' does not fit 32 bits: read as %" PRIu32,
-		     props_quote(&q, pl->val, pl->val_len), d.low);
+		     quote_text(&q, pl->val, pl->val_len), d.low);
 	*out = d.low;
 	return 0;
 }
@@ -244,22 +244,22 @@ static int decode_b64(struct reader *rd, const struct prop_line *pl,
 		      unsigned char **buf, size_t *size)
 {
 	size_t col = col_of(pl->ln, pl->val), n, bad = 0;
-	struct props_quote q;
+	struct quote q;
 	unsigned char *data;
 
 	if (props_b64_decoded_len(pl->val_len, &n) < 0) {
-		props_err_at(rd->err, rd->fname, pl->ln->lineno, col,
+		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col,
 			     "truncated base64: saw '%s' (%zu characters), expected a length of 4n, 4n+2 or 4n+3",
-			     props_quote(&q, pl->val, pl->val_len), pl->val_len);
+			     quote_text(&q, pl->val, pl->val_len), pl->val_len);
 		return -EINVAL;
 	}
 	data = malloc(n ? n : 1);
 	if (!data)
 		return -ENOMEM;
 	if (props_b64_decode(pl->val, pl->val_len, data, &bad) < 0) {
-		props_err_at(rd->err, rd->fname, pl->ln->lineno, col + bad,
+		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col + bad,
 			     "bad base64 character: saw '%s', expected A-Z, a-z, 0-9, '+' or '/'",
-			     props_quote(&q, pl->val + bad, 1));
+			     quote_text(&q, pl->val + bad, 1));
 		free(data);
 		return -EINVAL;
 	}
@@ -281,7 +281,7 @@ static int fit_bytes(struct reader *rd, const struct prop_line *pl,
 	uint64_t bits, need;
 
 	if (*size >= PROPS_BYTES_HEADER) {
-		bits = props_le64(buf);
+		bits = get_le64(buf);
 		need = bits / 8 + (bits % 8 != 0);
 		if (need < *size - PROPS_BYTES_HEADER) {
 			note(rd, pl->ln->lineno,
@@ -293,7 +293,7 @@ static int fit_bytes(struct reader *rd, const struct prop_line *pl,
 		}
 	}
 	if (props_bytes_check(buf, *size, &bits, detail, sizeof(detail)) < 0) {
-		props_err_at(rd->err, rd->fname, pl->ln->lineno,
+		errmsg_at(rd->err, rd->fname, pl->ln->lineno,
 			     col_of(pl->ln, pl->val), "%s", detail);
 		return -EINVAL;
 	}
@@ -328,15 +328,15 @@ static int store_prop(struct reader *rd, const struct prop_line *pl,
 		      unsigned char *buf, size_t size)
 {
 	struct props_set *s = &rd->p->sets[rd->cur];
-	struct props_quote q, qs;
+	struct quote q, qs;
 	size_t idx;
 	int r;
 
 	if (props_index_get(&rd->ix, rd->p, rd->cur, name, &idx)) {
 		note(rd, pl->ln->lineno,
 		     "property '%s' of set '%s' given again: this value replaces the one above",
-		     props_quote(&q, pl->name, pl->name_len),
-		     props_quote(&qs, s->name, strlen(s->name)));
+		     quote_text(&q, pl->name, pl->name_len),
+		     quote_text(&qs, s->name, strlen(s->name)));
 		props_prop_replace(&s->props[idx], type, u32, buf, size);
 		s->props[idx].line = pl->ln->lineno;
 		return 0;
@@ -354,21 +354,21 @@ static int store_prop(struct reader *rd, const struct prop_line *pl,
 	return props_index_put(&rd->ix, rd->p, rd->cur, s->nprops - 1);
 }
 
-static int parse_prop(struct reader *rd, const struct props_line *ln)
+static int parse_prop(struct reader *rd, const struct text_line *ln)
 {
 	unsigned char *buf;
 	struct prop_line pl;
 	enum props_type type;
-	struct props_quote q;
+	struct quote q;
 	uint32_t u32;
 	size_t size;
 	char *name;
 	int r;
 
 	if (rd->cur == SIZE_MAX) {
-		props_err_at(rd->err, rd->fname, ln->lineno, 1,
+		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
 			     "property outside a set: saw '%s', expected a '[Set name]' line before it",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	r = split_prop(rd, ln, &pl);
@@ -404,15 +404,15 @@ static void note_nul(struct reader *rd, const char *text, size_t len)
 }
 
 int props_parse_noted(const char *text, size_t len, const char *fname,
-		      struct props **out, struct props_error *err,
+		      struct props **out, struct errmsg *err,
 		      props_note_fn note_fn, void *ctx)
 {
 	struct reader rd = {
 		.fname = fname, .err = err, .cur = SIZE_MAX,
 		.note = note_fn, .ctx = ctx,
 	};
-	struct props_lines it;
-	struct props_line ln;
+	struct line_iter it;
+	struct text_line ln;
 	int r;
 
 	*out = NULL;
@@ -421,8 +421,8 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 		return -ENOMEM;
 	if (text)
 		note_nul(&rd, text, len);
-	props_lines_init_nul_ends(&it, text, len, fname);
-	while ((r = props_lines_next(&it, &ln, err)) > 0) {
+	lines_init_nul_ends(&it, text, len, fname);
+	while ((r = lines_next(&it, &ln, err)) > 0) {
 		if (ln.s[0] == '[')
 			r = parse_set(&rd, &ln);
 		else
@@ -431,13 +431,13 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 			break;
 	}
 	if (r == 0 && !rd.p->nsets) {
-		props_err_at(err, fname, 1, 1,
+		errmsg_at(err, fname, 1, 1,
 			     "no property set: saw %s, expected at least one '[Set name]' line",
 			     it.lineno ? "only blank lines" : "an empty file");
 		r = -EINVAL;
 	}
 	if (r == -ENOMEM)
-		props_errf(err, "%s: out of memory", props_fname(fname));
+		errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
 	props_index_fini(&rd.ix);
 	if (r < 0) {
 		props_free(rd.p);
@@ -448,13 +448,13 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 }
 
 int props_parse(const char *text, size_t len, const char *fname,
-		struct props **out, struct props_error *err)
+		struct props **out, struct errmsg *err)
 {
 	return props_parse_noted(text, len, fname, out, err, NULL, NULL);
 }
 
 int props_read_file_noted(const char *path, struct props **out,
-			  struct props_error *err, props_note_fn note_fn,
+			  struct errmsg *err, props_note_fn note_fn,
 			  void *ctx)
 {
 	size_t len = 0;
@@ -462,7 +462,7 @@ int props_read_file_noted(const char *path, struct props **out,
 	int r;
 
 	*out = NULL;
-	r = props_slurp(path, &text, &len, err);
+	r = input_slurp(path, &text, &len, err);
 	if (r < 0)
 		return r;
 	r = props_parse_noted(text, len, path, out, err, note_fn, ctx);
@@ -471,7 +471,7 @@ int props_read_file_noted(const char *path, struct props **out,
 }
 
 int props_read_file(const char *path, struct props **out,
-		    struct props_error *err)
+		    struct errmsg *err)
 {
 	return props_read_file_noted(path, out, err, NULL, NULL);
 }

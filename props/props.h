@@ -11,12 +11,12 @@
  * Error contract: every function that can fail returns 0 or a negative errno
  * value (-EINVAL for malformed input, -ENOMEM, -ERANGE for numbers out of
  * range, or the errno of a failed system call) and, when given a non-NULL
- * struct props_error, leaves there one line naming the place (file, line and
+ * struct errmsg (util/errmsg.h), leaves there one line naming the place (file, line and
  * column; or set and property for in-memory data), the text seen and what
  * was expected. Nothing is allocated for the caller on failure.
  *
  * This library does no I/O beyond reading and writing these text formats
- * and opening the tools' input files (props_input_open()).
+ * (the tools' input files are opened by util/input.h).
  */
 #ifndef DEVIMG_PROPS_H
 #define DEVIMG_PROPS_H
@@ -54,9 +54,7 @@ enum props_type {
 /* SpecId of a descriptor that only pads a composite. */
 #define PROPS_SPEC_PADDING_ID 0xffffffffu
 
-struct props_error {
-	char msg[512];
-};
+struct errmsg;		/* util/errmsg.h: the one error carrier */
 
 /*
  * One property. Which value fields are meaningful depends on type:
@@ -114,29 +112,6 @@ const struct props_prop *props_set_find(const struct props_set *s,
 /* Deep comparison (names, types, values, order; not lines): 1 equal. */
 int props_equal(const struct props *a, const struct props *b);
 
-/* ---- input files ---- */
-
-/*
- * Open path for reading as an input of the tools: opened non-blocking (a
- * FIFO without a writer cannot hang the open), then accepted only as a
- * regular file of at most limit bytes (one of devimg_limits.h's
- * DEVIMG_LIMIT_*_FILE) whose size is its length; the descriptor comes
- * back blocking, with the size in *size. Refused, with err naming path:
- * a directory (-EISDIR), a device, FIFO or socket (-EINVAL, "not a
- * regular file (character device)"), a file of /proc, /sys and the like
- * (-EINVAL), a file over the limit (-EFBIG, by its size: nothing is read).
- * Returns the descriptor or a negative errno.
- */
-int props_input_open(const char *path, uint64_t limit, uint64_t *size,
-		     struct props_error *err);
-/*
- * Read a whole input opened as props_input_open() does into a malloc'ed
- * buffer, NUL-terminated (not counted in *len); a file that grows past
- * the size it had when opened is refused (-EFBIG).
- */
-int props_input_read(const char *path, uint64_t limit, char **buf,
-		     size_t *len, struct props_error *err);
-
 /* ---- .props text ---- */
 
 /*
@@ -151,10 +126,10 @@ int props_input_read(const char *path, uint64_t limit, char **buf,
  * are errors. The model never holds PROPS_STRING.
  */
 int props_parse(const char *text, size_t len, const char *fname,
-		struct props **out, struct props_error *err);
-/* Read path as props_input_read() does, DEVIMG_LIMIT_TEXT_FILE bytes at most. */
+		struct props **out, struct errmsg *err);
+/* Read path as input_read() does, DEVIMG_LIMIT_TEXT_FILE bytes at most. */
 int props_read_file(const char *path, struct props **out,
-		    struct props_error *err);
+		    struct errmsg *err);
 
 /*
  * What the reader takes but changes or drops, as DPC++'s reader does: a
@@ -169,10 +144,10 @@ typedef void (*props_note_fn)(void *ctx, size_t line, const char *msg);
 
 /* props_parse() and props_read_file() that report each such finding. */
 int props_parse_noted(const char *text, size_t len, const char *fname,
-		      struct props **out, struct props_error *err,
+		      struct props **out, struct errmsg *err,
 		      props_note_fn note, void *ctx);
 int props_read_file_noted(const char *path, struct props **out,
-			  struct props_error *err, props_note_fn note,
+			  struct errmsg *err, props_note_fn note,
 			  void *ctx);
 /*
  * Write .props text as DPC++'s PropertySetRegistry::write does. Round trip:
@@ -211,7 +186,7 @@ int props_b64_decode(const char *in, size_t len, unsigned char *out,
  */
 int props_bytes_payload(const void *buf, uint64_t size, const char *where,
 			const unsigned char **payload, uint64_t *nbits,
-			struct props_error *err);
+			struct errmsg *err);
 
 /* ---- .sym and file tables ---- */
 
@@ -222,9 +197,9 @@ struct props_names {
 
 /* One name per line, in order; empty lines skipped. */
 int props_sym_parse(const char *text, size_t len, const char *fname,
-		    struct props_names *out, struct props_error *err);
+		    struct props_names *out, struct errmsg *err);
 int props_sym_read_file(const char *path, struct props_names *out,
-			struct props_error *err);
+			struct errmsg *err);
 void props_names_fini(struct props_names *names);
 
 enum props_column {
@@ -255,9 +230,9 @@ struct props_table {
  * rows), as LLVM's SimpleTable reads it.
  */
 int props_table_parse(const char *text, size_t len, const char *fname,
-		      struct props_table *out, struct props_error *err);
+		      struct props_table *out, struct errmsg *err);
 int props_table_read_file(const char *path, struct props_table *out,
-			  struct props_error *err);
+			  struct errmsg *err);
 void props_table_fini(struct props_table *t);
 
 /* ---- specialization constants ---- */
@@ -284,7 +259,7 @@ struct props_spec_const {
  * leaves, offset overflow and overlapping leaves.
  */
 int props_spec_decode(const char *name, const void *buf, uint64_t size,
-		      struct props_spec_const *out, struct props_error *err);
+		      struct props_spec_const *out, struct errmsg *err);
 void props_spec_const_fini(struct props_spec_const *c);
 
 /*
@@ -297,7 +272,7 @@ void props_spec_const_fini(struct props_spec_const *c);
  */
 int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,
-		      uint32_t *total, struct props_error *err);
+		      uint32_t *total, struct errmsg *err);
 
 /* ---- launch metadata (docs/launch-metadata.md) ---- */
 
@@ -324,7 +299,7 @@ int props_spec_layout(struct props_spec_const *consts, size_t n,
  */
 int props_param_opt_decode(const void *buf, uint64_t size, const char *where,
 			   const unsigned char **mask, uint64_t *nargs,
-			   struct props_error *err);
+			   struct errmsg *err);
 
 static inline int props_arg_eliminated(const unsigned char *mask, uint64_t i)
 {
@@ -339,7 +314,7 @@ static inline int props_arg_eliminated(const unsigned char *mask, uint64_t i)
  */
 int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
 		    const char *where, uint64_t *vals, size_t max, size_t *n,
-		    struct props_error *err);
+		    struct errmsg *err);
 
 /*
  * A work-group size: 0 to 3 non-zero integers of elem_bytes, dimension 0
@@ -348,7 +323,7 @@ int props_uint_list(const void *buf, uint64_t size, unsigned elem_bytes,
  */
 int props_work_group_size(const void *buf, uint64_t size, unsigned elem_bytes,
 			  const char *where, uint64_t out[3], unsigned *dims,
-			  struct props_error *err);
+			  struct errmsg *err);
 
 /*
  * The name of a DPC++ aspect (the values of sycl::aspect in aspects.def,

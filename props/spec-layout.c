@@ -33,11 +33,11 @@ static int span_cmp(const void *pa, const void *pb)
 }
 
 static void overlap_error(const char *where, const struct props_spec_desc *d,
-			  size_t i, size_t j, struct props_error *err)
+			  size_t i, size_t j, struct errmsg *err)
 {
 	size_t a = i < j ? i : j, b = i < j ? j : i;
 
-	props_errf(err,
+	errmsg_set(err,
 		   "%s: leaves overlap: saw leaf %zu {id %" PRIu32 ", offset %" PRIu32
 		   ", size %" PRIu32 "} and leaf %zu {id %" PRIu32 ", offset %" PRIu32
 		   ", size %" PRIu32 "} sharing bytes, expected disjoint byte ranges",
@@ -47,7 +47,7 @@ static void overlap_error(const char *where, const struct props_spec_desc *d,
 
 /* Leaves must not share bytes: sort by offset, compare with the furthest end. */
 static int check_overlap(const char *where, const struct props_spec_desc *d,
-			 size_t n, struct props_error *err)
+			 size_t n, struct errmsg *err)
 {
 	struct leaf_span *spans;
 	size_t i, far = 0;
@@ -77,17 +77,17 @@ static int check_overlap(const char *where, const struct props_spec_desc *d,
 }
 
 static int check_leaf(const char *where, const struct props_spec_desc *d,
-		      size_t i, struct props_error *err)
+		      size_t i, struct errmsg *err)
 {
 	if (d->size == 0) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: leaf %zu {id %" PRIu32 ", offset %" PRIu32
 			   "} has no bytes: saw size 0, expected at least 1",
 			   where, i, d->id, d->offset);
 		return -EINVAL;
 	}
 	if (d->offset > UINT32_MAX - d->size) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: leaf %zu {id %" PRIu32 "} ends past 4 GiB: saw offset %"
 			   PRIu32 " + size %" PRIu32 ", expected a sum of at most %" PRIu32,
 			   where, i, d->id, d->offset, d->size, UINT32_MAX);
@@ -97,17 +97,17 @@ static int check_leaf(const char *where, const struct props_spec_desc *d,
 }
 
 static int check_tuples(const char *where, uint64_t plen, uint64_t nbits,
-			struct props_error *err)
+			struct errmsg *err)
 {
 	if (plen % TUPLE_BYTES || plen == 0) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: payload is not whole {id, offset, size} tuples: saw %"
 			   PRIu64 " bytes, expected a non-zero multiple of 12",
 			   where, plen);
 		return -EINVAL;
 	}
 	if (nbits != plen * 8) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: bit count does not cover the tuples: saw %" PRIu64
 			   " bits, expected %" PRIu64,
 			   where, nbits, plen * 8);
@@ -117,7 +117,7 @@ static int check_tuples(const char *where, uint64_t plen, uint64_t nbits,
 }
 
 static int decode_leaves(const char *where, const unsigned char *payload,
-			 struct props_spec_const *c, struct props_error *err)
+			 struct props_spec_const *c, struct errmsg *err)
 {
 	struct props_spec_desc *d;
 	uint32_t end;
@@ -126,9 +126,9 @@ static int decode_leaves(const char *where, const unsigned char *payload,
 
 	for (i = 0; i < c->ndescs; i++) {
 		d = &c->descs[i];
-		d->id = props_le32(payload + i * TUPLE_BYTES);
-		d->offset = props_le32(payload + i * TUPLE_BYTES + 4);
-		d->size = props_le32(payload + i * TUPLE_BYTES + 8);
+		d->id = get_le32(payload + i * TUPLE_BYTES);
+		d->offset = get_le32(payload + i * TUPLE_BYTES + 4);
+		d->size = get_le32(payload + i * TUPLE_BYTES + 8);
 		r = check_leaf(where, d, i, err);
 		if (r < 0)
 			return r;
@@ -142,7 +142,7 @@ static int decode_leaves(const char *where, const unsigned char *payload,
 }
 
 int props_spec_decode(const char *name, const void *buf, uint64_t size,
-		      struct props_spec_const *out, struct props_error *err)
+		      struct props_spec_const *out, struct errmsg *err)
 {
 	struct props_spec_const c = { .name = name };
 	const unsigned char *payload;
@@ -182,14 +182,14 @@ void props_spec_const_fini(struct props_spec_const *c)
 
 /* The sum of the sizes, bounded by DEVIMG_LIMIT_SPEC_CONSTS. */
 static int sum_sizes(struct props_spec_const *c, size_t n,
-		     uint32_t *total, struct props_error *err)
+		     uint32_t *total, struct errmsg *err)
 {
 	uint32_t off = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (c[i].size > DEVIMG_LIMIT_SPEC_CONSTS - off) {
-			props_errf(err,
+			errmsg_set(err,
 				   "set '%s': constants too large: saw constant '%s' of %"
 				   PRIu32 " bytes at offset %" PRIu32
 				   ", expected a total of at most %" PRIu32 " bytes",
@@ -204,7 +204,7 @@ static int sum_sizes(struct props_spec_const *c, size_t n,
 }
 
 static int check_defaults(const void *defaults, uint64_t defaults_size,
-			  uint32_t total, struct props_error *err)
+			  uint32_t total, struct errmsg *err)
 {
 	static const char where[] = "set '" PROPS_SET_SPEC_DEFAULTS
 				    "' property '" PROPS_SPEC_DEFAULTS_PROP "'";
@@ -219,7 +219,7 @@ static int check_defaults(const void *defaults, uint64_t defaults_size,
 		return r;
 	have = defaults_size - PROPS_BYTES_HEADER;
 	if (have != total) {
-		props_errf(err,
+		errmsg_set(err,
 			   "%s: defaults blob has %" PRIu64 " bytes, the constants need %"
 			   PRIu32 ": saw %" PRIu64 " bytes, expected %" PRIu32,
 			   where, have, total, have, total);
@@ -245,7 +245,7 @@ static int name_cmp(const void *pa, const void *pb)
  * constant of one name could never be set. Sorted, O(n log n).
  */
 static int check_names(const struct props_spec_const *c, size_t n,
-		       struct props_error *err)
+		       struct errmsg *err)
 {
 	const struct props_spec_const **by, *x = NULL, *y = NULL;
 	size_t i;
@@ -254,7 +254,7 @@ static int check_names(const struct props_spec_const *c, size_t n,
 		return 0;
 	by = malloc(n * sizeof(*by));
 	if (!by) {
-		props_errf(err, "set '%s': out of memory", PROPS_SET_SPEC_CONSTS);
+		errmsg_set(err, "set '%s': out of memory", PROPS_SET_SPEC_CONSTS);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
@@ -269,7 +269,7 @@ static int check_names(const struct props_spec_const *c, size_t n,
 	free(by);
 	if (!x)
 		return 0;
-	props_errf(err, "set '%s': constant '%s' twice: saw properties %zu "
+	errmsg_set(err, "set '%s': constant '%s' twice: saw properties %zu "
 		   "and %zu of that name, expected one", PROPS_SET_SPEC_CONSTS,
 		   x->name, (size_t)(x - c), (size_t)(y - c));
 	return -EINVAL;
@@ -277,7 +277,7 @@ static int check_names(const struct props_spec_const *c, size_t n,
 
 int props_spec_layout(struct props_spec_const *consts, size_t n,
 		      const void *defaults, uint64_t defaults_size,
-		      uint32_t *total, struct props_error *err)
+		      uint32_t *total, struct errmsg *err)
 {
 	uint32_t sum = 0, off = 0;
 	size_t i;

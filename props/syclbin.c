@@ -48,11 +48,11 @@ int syclbin_is(const void *buf, size_t len)
 
 	if (!buf || len < 4)
 		return 0;
-	if (props_le32(b) == SYCLBIN_MAGIC)
+	if (get_le32(b) == SYCLBIN_MAGIC)
 		return 1;
 	if (!offload_binary_is(b, len) || len < 32)
 		return 0;
-	eoff = props_le64(b + 16);
+	eoff = get_le64(b + 16);
 	return eoff <= len - 2 && (b[eoff] | b[eoff + 1] << 8) ==
 				   (int)OFFLOAD_IMAGE_SYCLBIN;
 }
@@ -118,16 +118,16 @@ static int mkey_cmp(const void *x, const void *y)
 }
 
 static int parse_meta(const struct mref *r, const char *fname,
-		      struct props **out, struct props_error *err)
+		      struct props **out, struct errmsg *err)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	char what[96];
 	int rc;
 
 	rc = props_parse((const char *)r->p, r->len, fname, out, &perr);
 	if (rc) {
 		ref_name(what, sizeof(what), r);
-		props_errf(err, "%s: SYCLBIN %s: %s", fname_or(fname), what,
+		errmsg_set(err, "%s: SYCLBIN %s: %s", fname_or(fname), what,
 			   perr.msg);
 	}
 	/* a number out of range (-ERANGE) is a malformed file too */
@@ -135,7 +135,7 @@ static int parse_meta(const struct mref *r, const char *fname,
 }
 
 static int read_state(struct syclbin *sb, const char *fname,
-		      struct props_error *err)
+		      struct errmsg *err)
 {
 	const struct props_set *s = props_find_set(sb->global,
 						   SYCLBIN_SET_GLOBAL);
@@ -144,7 +144,7 @@ static int read_state(struct syclbin *sb, const char *fname,
 	if (!pr)
 		return 0;
 	if (pr->type != PROPS_UINT32 || pr->u32 > 2) {
-		props_errf(err, "%s: SYCLBIN global metadata: state is not a "
+		errmsg_set(err, "%s: SYCLBIN global metadata: state is not a "
 			   "UINT32 of 0, 1 or 2 (type %d, value %" PRIu32 ")",
 			   fname_or(fname), (int)pr->type,
 			   pr->type == PROPS_UINT32 ? pr->u32 : 0);
@@ -164,7 +164,7 @@ static int read_state(struct syclbin *sb, const char *fname,
  * its state checked before anything else is parsed.
  */
 static int resolve_metas(struct syclbin *sb, struct mref *refs, size_t n,
-			 const char *fname, struct props_error *err)
+			 const char *fname, struct errmsg *err)
 {
 	struct mkey *k = calloc(n ? n : 1, sizeof(*k));
 	size_t *rep = calloc(n ? n : 1, sizeof(*rep));
@@ -195,7 +195,7 @@ static int resolve_metas(struct syclbin *sb, struct mref *refs, size_t n,
 			}
 			ref_name(w1, sizeof(w1), a);
 			ref_name(w2, sizeof(w2), b);
-			props_errf(err, "%s: SYCLBIN %s (%zu bytes) and %s (%zu "
+			errmsg_set(err, "%s: SYCLBIN %s (%zu bytes) and %s (%zu "
 				   "bytes) overlap without being the same "
 				   "range", fname_or(fname), w1, a->len, w2,
 				   b->len);
@@ -342,11 +342,11 @@ static int link_metas(struct syclbin *sb)
 
 /* The images counted before any is made. */
 static int check_count(uint64_t n, size_t max, const char *fname,
-		       struct props_error *err)
+		       struct errmsg *err)
 {
 	if (n <= max)
 		return 0;
-	props_errf(err, "%s: SYCLBIN of %" PRIu64 " images (IR modules and "
+	errmsg_set(err, "%s: SYCLBIN of %" PRIu64 " images (IR modules and "
 		   "native images of its abstract modules), more than the %zu "
 		   "of a descriptor", fname_or(fname), n, max);
 	return -EINVAL;
@@ -386,9 +386,9 @@ static int table_get(const struct table *t, uint64_t off, uint64_t size,
 
 static int table_err(const struct table *t, uint64_t off, uint64_t size,
 		     const char *fname, const char *what,
-		     struct props_error *err)
+		     struct errmsg *err)
 {
-	props_errf(err, "%s: SYCLBIN %s (offset %" PRIu64 ", size %" PRIu64
+	errmsg_set(err, "%s: SYCLBIN %s (offset %" PRIu64 ", size %" PRIu64
 		   ") outside the %s (%" PRIu64 " bytes)", fname_or(fname),
 		   what, off, size, t->name, t->size);
 	return -EINVAL;
@@ -413,13 +413,13 @@ static const unsigned char *am_header(const struct bare *f, uint32_t i)
  * allow (each module's IR modules and native images are its own).
  */
 static int claim(uint32_t *owner, uint32_t first, uint32_t n, uint32_t i,
-		 const char *what, const char *fname, struct props_error *err)
+		 const char *what, const char *fname, struct errmsg *err)
 {
 	uint32_t j;
 
 	for (j = first; j < first + n; j++) {
 		if (owner[j]) {
-			props_errf(err, "%s: SYCLBIN abstract module %" PRIu32
+			errmsg_set(err, "%s: SYCLBIN abstract module %" PRIu32
 				   ": %s header %" PRIu32 " also belongs to "
 				   "abstract module %" PRIu32, fname_or(fname),
 				   i, what, j, owner[j] - 1);
@@ -432,7 +432,7 @@ static int claim(uint32_t *owner, uint32_t first, uint32_t n, uint32_t i,
 
 /* Each module's header ranges: inside the tables, disjoint, counted. */
 static int bare_ranges(const struct bare *f, uint64_t *total,
-		       struct props_error *err)
+		       struct errmsg *err)
 {
 	uint32_t *irown = NULL, *natown = NULL, i;
 	int rc = 0;
@@ -440,12 +440,12 @@ static int bare_ranges(const struct bare *f, uint64_t *total,
 	*total = 0;
 	for (i = 0; i < f->amc; i++) {
 		const unsigned char *h = am_header(f, i);
-		uint32_t nir = props_le32(h + 16), iroff = props_le32(h + 20);
-		uint32_t nnat = props_le32(h + 24), natoff = props_le32(h + 28);
+		uint32_t nir = get_le32(h + 16), iroff = get_le32(h + 20);
+		uint32_t nnat = get_le32(h + 24), natoff = get_le32(h + 28);
 
 		if ((uint64_t)iroff + nir > f->irc ||
 		    (uint64_t)natoff + nnat > f->ndc) {
-			props_errf(err, "%s: SYCLBIN abstract module %" PRIu32
+			errmsg_set(err, "%s: SYCLBIN abstract module %" PRIu32
 				   ": IR modules %" PRIu32 "+%" PRIu32 " of %"
 				   PRIu32 ", native images %" PRIu32 "+%" PRIu32
 				   " of %" PRIu32 ": past the header tables",
@@ -463,11 +463,11 @@ static int bare_ranges(const struct bare *f, uint64_t *total,
 	for (i = 0; !rc && i < f->amc; i++) {
 		const unsigned char *h = am_header(f, i);
 
-		rc = claim(irown, props_le32(h + 20), props_le32(h + 16), i,
+		rc = claim(irown, get_le32(h + 20), get_le32(h + 16), i,
 			   "IR module", f->fname, err);
 		if (!rc)
-			rc = claim(natown, props_le32(h + 28),
-				   props_le32(h + 24), i, "native image",
+			rc = claim(natown, get_le32(h + 28),
+				   get_le32(h + 24), i, "native image",
 				   f->fname, err);
 	}
 	free(irown);
@@ -478,11 +478,11 @@ static int bare_ranges(const struct bare *f, uint64_t *total,
 static int bare_image(const struct bare *f, const unsigned char *hdr,
 		      uint32_t i, uint32_t j, int native,
 		      struct syclbin_image *img, struct mref *ref,
-		      struct props_error *err)
+		      struct errmsg *err)
 {
 	const unsigned char *m, *d;
-	uint64_t moff = props_le64(hdr), msz = props_le64(hdr + 8);
-	uint64_t doff = props_le64(hdr + 16), dsz = props_le64(hdr + 24);
+	uint64_t moff = get_le64(hdr), msz = get_le64(hdr + 8);
+	uint64_t doff = get_le64(hdr + 16), dsz = get_le64(hdr + 24);
 	const struct table *bad = NULL;
 	char w[128];
 
@@ -509,23 +509,23 @@ static int bare_image(const struct bare *f, const unsigned char *hdr,
 
 static int bare_module(const struct bare *f, uint32_t i,
 		       struct syclbin_module *m, struct syclbin_image **next,
-		       struct mref **ref, struct props_error *err)
+		       struct mref **ref, struct errmsg *err)
 {
 	const unsigned char *h = am_header(f, i), *mt;
-	uint32_t nir = props_le32(h + 16), iroff = props_le32(h + 20);
-	uint32_t nnat = props_le32(h + 24), natoff = props_le32(h + 28);
+	uint32_t nir = get_le32(h + 16), iroff = get_le32(h + 20);
+	uint32_t nnat = get_le32(h + 24), natoff = get_le32(h + 28);
 	char what[96];
 	uint32_t j;
 	int rc;
 
-	if (!table_get(&f->meta, props_le64(h), props_le64(h + 8), &mt)) {
+	if (!table_get(&f->meta, get_le64(h), get_le64(h + 8), &mt)) {
 		snprintf(what, sizeof(what),
 			 "abstract module %" PRIu32 " metadata", i);
-		return table_err(&f->meta, props_le64(h), props_le64(h + 8),
+		return table_err(&f->meta, get_le64(h), get_le64(h + 8),
 				 f->fname, what, err);
 	}
 	m->meta_text = (const char *)mt;
-	m->meta_len = (size_t)props_le64(h + 8);
+	m->meta_len = (size_t)get_le64(h + 8);
 	*(*ref)++ = (struct mref){ mt, m->meta_len, REF_MODULE, i, 0,
 				   &m->meta_id };
 	m->ir = *next;
@@ -558,7 +558,7 @@ static int bare_module(const struct bare *f, uint32_t i,
  * most len (the tables are inside the file): no overflow before a check.
  */
 static int check_refs(const struct syclbin *sb, size_t len,
-		      const char *fname, struct props_error *err)
+		      const char *fname, struct errmsg *err)
 {
 	uint64_t max = (uint64_t)len * DEVIMG_LIMIT_REFERENCE_RATIO, sum = 0;
 	size_t i, j;
@@ -570,7 +570,7 @@ static int check_refs(const struct syclbin *sb, size_t len,
 		for (j = 0; j < m->nir + m->nnative && sum <= max; j++)
 			sum += m->ir[j].meta_len + m->ir[j].size;
 		if (sum > max) {
-			props_errf(err, "%s: SYCLBIN abstract module %zu: the "
+			errmsg_set(err, "%s: SYCLBIN abstract module %zu: the "
 				   "metadata and images of the modules up to "
 				   "it, counted once for each module or image "
 				   "naming them, come to more than %u times "
@@ -583,7 +583,7 @@ static int check_refs(const struct syclbin *sb, size_t len,
 }
 
 static int parse_bare(const unsigned char *b, size_t len, const char *fname,
-		      struct syclbin *sb, struct props_error *err)
+		      struct syclbin *sb, struct errmsg *err)
 {
 	struct bare f = { .b = b, .fname = fname,
 			  .meta = { .name = "metadata byte table" },
@@ -597,32 +597,32 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 	int rc;
 
 	if (len < FILE_HDR) {
-		props_errf(err, "%s: SYCLBIN file header truncated: %zu bytes, "
+		errmsg_set(err, "%s: SYCLBIN file header truncated: %zu bytes, "
 			   "expected %u", fname_or(fname), len, FILE_HDR);
 		return -EINVAL;
 	}
-	if (props_le32(b) != SYCLBIN_MAGIC) {
-		props_errf(err, "%s: SYCLBIN magic 0x%08" PRIx32 ", expected "
-			   "0x%08x (\"IBYS\")", fname_or(fname), props_le32(b),
+	if (get_le32(b) != SYCLBIN_MAGIC) {
+		errmsg_set(err, "%s: SYCLBIN magic 0x%08" PRIx32 ", expected "
+			   "0x%08x (\"IBYS\")", fname_or(fname), get_le32(b),
 			   SYCLBIN_MAGIC);
 		return -EINVAL;
 	}
-	version = props_le32(b + 4);
+	version = get_le32(b + 4);
 	if (version > SYCLBIN_BARE_VERSION) {
-		props_errf(err, "%s: SYCLBIN version %" PRIu32 " not supported "
+		errmsg_set(err, "%s: SYCLBIN version %" PRIu32 " not supported "
 			   "(expected %u)", fname_or(fname), version,
 			   SYCLBIN_BARE_VERSION);
 		return -EINVAL;
 	}
-	f.amc = props_le32(b + 8);
-	f.irc = props_le32(b + 12);
-	f.ndc = props_le32(b + 16);
-	msize = props_le64(b + 24);
-	bsize = props_le64(b + 32);
+	f.amc = get_le32(b + 8);
+	f.irc = get_le32(b + 12);
+	f.ndc = get_le32(b + 16);
+	msize = get_le64(b + 24);
+	bsize = get_le64(b + 32);
 	hblock = FILE_HDR + (uint64_t)TABLE_HDR *
 		 ((uint64_t)f.amc + f.irc + f.ndc);
 	if (msize > UINT64_MAX - 7 || hblock > len) {
-		props_errf(err, "%s: SYCLBIN header tables (%" PRIu32
+		errmsg_set(err, "%s: SYCLBIN header tables (%" PRIu32
 			   " abstract modules, %" PRIu32 " IR modules, %" PRIu32
 			   " native images) past the end (%zu bytes)",
 			   fname_or(fname), f.amc, f.irc, f.ndc, len);
@@ -630,7 +630,7 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 	}
 	ameta = (msize + 7) & ~(uint64_t)7;
 	if (ameta > len - hblock || bsize > len - hblock - ameta) {
-		props_errf(err, "%s: SYCLBIN byte tables (metadata %" PRIu64
+		errmsg_set(err, "%s: SYCLBIN byte tables (metadata %" PRIu64
 			   ", binary %" PRIu64 " bytes) past the end (%zu bytes)",
 			   fname_or(fname), msize, bsize, len);
 		return -EINVAL;
@@ -642,8 +642,8 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 	f.irbase = FILE_HDR + (uint64_t)TABLE_HDR * f.amc;
 	f.natbase = f.irbase + (uint64_t)TABLE_HDR * f.irc;
 	sb->version = 1;
-	if (!table_get(&f.meta, props_le64(b + 40), props_le64(b + 48), &g))
-		return table_err(&f.meta, props_le64(b + 40), props_le64(b + 48),
+	if (!table_get(&f.meta, get_le64(b + 40), get_le64(b + 48), &g))
+		return table_err(&f.meta, get_le64(b + 40), get_le64(b + 48),
 				 fname, "global metadata", err);
 	/* Structure first: nothing is parsed or made per image before this. */
 	rc = bare_ranges(&f, &total, err);
@@ -653,7 +653,7 @@ static int parse_bare(const unsigned char *b, size_t len, const char *fname,
 	if (rc)
 		goto out;
 	/* refs in the order DPC++ reads: global, then each module, its images */
-	refs[0] = (struct mref){ g, (size_t)props_le64(b + 48), REF_GLOBAL, 0,
+	refs[0] = (struct mref){ g, (size_t)get_le64(b + 48), REF_GLOBAL, 0,
 				 0, &gid };
 	ref = refs + 1;
 	next = sb->images;
@@ -700,11 +700,11 @@ static enum role role_of(const struct offload_entry *e, const char **s,
 }
 
 static int am_index(const struct offload_entry *e, size_t i, size_t max,
-		    const char *fname, size_t *out, struct props_error *err)
+		    const char *fname, size_t *out, struct errmsg *err)
 {
 	size_t len = 0, k = 0;
 	const char *s = offload_entry_string(e, "am_index", &len);
-	struct props_quote q;
+	struct quote q;
 	uint64_t v = 0;
 
 	/* at most 20 digits are read: the work stays bounded */
@@ -712,10 +712,10 @@ static int am_index(const struct offload_entry *e, size_t i, size_t max,
 	       s[k] <= '9'; k++)
 		v = v < max ? v * 10 + (uint64_t)(s[k] - '0') : max;
 	if (!s || !len || k < len || v >= max) {
-		props_errf(err, "%s: SYCLBIN entry %zu: am_index '%s' is not a "
+		errmsg_set(err, "%s: SYCLBIN entry %zu: am_index '%s' is not a "
 			   "decimal of at most %u digits below the entry count "
 			   "%zu", fname_or(fname), i,
-			   s ? props_quote(&q, s, len) : "(absent)",
+			   s ? quote_text(&q, s, len) : "(absent)",
 			   AM_INDEX_MAX_LEN, max);
 		return -EINVAL;
 	}
@@ -726,13 +726,13 @@ static int am_index(const struct offload_entry *e, size_t i, size_t max,
 /* An ir or native entry's image: [u64 metadata size][metadata][bytes]. */
 static int v2_image(const struct offload_entry *e, size_t i,
 		    const char *fname, struct syclbin_image *img,
-		    struct mref *ref, struct props_error *err)
+		    struct mref *ref, struct errmsg *err)
 {
 	uint64_t msz;
 
-	if (e->image_size < 8 || (msz = props_le64(e->image)) >
+	if (e->image_size < 8 || (msz = get_le64(e->image)) >
 				 e->image_size - 8) {
-		props_errf(err, "%s: SYCLBIN entry %zu: image of %zu bytes "
+		errmsg_set(err, "%s: SYCLBIN entry %zu: image of %zu bytes "
 			   "shorter than its metadata size field and metadata",
 			   fname_or(fname), i, e->image_size);
 		return -EINVAL;
@@ -749,9 +749,9 @@ static int v2_image(const struct offload_entry *e, size_t i,
 /* Each entry's role and module; the images counted before any is made. */
 static int v2_roles(const struct offload_binary *ob, const char *fname,
 		    unsigned char *roles, size_t *idx, size_t *global,
-		    size_t *nmod, size_t *nimg, struct props_error *err)
+		    size_t *nmod, size_t *nimg, struct errmsg *err)
 {
-	struct props_quote q;
+	struct quote q;
 	const char *role;
 	size_t i, len;
 	int rc;
@@ -762,7 +762,7 @@ static int v2_roles(const struct offload_binary *ob, const char *fname,
 		const struct offload_entry *e = &ob->entries[i];
 
 		if (e->image_kind != OFFLOAD_IMAGE_SYCLBIN) {
-			props_errf(err, "%s: SYCLBIN entry %zu: image kind %u, "
+			errmsg_set(err, "%s: SYCLBIN entry %zu: image kind %u, "
 				   "expected %u", fname_or(fname), i,
 				   e->image_kind, OFFLOAD_IMAGE_SYCLBIN);
 			return -EINVAL;
@@ -770,7 +770,7 @@ static int v2_roles(const struct offload_binary *ob, const char *fname,
 		roles[i] = (unsigned char)role_of(e, &role, &len);
 		if (roles[i] == ROLE_GLOBAL) {
 			if (*global != SIZE_MAX) {
-				props_errf(err, "%s: SYCLBIN entry %zu: a second "
+				errmsg_set(err, "%s: SYCLBIN entry %zu: a second "
 					   "global_metadata", fname_or(fname), i);
 				return -EINVAL;
 			}
@@ -778,10 +778,10 @@ static int v2_roles(const struct offload_binary *ob, const char *fname,
 			continue;
 		}
 		if (roles[i] == ROLE_NONE) {
-			props_errf(err, "%s: SYCLBIN entry %zu: role '%s', "
+			errmsg_set(err, "%s: SYCLBIN entry %zu: role '%s', "
 				   "expected global_metadata, am_metadata, ir or "
 				   "native", fname_or(fname), i,
-				   role ? props_quote(&q, role, len) : "(absent)");
+				   role ? quote_text(&q, role, len) : "(absent)");
 			return -EINVAL;
 		}
 		rc = am_index(e, i, ob->nentries, fname, &idx[i], err);
@@ -793,7 +793,7 @@ static int v2_roles(const struct offload_binary *ob, const char *fname,
 			(*nimg)++;
 	}
 	if (*global == SIZE_MAX) {
-		props_errf(err, "%s: SYCLBIN: no global_metadata entry",
+		errmsg_set(err, "%s: SYCLBIN: no global_metadata entry",
 			   fname_or(fname));
 		return -EINVAL;
 	}
@@ -801,13 +801,13 @@ static int v2_roles(const struct offload_binary *ob, const char *fname,
 }
 
 static int parse_v2(const struct offload_binary *ob, const char *fname,
-		    struct syclbin *sb, struct props_error *err)
+		    struct syclbin *sb, struct errmsg *err)
 {
 	size_t i, nmod, nimg, gi, gid, len = 0, *idx;
 	unsigned char *roles;
 	struct syclbin_image *next;
 	struct mref *refs = NULL, *ref;
-	struct props_quote q;
+	struct quote q;
 	const char *ver;
 	int rc = -ENOMEM;
 
@@ -821,8 +821,8 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 	ver = offload_entry_string(&ob->entries[gi], "sycl_format_version",
 				   &len);
 	if (ver && len && !str_is(ver, len, "2")) {
-		props_errf(err, "%s: SYCLBIN sycl_format_version '%s', expected "
-			   "2", fname_or(fname), props_quote(&q, ver, len));
+		errmsg_set(err, "%s: SYCLBIN sycl_format_version '%s', expected "
+			   "2", fname_or(fname), quote_text(&q, ver, len));
 		rc = -EINVAL;
 		goto out;
 	}
@@ -859,7 +859,7 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 			continue;
 		if (roles[i] == ROLE_AM) {
 			if (m->meta_id != SIZE_MAX) {
-				props_errf(err, "%s: SYCLBIN entry %zu: a second "
+				errmsg_set(err, "%s: SYCLBIN entry %zu: a second "
 					   "am_metadata for am_index %zu",
 					   fname_or(fname), i, idx[i]);
 				rc = -EINVAL;
@@ -881,7 +881,7 @@ static int parse_v2(const struct offload_binary *ob, const char *fname,
 	}
 	for (i = 0; i < nmod; i++) {
 		if (sb->modules[i].meta_id == SIZE_MAX) {
-			props_errf(err, "%s: SYCLBIN: no am_metadata for "
+			errmsg_set(err, "%s: SYCLBIN: no am_metadata for "
 				   "am_index %zu", fname_or(fname), i);
 			rc = -EINVAL;
 			goto out;
@@ -899,11 +899,11 @@ out:
 
 static int bare_magic(const unsigned char *p, size_t n)
 {
-	return n >= 4 && props_le32(p) == SYCLBIN_MAGIC;
+	return n >= 4 && get_le32(p) == SYCLBIN_MAGIC;
 }
 
 int syclbin_parse(const void *buf, size_t len, const char *fname,
-		  struct syclbin **out, struct props_error *err)
+		  struct syclbin **out, struct errmsg *err)
 {
 	const unsigned char *b = buf;
 	struct syclbin *sb;
@@ -932,7 +932,7 @@ int syclbin_parse(const void *buf, size_t len, const char *fname,
 			rc = parse_v2(sb->ob, fname, sb, err);
 		}
 	} else {
-		props_errf(err, "%s: not a SYCLBIN (magic \"IBYS\" or an "
+		errmsg_set(err, "%s: not a SYCLBIN (magic \"IBYS\" or an "
 			   "OffloadBinary's 10 ff 10 ad expected)",
 			   fname_or(fname));
 		rc = -EINVAL;
@@ -943,7 +943,7 @@ int syclbin_parse(const void *buf, size_t len, const char *fname,
 	return 0;
 fail:
 	if (rc == -ENOMEM)
-		props_errf(err, "%s: out of memory", fname_or(fname));
+		errmsg_set(err, "%s: out of memory", fname_or(fname));
 	syclbin_free(sb);
 	return rc;
 }
@@ -1119,10 +1119,10 @@ static unsigned char *put_images(unsigned char *h, const struct wimage *wi,
 	size_t j;
 
 	for (j = 0; j < n; j++, wi++, h += TABLE_HDR) {
-		props_put_le64(h, *moff);
-		props_put_le64(h + 8, wi->meta.n);
-		props_put_le64(h + 16, *boff);
-		props_put_le64(h + 24, wi->in->size);
+		put_le64(h, *moff);
+		put_le64(h + 8, wi->meta.n);
+		put_le64(h + 16, *boff);
+		put_le64(h + 24, wi->in->size);
 		memcpy(mt + *moff, wi->meta.p, wi->meta.n);
 		if (wi->in->size)
 			memcpy(bt + *boff, wi->in->data, wi->in->size);
@@ -1165,15 +1165,15 @@ static int write_bare(const struct wfile *w, unsigned char **out,
 	b = calloc(1, total);
 	if (!b)
 		return -ENOMEM;
-	props_put_le32(b, SYCLBIN_MAGIC);
-	props_put_le32(b + 4, SYCLBIN_BARE_VERSION);
-	props_put_le32(b + 8, (uint32_t)w->n);
-	props_put_le32(b + 12, (uint32_t)nir);
-	props_put_le32(b + 16, (uint32_t)nnat);
-	props_put_le64(b + 24, msize);
-	props_put_le64(b + 32, bsize);
-	props_put_le64(b + 40, 0);
-	props_put_le64(b + 48, w->global.n);
+	put_le32(b, SYCLBIN_MAGIC);
+	put_le32(b + 4, SYCLBIN_BARE_VERSION);
+	put_le32(b + 8, (uint32_t)w->n);
+	put_le32(b + 12, (uint32_t)nir);
+	put_le32(b + 16, (uint32_t)nnat);
+	put_le64(b + 24, msize);
+	put_le64(b + 32, bsize);
+	put_le64(b + 40, 0);
+	put_le64(b + 48, w->global.n);
 
 	mt = b + hblock;
 	bt = mt + align8(msize);
@@ -1183,12 +1183,12 @@ static int write_bare(const struct wfile *w, unsigned char **out,
 	for (i = 0; i < w->n; i++, h += TABLE_HDR) {
 		const struct wmodule *m = &w->m[i];
 
-		props_put_le64(h, moff);
-		props_put_le64(h + 8, m->meta.n);
-		props_put_le32(h + 16, (uint32_t)m->nir);
-		props_put_le32(h + 20, (uint32_t)irx);
-		props_put_le32(h + 24, (uint32_t)m->nnative);
-		props_put_le32(h + 28, (uint32_t)natx);
+		put_le64(h, moff);
+		put_le64(h + 8, m->meta.n);
+		put_le32(h + 16, (uint32_t)m->nir);
+		put_le32(h + 20, (uint32_t)irx);
+		put_le32(h + 24, (uint32_t)m->nnative);
+		put_le32(h + 28, (uint32_t)natx);
 		memcpy(mt + moff, m->meta.p, m->meta.n);
 		moff += m->meta.n;
 		irx += m->nir;
@@ -1216,7 +1216,7 @@ static unsigned char *v2_payload(const struct wimage *wi, size_t *n)
 	p = malloc(*n ? *n : 1);
 	if (!p)
 		return NULL;
-	props_put_le64(p, wi->meta.n);
+	put_le64(p, wi->meta.n);
 	memcpy(p + 8, wi->meta.p, wi->meta.n);
 	if (wi->in->size)
 		memcpy(p + 8 + wi->meta.n, wi->in->data, wi->in->size);
@@ -1224,7 +1224,7 @@ static unsigned char *v2_payload(const struct wimage *wi, size_t *n)
 }
 
 static int write_v2(const struct wfile *w, unsigned char **out, size_t *size,
-		    struct props_error *err)
+		    struct errmsg *err)
 {
 	size_t i, j, n = 1, k = 0;
 	struct offload_image_in *e;
@@ -1297,7 +1297,7 @@ out:
 
 int syclbin_write(uint32_t state, const struct syclbin_module_in *mods,
 		  size_t n, enum syclbin_form form, unsigned char **out,
-		  size_t *size, struct props_error *err)
+		  size_t *size, struct errmsg *err)
 {
 	struct offload_image_in env = { 0 };
 	unsigned char *bare = NULL;
@@ -1308,13 +1308,13 @@ int syclbin_write(uint32_t state, const struct syclbin_module_in *mods,
 	*out = NULL;
 	*size = 0;
 	if (state > 2 || form < SYCLBIN_FORM_BARE || form > SYCLBIN_FORM_V2) {
-		props_errf(err, "SYCLBIN writer: state %" PRIu32 " or form %d "
+		errmsg_set(err, "SYCLBIN writer: state %" PRIu32 " or form %d "
 			   "out of range", state, (int)form);
 		return -EINVAL;
 	}
 	rc = wfile_init(&w, state, mods, n);
 	if (rc) {
-		props_errf(err, "SYCLBIN writer: %s", rc == -EINVAL ?
+		errmsg_set(err, "SYCLBIN writer: %s", rc == -EINVAL ?
 			   "metadata that .props text cannot hold" :
 			   "out of memory");
 		goto out;
@@ -1325,7 +1325,7 @@ int syclbin_write(uint32_t state, const struct syclbin_module_in *mods,
 	}
 	rc = write_bare(&w, &bare, &bsz);
 	if (rc) {
-		props_errf(err, "SYCLBIN writer: %s", rc == -EOVERFLOW ?
+		errmsg_set(err, "SYCLBIN writer: %s", rc == -EOVERFLOW ?
 			   "sizes overflow" : "out of memory");
 		goto out;
 	}

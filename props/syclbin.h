@@ -149,7 +149,7 @@ int syclbin_is(const void *buf, size_t len);
  * images.
  */
 int syclbin_parse(const void *buf, size_t len, const char *fname,
-		  struct syclbin **out, struct props_error *err);
+		  struct syclbin **out, struct errmsg *err);
 void syclbin_free(struct syclbin *sb);
 
 /* The "SYCL/kernel names" of a module, in order (borrowed names). */
@@ -182,7 +182,7 @@ struct syclbin_module_in {
  */
 int syclbin_write(uint32_t state, const struct syclbin_module_in *mods,
 		  size_t n, enum syclbin_form form, unsigned char **out,
-		  size_t *size, struct props_error *err);
+		  size_t *size, struct errmsg *err);
 
 #ifdef __cplusplus
 }

@@ -42,20 +42,20 @@ void props_names_fini(struct props_names *names)
 }
 
 int props_sym_parse(const char *text, size_t len, const char *fname,
-		    struct props_names *out, struct props_error *err)
+		    struct props_names *out, struct errmsg *err)
 {
 	struct props_names names = { NULL, 0 };
-	struct props_lines it;
-	struct props_line ln;
+	struct line_iter it;
+	struct text_line ln;
 	size_t cap = 0;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	props_lines_init(&it, text, len, fname);
-	while ((r = props_lines_next(&it, &ln, err)) > 0) {
+	lines_init(&it, text, len, fname);
+	while ((r = lines_next(&it, &ln, err)) > 0) {
 		r = names_push(&names, &cap, ln.s, ln.len);
 		if (r < 0) {
-			props_errf(err, "%s: out of memory", props_fname(fname));
+			errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
 			break;
 		}
 	}
@@ -68,14 +68,14 @@ int props_sym_parse(const char *text, size_t len, const char *fname,
 }
 
 int props_sym_read_file(const char *path, struct props_names *out,
-			struct props_error *err)
+			struct errmsg *err)
 {
 	size_t len = 0;
 	char *text = NULL;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = props_slurp(path, &text, &len, err);
+	r = input_slurp(path, &text, &len, err);
 	if (r < 0)
 		return r;
 	r = props_sym_parse(text, len, path, out, err);

@@ -28,7 +28,7 @@ struct table_parser {
 	int *cols;	/* header order: a props_column, or -1 ignored */
 	size_t ncols;
 	size_t cols_cap;
-	struct props_error *err;
+	struct errmsg *err;
 };
 
 static int column_of(const char *s, size_t len)
@@ -66,41 +66,41 @@ static int add_column(struct table_parser *tp, int c)
  * such as SymAndProps) is carried by every row but not read, as DPC++'s
  * wrapper reads only the columns it knows.
  */
-static int header_cell(struct table_parser *tp, const struct props_line *ln,
+static int header_cell(struct table_parser *tp, const struct text_line *ln,
 		       const char *s, size_t len)
 {
 	size_t col = (size_t)(s - ln->s) + 1;
-	struct props_quote q;
+	struct quote q;
 	int c = column_of(s, len);
 
 	if (!len) {
-		props_err_at(tp->err, tp->fname, ln->lineno, col,
+		errmsg_at(tp->err, tp->fname, ln->lineno, col,
 			     "empty table column name: saw '%s', expected a name such as Code, Symbols, Properties or Manifest",
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (c < 0)
 		return add_column(tp, -1);
 	if (tp->t->has[c]) {
-		props_err_at(tp->err, tp->fname, ln->lineno, col,
+		errmsg_at(tp->err, tp->fname, ln->lineno, col,
 			     "repeated table column: saw '%s', expected each column at most once",
-			     props_quote(&q, s, len));
+			     quote_text(&q, s, len));
 		return -EINVAL;
 	}
 	tp->t->has[c] = 1;
 	return add_column(tp, c);
 }
 
-static int parse_header(struct table_parser *tp, const struct props_line *ln)
+static int parse_header(struct table_parser *tp, const struct text_line *ln)
 {
 	const char *p, *end, *bar;
-	struct props_quote q;
+	struct quote q;
 	int r;
 
 	if (ln->len < 2 || ln->s[0] != '[' || ln->s[ln->len - 1] != ']') {
-		props_err_at(tp->err, tp->fname, ln->lineno, 1,
+		errmsg_at(tp->err, tp->fname, ln->lineno, 1,
 			     "missing table header: saw '%s', expected " EXPECTED_HEADER,
-			     props_quote(&q, ln->s, ln->len));
+			     quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	p = ln->s + 1;
@@ -147,7 +147,7 @@ static int new_row(struct table_parser *tp, struct props_table_row **row)
 	return 0;
 }
 
-static int fill_row(struct table_parser *tp, const struct props_line *ln,
+static int fill_row(struct table_parser *tp, const struct text_line *ln,
 		    struct props_table_row *row)
 {
 	const char *p = ln->s, *end = ln->s + ln->len, *bar;
@@ -169,17 +169,17 @@ static int fill_row(struct table_parser *tp, const struct props_line *ln,
 	return 0;
 }
 
-static int parse_row(struct table_parser *tp, const struct props_line *ln)
+static int parse_row(struct table_parser *tp, const struct text_line *ln)
 {
 	size_t n = count_cells(ln->s, ln->len);
 	struct props_table_row *row;
-	struct props_quote q;
+	struct quote q;
 	int r;
 
 	if (n != tp->ncols) {
-		props_err_at(tp->err, tp->fname, ln->lineno, 1,
+		errmsg_at(tp->err, tp->fname, ln->lineno, 1,
 			     "wrong number of cells in table row: saw '%s' (got %zu cells), expected %zu cells, one per header column",
-			     props_quote(&q, ln->s, ln->len), n, tp->ncols);
+			     quote_text(&q, ln->s, ln->len), n, tp->ncols);
 		return -EINVAL;
 	}
 	r = new_row(tp, &row);
@@ -201,36 +201,36 @@ void props_table_fini(struct props_table *t)
 }
 
 /* No line but empty ones: an empty table, no header needed. */
-static int parse_lines(struct table_parser *tp, struct props_lines *it)
+static int parse_lines(struct table_parser *tp, struct line_iter *it)
 {
-	struct props_line ln;
+	struct text_line ln;
 	int r;
 
-	r = props_lines_next(it, &ln, tp->err);
+	r = lines_next(it, &ln, tp->err);
 	if (r <= 0)
 		return r;
 	r = parse_header(tp, &ln);
 	tp->t->ncols = tp->ncols;
-	while (r >= 0 && (r = props_lines_next(it, &ln, tp->err)) > 0)
+	while (r >= 0 && (r = lines_next(it, &ln, tp->err)) > 0)
 		r = parse_row(tp, &ln);
 	return r;
 }
 
 int props_table_parse(const char *text, size_t len, const char *fname,
-		      struct props_table *out, struct props_error *err)
+		      struct props_table *out, struct errmsg *err)
 {
 	struct props_table t;
 	struct table_parser tp = { .fname = fname, .t = &t, .err = err };
-	struct props_lines it;
+	struct line_iter it;
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	memset(&t, 0, sizeof(t));
-	props_lines_init(&it, text, len, fname);
+	lines_init(&it, text, len, fname);
 	r = parse_lines(&tp, &it);
 	free(tp.cols);
 	if (r == -ENOMEM)
-		props_errf(err, "%s: out of memory", props_fname(fname));
+		errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
 	if (r < 0) {
 		props_table_fini(&t);
 		return r;
@@ -240,14 +240,14 @@ int props_table_parse(const char *text, size_t len, const char *fname,
 }
 
 int props_table_read_file(const char *path, struct props_table *out,
-			  struct props_error *err)
+			  struct errmsg *err)
 {
 	size_t len = 0;
 	char *text = NULL;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	r = props_slurp(path, &text, &len, err);
+	r = input_slurp(path, &text, &len, err);
 	if (r < 0)
 		return r;
 	r = props_table_parse(text, len, path, out, err);

@@ -53,12 +53,12 @@ static int check_dir(const char *dir)
 	struct stat st;
 
 	if (stat(dir, &st) < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: --extract: %s\n",
 				  dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: --extract: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: --extract: %s\n",
 				  dir, strerror(ENOTDIR));
 		return -1;
 	}

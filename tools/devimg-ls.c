@@ -53,12 +53,12 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
-/* A JSON string, losing no byte (props_json_string()). */
+/* A JSON string, losing no byte (esc_json()). */
 static void json_str(const char *s)
 {
 	const char *t = str_or_empty(s);
 
-	props_json_string(stdout, t, strlen(t));
+	esc_json(stdout, t, strlen(t));
 }
 
 /* The device's index among the context's devices of its backend. */
@@ -83,7 +83,7 @@ static void print_text(struct devimg_ctx *ctx)
 		const struct devimg_plugin_device_info *info = dev->info;
 		const char *sep = "";
 
-		props_fprintf_esc(stdout, NULL, "[%s:%u] %s, %s, %s, formats: ",
+		esc_fprintf(stdout, NULL, "[%s:%u] %s, %s, %s, formats: ",
 				  devimg_device_backend(dev),
 				  backend_index(ctx, i),
 				  type_name(dev->caps.type),
@@ -173,7 +173,7 @@ static void print_plugins(struct devimg_plugins *ps)
 	for (i = 0; i < np; i++) {
 		struct devimg_plugin *p = devimg_plugins_get(ps, i);
 
-		props_fprintf_esc(stdout, NULL, "  %s: %s\n",
+		esc_fprintf(stdout, NULL, "  %s: %s\n",
 				  devimg_plugin_backend(p),
 				  devimg_plugin_file(p));
 	}
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		props_fprintf_esc(stderr, NULL,
+		esc_fprintf(stderr, NULL,
 				  PROG ": unexpected argument '%s'\n",
 				  argv[optind]);
 		return 2;

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "escape.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 #define PROG "devimg-dump"
 
@@ -27,7 +28,7 @@ static void on_note(void *ctx, size_t line, const char *msg)
 	struct check_ctx *c = ctx;
 
 	c->findings++;
-	props_fprintf_esc(stdout, NULL, "%s", c->path);
+	esc_fprintf(stdout, NULL, "%s", c->path);
 	printf(":%zu: %s\n", line, msg);
 }
 
@@ -35,7 +36,7 @@ static void on_note(void *ctx, size_t line, const char *msg)
 static void finding(struct check_ctx *c, size_t line, const char *msg)
 {
 	c->findings++;
-	props_fprintf_esc(stdout, NULL, "%s:%zu: %s\n", c->path, line, msg);
+	esc_fprintf(stdout, NULL, "%s:%zu: %s\n", c->path, line, msg);
 }
 
 /*
@@ -80,7 +81,7 @@ static void check_spec(struct check_ctx *c, const struct props *p)
 	const struct props_set *sc = props_find_set(p, PROPS_SET_SPEC_CONSTS);
 	const struct props_set *sd = props_find_set(p, PROPS_SET_SPEC_DEFAULTS);
 	const struct props_prop *all = NULL, *pr;
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	struct props_spec_const *consts;
 	size_t i, n = 0;
 	uint32_t total;
@@ -116,7 +117,7 @@ static void check_spec(struct check_ctx *c, const struct props *p)
 
 static int check_file(const char *path)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	struct check_ctx c = { .path = path };
 	struct props *p = NULL;
 	int r;
@@ -126,11 +127,11 @@ static int check_file(const char *path)
 		check_spec(&c, p);
 	props_free(p);
 	if (r == -EINVAL || r == -ERANGE) {
-		props_fprintf_esc(stdout, NULL, "%s\n", perr.msg);
+		esc_fprintf(stdout, NULL, "%s\n", perr.msg);
 		return 1;
 	}
 	if (r < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s\n", perr.msg);
+		esc_fprintf(stderr, NULL, PROG ": %s\n", perr.msg);
 		return 1;
 	}
 	return c.findings != 0;

@@ -15,8 +15,10 @@
 #include "devimg_limits.h"
 #include "props.h"
 #include "unzstd.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
-static int set_err(struct wrap_error *err, const char *path, const char *what)
+static int set_err(struct errmsg *err, const char *path, const char *what)
 {
 	snprintf(err->msg, sizeof(err->msg), "%s: %s", path, what);
 	return -1;
@@ -33,9 +35,9 @@ static int qualifies(const struct wrap_image *img,
 }
 
 static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
-			FILE *verbose, struct wrap_error *err)
+			FILE *verbose, struct errmsg *err)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	unsigned char *dst;
 	size_t len, bound, n;
 	char *src;
@@ -48,7 +50,7 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 			 (unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
 		return -1;
 	}
-	r = props_input_read(img->path, DEVIMG_LIMIT_DECOMPRESSED, &src, &len,
+	r = input_read(img->path, DEVIMG_LIMIT_DECOMPRESSED, &src, &len,
 			     &perr);
 	if (r < 0) {
 		snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
@@ -94,7 +96,7 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 }
 
 int wrap_compress_images(struct wrap_set *set, const struct wrap_compress *c,
-			 FILE *verbose, struct wrap_error *err)
+			 FILE *verbose, struct errmsg *err)
 {
 	size_t i;
 

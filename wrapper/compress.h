@@ -27,6 +27,6 @@ struct wrap_compress {
  * line per image compressed. 0, or -1 with err filled ("<file>: reason").
  */
 int wrap_compress_images(struct wrap_set *set, const struct wrap_compress *c,
-			 FILE *verbose, struct wrap_error *err);
+			 FILE *verbose, struct errmsg *err);
 
 #endif

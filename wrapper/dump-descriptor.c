@@ -160,7 +160,7 @@ static int fail(struct scan *s, int ret, const char *fmt, ...)
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
 	if (s->errlen)
-		props_escape(s->err, s->errlen, msg, strlen(msg), 0);
+		esc_bytes(s->err, s->errlen, msg, strlen(msg), 0);
 	return ret;
 }
 

@@ -6,10 +6,11 @@
 #include "devimg/descriptor.h"
 #include "devglobal.h"
 #include "dump-globals.h"
+#include "util/errmsg.h"
 
 /* 1 when decoded into g; 0 when p is not of the set or why says why not. */
 static int decode(const char *set, const struct devimg_prop *p,
-		  struct devglobal_info *g, struct props_error *why)
+		  struct devglobal_info *g, struct errmsg *why)
 {
 	char msg[256];
 
@@ -24,7 +25,7 @@ static int decode(const char *set, const struct devimg_prop *p,
 }
 
 int dump_global_text(FILE *f, const char *set, const struct devimg_prop *p,
-		     struct props_error *why)
+		     struct errmsg *why)
 {
 	struct devglobal_info g;
 
@@ -36,7 +37,7 @@ int dump_global_text(FILE *f, const char *set, const struct devimg_prop *p,
 }
 
 void dump_global_json(struct json_writer *w, const char *set,
-		      const struct devimg_prop *p, struct props_error *why)
+		      const struct devimg_prop *p, struct errmsg *why)
 {
 	struct devglobal_info g;
 

@@ -21,9 +21,9 @@
  * untouched, for any other property.
  */
 int dump_global_text(FILE *f, const char *set, const struct devimg_prop *p,
-		     struct props_error *why);
+		     struct errmsg *why);
 /* The same for JSON: the members "size" and "image_scope", or why. */
 void dump_global_json(struct json_writer *w, const char *set,
-		      const struct devimg_prop *p, struct props_error *why);
+		      const struct devimg_prop *p, struct errmsg *why);
 
 #endif

@@ -20,6 +20,7 @@
 #include "offload-symbols.h"
 #include "index-reader.h"
 #include "syclbin.h"
+#include "util/errmsg.h"
 
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu
 #define SHF_EXCLUDE_FLAG 0x80000000u
@@ -107,7 +108,7 @@ void dump_container_close(struct dump_container *c)
 
 static int nomem(const char *path, char *err, size_t errlen)
 {
-	props_snprintf_esc(err, errlen, NULL, "%s: %s", path, strerror(ENOMEM));
+	esc_snprintf(err, errlen, NULL, "%s: %s", path, strerror(ENOMEM));
 	return -ENOMEM;
 }
 
@@ -274,7 +275,7 @@ static int read_blobs(struct dump_container *c, const unsigned char *p,
 		      size_t n, const char *where,
 		      const struct blob_place *place, char *err, size_t errlen)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	struct offload_binary *ob;
 	struct blob_place here;
 	size_t off = 0;
@@ -287,7 +288,7 @@ static int read_blobs(struct dump_container *c, const unsigned char *p,
 		}
 		ret = offload_binary_parse_at(p, n, &off, where, &ob, &perr);
 		if (ret < 0) {
-			props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+			esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
 			return ret;
 		}
 		if (add_blob(c, ob, place ? &here : NULL)) {
@@ -306,7 +307,7 @@ static int add_problem(struct dump_container *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	props_vsnprintf_esc(line, sizeof(line), NULL, fmt, ap);
+	esc_vsnprintf(line, sizeof(line), NULL, fmt, ap);
 	va_end(ap);
 	v = realloc(c->problems, (c->nproblems + 1) * sizeof(*v));
 	if (!v)
@@ -326,7 +327,7 @@ static int add_problem(struct dump_container *c, const char *fmt, ...)
 static int decode_symbols(struct dump_container *c, const char *path,
 			  char *err, size_t errlen)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	char where[PATH_MAX + 64];
 	size_t i, j, k = 0, n = 0, len;
 	const char *s;
@@ -498,7 +499,7 @@ static int registered_view(struct dump_container *c, const char *path,
 int dump_container_open(const char *path, struct dump_container **out,
 			char *err, size_t errlen)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	struct dump_container *c;
 	int ret;
 
@@ -513,7 +514,7 @@ int dump_container_open(const char *path, struct dump_container **out,
 	if (syclbin_is(c->map, c->size)) {
 		ret = syclbin_parse(c->map, c->size, path, &c->sb, &perr);
 		if (ret < 0) {
-			props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+			esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
 			goto fail;
 		}
 		ret = syclbin_view(c, path, err, errlen);
@@ -558,7 +559,7 @@ static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_LLVM_OFFLOADING_TYPE)
 			continue;
 		if (sh.sh_offset > c->size || sh.sh_size > c->size - sh.sh_offset) {
-			props_snprintf_esc(err, errlen, NULL,
+			esc_snprintf(err, errlen, NULL,
 					   "%s: section %zu (SHT_LLVM_OFFLOADING): offset %" PRIu64 " size %" PRIu64 " past the end of the file (%zu bytes)",
 					   path, elf_ndxscn(scn),
 					   (uint64_t)sh.sh_offset,
@@ -677,7 +678,7 @@ static const char *objdump_kind(unsigned kind)
 static void text_value(FILE *f, const char *label, const char *v)
 {
 	fprintf(f, "%-16s", label);
-	props_fprintf_esc(f, NULL, "%s\n", v ? v : "");
+	esc_fprintf(f, NULL, "%s\n", v ? v : "");
 }
 
 /* After llvm-objdump's fields: the names, or why there are none. */
@@ -688,14 +689,14 @@ static void text_symbols(FILE *f, const struct entry_symbols *es)
 	if (!es->present)
 		return;
 	if (es->error) {
-		props_fprintf_esc(f, NULL, "%-16scannot decode: %s\n",
+		esc_fprintf(f, NULL, "%-16scannot decode: %s\n",
 				  "symbols", es->error);
 		return;
 	}
 	/* One name a line, the first after the label, the others under it. */
 	fprintf(f, "%-16s", "symbols");
 	for (i = 0; i < es->sy.n; i++)
-		props_fprintf_esc(f, NULL, "%*s%s\n", i ? 16 : 0, "",
+		esc_fprintf(f, NULL, "%*s%s\n", i ? 16 : 0, "",
 				  es->sy.names[i]);
 	if (!es->sy.n)
 		fputc('\n', f);
@@ -706,7 +707,7 @@ void dump_container_text(FILE *f, const struct dump_container *c)
 	size_t i, j, k = 0;
 
 	if (c->sb) {
-		props_fprintf_esc(f, NULL, "%s: SYCLBIN version %u (%s), ",
+		esc_fprintf(f, NULL, "%s: SYCLBIN version %u (%s), ",
 				  c->fname, c->sb->version,
 				  form_names[c->sb->form]);
 		fprintf(f, "state %s, %zu abstract module%s\n",

@@ -26,6 +26,7 @@
 #include "props.h"
 #include "index-reader.h"
 #include "unzstd.h"
+#include "util/errmsg.h"
 
 #define PROG DUMP_PROG
 #define ERRLEN 1024
@@ -88,7 +89,7 @@ struct meta_view {
 	uint64_t wg[3];
 	const unsigned char *mask;	/* META_ARG_MASK */
 	uint64_t nargs;
-	struct props_error err;	/* msg non-empty: not decodable */
+	struct errmsg err;	/* msg non-empty: not decodable */
 };
 
 static int ends_with(const char *s, const char *suffix)
@@ -203,7 +204,7 @@ static void put_escaped(FILE *f, const char *str, size_t n)
 	char e;
 
 	while (i < n) {
-		len = props_utf8_len(s + i, n - i);
+		len = utf8_seq_len(s + i, n - i);
 		e = short_escape(s[i]);
 		if (e)
 			fprintf(f, "\\%c", e);
@@ -782,7 +783,7 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 /* Keyed (hashkey.h): the names come from the files dumped. */
 static size_t name_hash(const char *s)
 {
-	return (size_t)props_hash(s, strlen(s));
+	return (size_t)siphash13(s, strlen(s));
 }
 
 /* The slot of s: where it is, or the empty one where it would go. */
@@ -875,19 +876,19 @@ static int extract_bytes(const struct devimg_file *df,
 	ret = extract_name(df, img, o->dir, &o->written, path, sizeof(path),
 			   p, n);
 	if (ret < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: path too long\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: image %u: --extract: path too long\n",
 				  df->fname, img->index);
 		return ret;
 	}
 	if (out_open(&out, path, err, sizeof(err)) < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
 				  df->fname, img->index, err);
 		return -EIO;
 	}
 	ret = write_all(out.fd, p, n);
 	if (ret < 0) {
 		out_abort(&out);
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
 				  df->fname, img->index, path, strerror(-ret));
 		return ret;
 	}
@@ -895,16 +896,16 @@ static int extract_bytes(const struct devimg_file *df,
 	ret = name_set_add(&o->written, path);
 	if (ret < 0) {
 		out_abort(&out);
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
 				  df->fname, img->index, strerror(-ret));
 		return ret;
 	}
 	if (out_commit(&out, err, sizeof(err)) < 0) {
-		props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: %s\n",
+		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
 				  df->fname, img->index, err);
 		return -EIO;
 	}
-	props_fprintf_esc(stdout, NULL, "%s\n", path);
+	esc_fprintf(stdout, NULL, "%s\n", path);
 	return 0;
 }
 
@@ -939,7 +940,7 @@ static int extract_image(const struct devimg_file *df,
 		ret = props_unzstd(img->bin, n, &z);
 		if (ret) {
 			unzstd_error(ret, &z, err, sizeof(err));
-			props_fprintf_esc(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
+			esc_fprintf(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
 					  df->fname, img->index, err);
 			return -EBADMSG;
 		}
@@ -1184,7 +1185,7 @@ static int dump_props(const char *path, struct dump_job *o,
 		      struct json_writer *w)
 {
 	struct devimg_propset *sets = NULL;
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	struct props *p = NULL;
 	char err[ERRLEN];
 	size_t n = 0;
@@ -1192,7 +1193,7 @@ static int dump_props(const char *path, struct dump_job *o,
 
 	ret = props_read_file(path, &p, &perr);
 	if (ret < 0) {
-		props_snprintf_esc(err, sizeof(err), NULL, "%s", perr.msg);
+		esc_snprintf(err, sizeof(err), NULL, "%s", perr.msg);
 		return file_failed(o, ret, "%s", err);
 	}
 	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));

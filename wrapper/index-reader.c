@@ -26,6 +26,8 @@
 #include "escape.h"
 #include "index.h"
 #include "index-reader.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
 /* Sizes of the index records as stored, whatever the host's padding. */
 #define HEADER_SIZE 40u
@@ -92,7 +94,7 @@ static int fail(struct reader *r, int ret, const char *fmt, ...)
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
 	if (r->errlen)
-		props_escape(r->err, r->errlen, msg, strlen(msg), 0);
+		esc_bytes(r->err, r->errlen, msg, strlen(msg), 0);
 	return ret;
 }
 
@@ -182,7 +184,7 @@ static int blob_string(struct reader *r, const struct blob *b,
 static int decode_value(struct reader *r, const char *where,
 			const char *set, struct devimg_prop *p)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	char pwhere[WHERE_LEN];
 	int ret;
 
@@ -1100,27 +1102,27 @@ err_free:
 int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
 		      size_t errlen)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	uint64_t n;
 	int fd, ret = 0;
 
 	*map = NULL;
 	*size = 0;
-	fd = props_input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
+	fd = input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
 	if (fd < 0) {
-		props_escape(err, errlen, perr.msg, strlen(perr.msg), 0);
+		esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
 		return fd;
 	}
 	if (n > SIZE_MAX) {
 		ret = -EFBIG;
-		props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s", path,
+		esc_snprintf(err, errlen, NULL, "%s: mmap: %s", path,
 				   strerror(EFBIG));
 	} else if (n > 0) {
 		*map = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*map == MAP_FAILED) {
 			*map = NULL;
 			ret = -errno;
-			props_snprintf_esc(err, errlen, NULL, "%s: mmap: %s",
+			esc_snprintf(err, errlen, NULL, "%s: mmap: %s",
 					   path, strerror(-ret));
 		} else {
 			*size = (size_t)n;
@@ -1141,7 +1143,7 @@ int devimg_reader_open(const char *path, struct devimg_file **out, char *err,
 	if (ret < 0)
 		return ret;
 	if (!size) {
-		props_snprintf_esc(err, errlen, NULL, "%s: empty file", path);
+		esc_snprintf(err, errlen, NULL, "%s: empty file", path);
 		return -EINVAL;
 	}
 	ret = devimg_reader_open_mem(map, size, path, out, err, errlen);

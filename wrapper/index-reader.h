@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "props.h"
+#include "util/input.h"
 
 struct devimg_prop {
 	const char *name;
@@ -87,7 +88,7 @@ struct devimg_file {
 int devimg_reader_open_mem(const void *buf, size_t size, const char *fname,
 			   struct devimg_file **out, char *err, size_t errlen);
 /*
- * Map an input as props_input_open() accepts it (a regular file, at most
+ * Map an input as input_open() accepts it (a regular file, at most
  * DEVIMG_LIMIT_OBJECT_FILE bytes, never blocking on a FIFO or device):
  * *map NULL and *size 0 for an empty file. 0 or -errno with err set.
  */

@@ -92,7 +92,7 @@ void json_array_end(struct json_writer *w)
 void json_key(struct json_writer *w, const char *key)
 {
 	before_value(w, 1);
-	props_json_string(w->f, key, strlen(key));
+	esc_json(w->f, key, strlen(key));
 	fputs(": ", w->f);
 	w->after_key = 1;
 }
@@ -100,7 +100,7 @@ void json_key(struct json_writer *w, const char *key)
 void json_string_n(struct json_writer *w, const void *s, size_t n)
 {
 	before_value(w, 0);
-	props_json_string(w->f, s, n);
+	esc_json(w->f, s, n);
 }
 
 void json_string(struct json_writer *w, const char *s)

@@ -4,7 +4,7 @@
  * escaped as RFC 8259 requires, numbers, null. Output is indented two
  * spaces per level.
  *
- * Strings: as props_json_string() (escape.h) writes them, losing no byte:
+ * Strings: as esc_json() (escape.h) writes them, losing no byte:
  * controls as \u00XX, valid UTF-8 copied, every other byte as \uDCXX
  * (docs/dump-json.md).
  *

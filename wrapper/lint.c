@@ -22,6 +22,7 @@
 #include "escape.h"
 #include "lint.h"
 #include "wrap.h"
+#include "util/le.h"
 
 int wrap_warn(struct wrap_warnings *w, const char *fmt, ...)
 {
@@ -111,25 +112,19 @@ static const struct {
 	[MAGIC_PTX] = { "PTX text", "-format=native or none" },
 };
 
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static enum magic magic_of(const unsigned char *head, size_t n)
 {
-	if (n >= 4 && le32(head) == 0x07230203)
+	if (n >= 4 && get_le32(head) == 0x07230203)
 		return MAGIC_SPIRV;
-	if (n >= 4 && le32(head) == 0x03022307)
+	if (n >= 4 && get_le32(head) == 0x03022307)
 		return MAGIC_SPIRV_SWAPPED;
 	if (n >= 4 && !memcmp(head, "BC\xc0\xde", 4))
 		return MAGIC_BITCODE;
-	if (n >= 4 && le32(head) == 0x0b17c0de)
+	if (n >= 4 && get_le32(head) == 0x0b17c0de)
 		return MAGIC_BITCODE_WRAPPER;
 	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
 		return MAGIC_ELF;
-	if (n >= 4 && le32(head) == 0xba55ed50)
+	if (n >= 4 && get_le32(head) == 0xba55ed50)
 		return MAGIC_FATBIN;
 	if (!memchr(head, 0, n) && memmem(head, n, ".version", 8) &&
 	    memmem(head, n, ".target", 7))
@@ -278,7 +273,7 @@ static int entry_points(struct src *s, int swapped, struct names *out)
 /* Quote a name for a warning: escaped, cut after 200 bytes. */
 static const char *quoted(char *buf, size_t size, const char *name)
 {
-	props_snprintf_esc(buf, size, NULL, "'%.200s%s'", name,
+	esc_snprintf(buf, size, NULL, "'%.200s%s'", name,
 			   strlen(name) > 200 ? "..." : "");
 	return buf;
 }

@@ -29,6 +29,8 @@
 #include "devimg/descriptor.h"
 #include "index.h"
 #include "object-writer.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
 /* Section header indices, in creation order. */
 enum {
@@ -228,10 +230,10 @@ struct layout {
 	uint64_t total;
 };
 
-static int set_err(struct wrap_error *err, const char *fmt, ...)
+static int set_err(struct errmsg *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int set_err(struct wrap_error *err, const char *fmt, ...)
+static int set_err(struct errmsg *err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -807,7 +809,7 @@ static int add_tgtimgs(struct layout *l)
 	return r;
 }
 
-static int build_data(struct layout *l, struct wrap_error *err,
+static int build_data(struct layout *l, struct errmsg *err,
 		      const char *out_name)
 {
 	size_t n = l->ndesc, off, i, j;
@@ -1230,7 +1232,7 @@ static int place_sections(struct layout *l)
 
 /* ---- libelf ---- */
 
-static int elf_fail(struct wrap_error *err, const char *out_name,
+static int elf_fail(struct errmsg *err, const char *out_name,
 		    const char *what)
 {
 	return set_err(err, "%s: %s: %s", out_name, what, elf_errmsg(-1));
@@ -1399,7 +1401,7 @@ static int fill_table(const struct layout *l, size_t idx, Elf_Data *data)
 }
 
 static int emit_section(const struct layout *l, Elf *elf, size_t idx,
-			void *table, struct wrap_error *err,
+			void *table, struct errmsg *err,
 			const char *out_name)
 {
 	const struct sec *s = &l->secs[idx];
@@ -1441,7 +1443,7 @@ static int emit_section(const struct layout *l, Elf *elf, size_t idx,
 }
 
 static int emit_header(const struct layout *l, Elf *elf,
-		       struct wrap_error *err, const char *out_name)
+		       struct errmsg *err, const char *out_name)
 {
 	GElf_Ehdr ehdr;
 
@@ -1473,7 +1475,7 @@ static int alloc_table(const struct layout *l, size_t idx, void **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-static int emit_elf(struct layout *l, int fd, struct wrap_error *err,
+static int emit_elf(struct layout *l, int fd, struct errmsg *err,
 		    const char *out_name)
 {
 	void **tables = calloc(l->nsecs, sizeof(*tables));
@@ -1594,7 +1596,7 @@ static int copy_range(int in, int out, uint64_t dst, uint64_t len)
 
 /* Bytes made in memory (a compressed image) go out as they are. */
 static int write_data(const struct wrap_image *img, int out, uint64_t dst,
-		      struct wrap_error *err, const char *out_name)
+		      struct errmsg *err, const char *out_name)
 {
 	uint64_t done = 0;
 
@@ -1615,15 +1617,15 @@ static int write_data(const struct wrap_image *img, int out, uint64_t dst,
 }
 
 static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
-		      struct wrap_error *err, const char *out_name)
+		      struct errmsg *err, const char *out_name)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	uint64_t size;
 	int in, r;
 
 	if (img->data)
 		return write_data(img, out, dst, err, out_name);
-	in = props_input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
+	in = input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
 			      &perr);
 	if (in < 0)
 		return set_err(err, "%s", perr.msg);
@@ -1651,7 +1653,7 @@ out:
  * to flush when rename() replaces an existing output, which it otherwise
  * does synchronously.
  */
-static int reserve_space(int fd, uint64_t size, struct wrap_error *err,
+static int reserve_space(int fd, uint64_t size, struct errmsg *err,
 			 const char *out_name)
 {
 	if (fallocate(fd, 0, 0, size) == 0)
@@ -1742,7 +1744,7 @@ static void count_packs(struct layout *l)
 	}
 }
 
-static int build_layout(struct layout *l, struct wrap_error *err,
+static int build_layout(struct layout *l, struct errmsg *err,
 			const char *out_name)
 {
 	size_t n = l->set->nimages, i;
@@ -1793,7 +1795,7 @@ static int build_layout(struct layout *l, struct wrap_error *err,
 
 int wrap_write_object(const struct wrap_set *set, int fd,
 		      const char *out_name, FILE *verbose,
-		      struct wrap_error *err)
+		      struct errmsg *err)
 {
 	struct layout l = { .set = set, .mach = set->mach };
 	size_t i;

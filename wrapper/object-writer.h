@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/errmsg.h"
+
 #include "devimg_limits.h"
 #include "machine.h"
 #include "props.h"
@@ -58,10 +60,6 @@ struct wrap_set {
 /* The most images one object can hold (limits.h). */
 #define WRAP_MAX_IMAGES DEVIMG_LIMIT_IMAGES
 
-struct wrap_error {
-	char msg[1024];	/* "<file>: <reason>", without program name */
-};
-
 /* Append a zeroed image; NULL on ENOMEM. */
 struct wrap_image *wrap_set_add(struct wrap_set *set);
 /* Free every image and its contents; the set itself is the caller's. */
@@ -77,6 +75,6 @@ void wrap_set_fini(struct wrap_set *set);
  */
 int wrap_write_object(const struct wrap_set *set, int fd,
 		      const char *out_name, FILE *verbose,
-		      struct wrap_error *err);
+		      struct errmsg *err);
 
 #endif

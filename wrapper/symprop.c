@@ -10,6 +10,8 @@
 #include "devimg_limits.h"
 #include "index-reader.h"
 #include "symprop.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
 struct source {
 	const char *table;
@@ -36,12 +38,12 @@ static int sp_fail(struct source *s, const char *fmt, ...)
 
 static int read_table(struct source *s)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	char *text;
 	size_t len;
 	int r;
 
-	r = props_input_read(s->table, DEVIMG_LIMIT_TEXT_FILE, &text, &len,
+	r = input_read(s->table, DEVIMG_LIMIT_TEXT_FILE, &text, &len,
 			     &perr);
 	if (r < 0)
 		return sp_fail(s, "%s", perr.msg);

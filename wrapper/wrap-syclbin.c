@@ -11,11 +11,13 @@
 #include "devimg_limits.h"
 #include "syclbin.h"
 #include "wrap-syclbin.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
-static int errf(struct wrap_error *err, const char *fmt, ...)
+static int errf(struct errmsg *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int errf(struct wrap_error *err, const char *fmt, ...)
+static int errf(struct errmsg *err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,16 +40,16 @@ int wrap_syclbin_state(const char *name)
 
 /* The image file's bytes; its size must still be what was checked. */
 static int read_image(const struct wrap_image *img, unsigned char **out,
-		      struct wrap_error *err)
+		      struct errmsg *err)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	unsigned char *b;
 	uint64_t size;
 	size_t got = 0;
 	ssize_t r;
 	int fd;
 
-	fd = props_input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size, &perr);
+	fd = input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size, &perr);
 	if (fd < 0)
 		return errf(err, "%s", perr.msg);
 	if (size != img->size) {
@@ -114,7 +116,7 @@ static char *compile_target(const struct props *p)
  * is written even when empty, since a module's metadata must hold at least
  * one set to be read back.
  */
-static int prepare(struct wrap_image *img, struct wrap_error *err)
+static int prepare(struct wrap_image *img, struct errmsg *err)
 {
 	struct props_set *s;
 	size_t i;
@@ -150,7 +152,7 @@ static int prepare(struct wrap_image *img, struct wrap_error *err)
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n,
-		     const char *out_name, struct wrap_error *err)
+		     const char *out_name, struct errmsg *err)
 {
 	ssize_t w;
 
@@ -167,11 +169,11 @@ static int write_all(int fd, const unsigned char *p, size_t n,
 }
 
 int wrap_write_syclbin(struct wrap_set *set, uint32_t state, int fd,
-		       const char *out_name, struct wrap_error *err)
+		       const char *out_name, struct errmsg *err)
 {
 	struct syclbin_module_in *mods;
 	struct syclbin_image_in *imgs;
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	unsigned char *out = NULL;
 	size_t i, n = set->nimages, size;
 	int r = -1;

@@ -25,6 +25,6 @@ int wrap_syclbin_state(const char *name);
  * with err "<file>: <reason>".
  */
 int wrap_write_syclbin(struct wrap_set *set, uint32_t state, int fd,
-		       const char *out_name, struct wrap_error *err);
+		       const char *out_name, struct errmsg *err);
 
 #endif

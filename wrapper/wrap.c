@@ -21,6 +21,8 @@
 #include "symprop.h"
 #include "wrap.h"
 #include "wrap-syclbin.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
 int wrap_fail(const char *fmt, ...)
 {
@@ -35,7 +37,7 @@ int wrap_fail(const char *fmt, ...)
 }
 
 /* A props library message names its place; add the file only if not. */
-int wrap_fail_props(const char *fname, const struct props_error *err,
+int wrap_fail_props(const char *fname, const struct errmsg *err,
 		    const char *where)
 {
 	size_t n = strlen(fname);
@@ -48,11 +50,11 @@ int wrap_fail_props(const char *fname, const struct props_error *err,
 /* ---- files ---- */
 
 /*
- * An input refused by props_input_open(): one that cannot be opened says
+ * An input refused by input_open(): one that cannot be opened says
  * "PATH: reason" as devimg-wrap always said, the rest as the props
  * library words it ("PATH: cannot read: not a regular file (FIFO)").
  */
-static int fail_input(const char *path, int r, const struct props_error *err,
+static int fail_input(const char *path, int r, const struct errmsg *err,
 		      const char *where)
 {
 	size_t n = strlen(path);
@@ -71,10 +73,10 @@ static int fail_input(const char *path, int r, const struct props_error *err,
 static int read_whole(const char *path, char **text, size_t *len,
 		      const char *where)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	int r;
 
-	r = props_input_read(path, DEVIMG_LIMIT_TEXT_FILE, text, len, &err);
+	r = input_read(path, DEVIMG_LIMIT_TEXT_FILE, text, len, &err);
 	return r < 0 ? fail_input(path, r, &err, where) : 0;
 }
 
@@ -84,36 +86,14 @@ static int read_whole(const char *path, char **text, size_t *len,
  */
 static int check_image(const char *path, uint64_t *size, const char *where)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	int fd;
 
-	fd = props_input_open(path, DEVIMG_LIMIT_IMAGE_FILE, size, &err);
+	fd = input_open(path, DEVIMG_LIMIT_IMAGE_FILE, size, &err);
 	if (fd < 0)
 		return fail_input(path, fd, &err, where);
 	close(fd);
 	return 0;
-}
-
-/*
- * A set name as a message shows it: control characters and quotes as
- * escapes, cut after 64 bytes.
- */
-static const char *quote_name(char *out, size_t outlen, const char *s)
-{
-	size_t i, o = 0;
-
-	for (i = 0; s[i] && i < 64 && o + 8 < outlen; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
-			o += snprintf(out + o, outlen - o, "\\x%02x", c);
-		else
-			out[o++] = (char)c;
-	}
-	if (s[i] && o + 4 < outlen)
-		o += snprintf(out + o, outlen - o, "...");
-	out[o] = '\0';
-	return out;
 }
 
 /*
@@ -124,7 +104,7 @@ static const char *quote_name(char *out, size_t outlen, const char *s)
 static int check_limits(const struct wrap_image *img, const char *entries,
 			const char *props, const char *where)
 {
-	char q[320];
+	struct quote q;
 	size_t i, j;
 
 	if (img->has_entries && img->entries.n > DEVIMG_LIMIT_ENTRIES)
@@ -142,7 +122,7 @@ static int check_limits(const struct wrap_image *img, const char *entries,
 
 		if (set->nprops > DEVIMG_LIMIT_PROPS)
 			return wrap_fail("%s: set '%s': %zu properties, more than the %u of a set that libdevimg accepts%s",
-					 props, quote_name(q, sizeof(q), set->name),
+					 props, quote_text(&q, set->name, strlen(set->name)),
 					 set->nprops, DEVIMG_LIMIT_PROPS, where);
 		for (j = 0; j < set->nprops; j++) {
 			const struct props_prop *p = &set->props[j];
@@ -151,7 +131,7 @@ static int check_limits(const struct wrap_image *img, const char *entries,
 			    (uint64_t)p->size > DEVIMG_LIMIT_BYTE_ARRAY)
 				return wrap_fail("%s: set '%s': property %zu: byte array of %zu bytes, more than the %llu that libdevimg accepts%s",
 						 props,
-						 quote_name(q, sizeof(q), set->name),
+						 quote_text(&q, set->name, strlen(set->name)),
 						 j, p->size,
 						 (unsigned long long)DEVIMG_LIMIT_BYTE_ARRAY,
 						 where);
@@ -182,7 +162,7 @@ enum text_kind { TEXT_ENTRIES, TEXT_PROPS };
 static int load_text(struct wrap_image *img, const char *path,
 		     const char *where, enum text_kind kind)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	char *text;
 	size_t len;
 	int r;
@@ -272,7 +252,7 @@ int wrap_add_table(struct wrap_job *c, const struct wrap_image_opts *o,
 		   const char *table)
 {
 	struct props_table t = { 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	char *text;
 	size_t len, i;
 	int r;
@@ -333,7 +313,7 @@ static int copy_to_stdout(int fd)
  */
 /* The object, or the SYCLBIN file, to fd. */
 static int write_to(struct wrap_job *c, int fd, const char *name,
-		    struct wrap_error *err)
+		    struct errmsg *err)
 {
 	if (c->syclbin >= 0)
 		return wrap_write_syclbin(&c->set, (uint32_t)c->syclbin, fd,
@@ -344,7 +324,7 @@ static int write_to(struct wrap_job *c, int fd, const char *name,
 
 static int write_stdout(struct wrap_job *c)
 {
-	struct wrap_error err = { "" };
+	struct errmsg err = { 0 };
 	FILE *tmp = tmpfile();
 	int r;
 
@@ -362,7 +342,7 @@ static int write_stdout(struct wrap_job *c)
 
 static int write_output(struct wrap_job *c)
 {
-	struct wrap_error err = { "" };
+	struct errmsg err = { 0 };
 	struct out_file out;
 	int r;
 
@@ -426,7 +406,7 @@ static void print_plan(const struct wrap_job *c)
  */
 static int add_omp_notes(struct wrap_job *c)
 {
-	struct props_error perr = { "" };
+	struct errmsg perr = { 0 };
 	size_t i, len, out_len;
 	unsigned char *out;
 	char why[128];
@@ -438,7 +418,7 @@ static int add_omp_notes(struct wrap_job *c)
 
 		if (img->kind != DEVIMG_KIND_OPENMP || img->data)
 			continue;
-		r = props_input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &in,
+		r = input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &in,
 				     &len, &perr);
 		if (r < 0)
 			return fail_input(img->path, r, &perr, "");

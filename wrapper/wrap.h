@@ -15,7 +15,7 @@
 
 #define WRAP_PROG "devimg-wrap"
 
-struct props_error;
+struct errmsg;
 
 /* Values that hold for every image after them, until given again. */
 struct wrap_image_opts {
@@ -47,7 +47,7 @@ struct wrap_job {
 /* "devimg-wrap: " and the message on stderr; returns -1. */
 int wrap_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A props library message names its place; add the file only if not. */
-int wrap_fail_props(const char *fname, const struct props_error *err,
+int wrap_fail_props(const char *fname, const struct errmsg *err,
 		    const char *where);
 
 /*

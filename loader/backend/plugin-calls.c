@@ -30,7 +30,7 @@ void plugin_trace(int level, int wanted, const char *fmt, ...)
 	if (level < wanted)
 		return;
 	va_start(ap, fmt);
-	props_vsnprintf_esc(buf, sizeof(buf), NULL, fmt, ap);
+	esc_vsnprintf(buf, sizeof(buf), NULL, fmt, ap);
 	va_end(ap);
 	devimg_trace_text(TRACE_PRIORITY(wanted), __FILE__, __LINE__, __func__,
 			  buf);
@@ -48,7 +48,7 @@ static _Thread_local const struct devimg_plugin *absent_from;
 
 static int absent_op(struct devimg_plugin *p, const char *op)
 {
-	props_snprintf_esc(absent_text, sizeof(absent_text), NULL,
+	esc_snprintf(absent_text, sizeof(absent_text), NULL,
 			   "the %s plugin (%s) has no %s operation",
 			   p->ops.backend, p->file, op);
 	absent_from = p;
@@ -101,14 +101,14 @@ static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 	size_t n;
 	va_list ap;
 
-	n = props_snprintf_esc(buf, sizeof(buf), NULL, "%s: ", p->ops.backend);
+	n = esc_snprintf(buf, sizeof(buf), NULL, "%s: ", p->ops.backend);
 	va_start(ap, fmt);
 	if (n < sizeof(buf))
-		n += props_vsnprintf_esc(buf + n, sizeof(buf) - n, NULL, fmt,
+		n += esc_vsnprintf(buf + n, sizeof(buf) - n, NULL, fmt,
 					 ap);
 	va_end(ap);
 	if (n < sizeof(buf) && rc < 0)
-		props_snprintf_esc(buf + n, sizeof(buf) - n, NULL,
+		esc_snprintf(buf + n, sizeof(buf) - n, NULL,
 				   " = %d (%s): %s", rc, strerror(-rc),
 				   message_of(p));
 	else if (n < sizeof(buf))

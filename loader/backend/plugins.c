@@ -392,7 +392,7 @@ static void note_vset(struct devimg_plugins *ps, struct note *n,
 
 	if (ps->trace < 1)
 		return;
-	props_vsnprintf_esc(buf, sizeof(buf), NULL, fmt, ap);
+	esc_vsnprintf(buf, sizeof(buf), NULL, fmt, ap);
 	free(n->text);
 	n->text = strdup(buf);
 }

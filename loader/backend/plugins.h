@@ -137,7 +137,7 @@ const char *devimg_plugin_file(const struct devimg_plugin *p);
  * The plugin's message about the calling thread's last failed call. It may
  * hold a driver's build log, lines of its own: the messages behind
  * devimg_last_error() that take it as a %s argument keep its newlines
- * (escape.h, PROPS_ESC_LINES) and escape the rest; every other argument,
+ * (escape.h, ESC_LINES) and escape the rest; every other argument,
  * and every argument of a trace or log line, is escaped whole.
  */
 const char *devimg_plugin_last_error(const struct devimg_plugin *p);

@@ -18,6 +18,7 @@
 #include "dispatch.h"
 #include "devimg_limits.h"
 #include "syclbin.h"
+#include "util/errmsg.h"
 
 struct syclbin_owned {
 	struct ctx_owned own;	/* first: on the context's release list */
@@ -168,8 +169,8 @@ static int build_desc(struct syclbin_owned *o)
 static int owned_new(const void *data, size_t size,
 		     struct syclbin_owned **out)
 {
-	struct props_error perr = { "" };
-	struct devimg_msg msg;
+	struct errmsg perr = { 0 };
+	struct errmsg msg;
 	struct syclbin_owned *o;
 	int err;
 
@@ -192,7 +193,7 @@ static int owned_new(const void *data, size_t size,
 		err = descriptor_validate(&o->desc, &msg);
 		if (err < 0)
 			err = dispatch_error(err, "devimg_bundle_new_from_syclbin: %s",
-					     msg.text);
+					     msg.msg);
 	}
 	if (err == 0) {
 		err = registry_add(&o->desc, &o->desc, NULL);

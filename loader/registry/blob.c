@@ -28,6 +28,8 @@
 #include "registry-internal.h"
 #include "offload-binary.h"
 #include "offload-symbols.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 /* Magic, version and Size: what is read before the blob's size is known. */
 #define BLOB_PREFIX 16u
@@ -37,16 +39,6 @@
 bool shadow_is_blob(const void *arg)
 {
 	return offload_binary_is(arg, OFFLOAD_BINARY_MAGIC_LEN);
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
 }
 
 static bool is_sycl_image(const struct offload_entry *e)
@@ -60,10 +52,10 @@ static bool is_sycl_image(const struct offload_entry *e)
  * 32-byte entries, kept by sh in one block with the names they point to.
  */
 static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
-			 const char *s, size_t len, struct devimg_msg *msg,
+			 const char *s, size_t len, struct errmsg *msg,
 			 const char *where)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct devimg_offload_entry *dst;
 	struct offload_symbols sy;
 	size_t i, bytes;
@@ -72,12 +64,12 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 
 	r = offload_symbols_decode(s, len, where, &sy, &err);
 	if (r < 0) {
-		devimg_msg_set(msg, r, "%s", err.msg);
+		errmsg_esc(msg, r, "%s", err.msg);
 		return r;
 	}
 	if (size_mul(sy.n, sizeof(*dst), &bytes) ||
 	    size_accumulate(&bytes, sy.text_size)) {
-		devimg_msg_set(msg, -EOVERFLOW, "%s: %zu symbols: too large",
+		errmsg_esc(msg, -EOVERFLOW, "%s: %zu symbols: too large",
 			       where, sy.n);
 		offload_symbols_fini(&sy);
 		return -EOVERFLOW;
@@ -85,7 +77,7 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 	dst = malloc(bytes ? bytes : 1);
 	if (!dst) {
 		offload_symbols_fini(&sy);
-		devimg_msg_set(msg, -ENOMEM, "%s: out of memory", where);
+		errmsg_esc(msg, -ENOMEM, "%s: out of memory", where);
 		return -ENOMEM;
 	}
 	/* The names move with the text that holds them (shared or not). */
@@ -113,7 +105,7 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 #define BLOB_IMAGE_REJECTED 1
 
 static int blob_image(struct shadow *sh, unsigned i,
-		      const struct offload_entry *e, struct devimg_msg *msg,
+		      const struct offload_entry *e, struct errmsg *msg,
 		      const char *where)
 {
 	struct devimg_device_image *di = &sh->images[i];
@@ -123,14 +115,14 @@ static int blob_image(struct shadow *sh, unsigned i,
 	int r;
 
 	if (format == UINT_MAX) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: image kind %u unknown, expected 0 to 6",
 			       where, e->image_kind);
 		return -EINVAL;
 	}
 	triple = offload_entry_string(e, "triple", NULL);
 	if (!triple) {
-		devimg_msg_set(msg, -EINVAL, "%s: no \"triple\" string",
+		errmsg_esc(msg, -EINVAL, "%s: no \"triple\" string",
 			       where);
 		return -EINVAL;
 	}
@@ -157,15 +149,15 @@ static int blob_image(struct shadow *sh, unsigned i,
  * The blob's other images still register: the problem is kept for
  * devimg_registry_problem() and set as this thread's message.
  */
-static void reject_image(const struct devimg_msg *msg)
+static void reject_image(const struct errmsg *msg)
 {
 	registry_add_problem(msg);
-	fail_err(msg->err, "rejected image: %s", msg->text);
+	fail_err(msg->code, "rejected image: %s", msg->msg);
 }
 
-int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
+int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	struct shadow *sh;
 	unsigned char prefix[BLOB_PREFIX];
@@ -177,29 +169,29 @@ int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
 
 	snprintf(fname, sizeof(fname), "descriptor %p", arg);
 	if ((uintptr_t)arg % OFFLOAD_BINARY_ALIGN) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: OffloadBinary not aligned to %u bytes",
 			       fname, OFFLOAD_BINARY_ALIGN);
 		return -EINVAL;
 	}
 	memcpy(prefix, arg, sizeof(prefix));
-	size = le64(prefix + 8);
+	size = get_le64(prefix + 8);
 	/* The reader checks the rest against the size the header gives. */
 	if (size < BLOB_HEADER) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: OffloadBinary Size %llu, less than its %u-byte header",
 			       fname, (unsigned long long)size, BLOB_HEADER);
 		return -EINVAL;
 	}
 	r = offload_binary_parse(arg, (size_t)size, fname, &ob, &err);
 	if (r < 0) {
-		devimg_msg_set(msg, r, "%s", err.msg);
+		errmsg_esc(msg, r, "%s", err.msg);
 		return r;
 	}
 	for (i = 0; i < ob->nentries; i++)
 		n += is_sycl_image(&ob->entries[i]);
 	if (n > DEVIMG_LIMIT_IMAGES) {
-		devimg_msg_set(msg, -EINVAL, "%s: %zu SYCL images, more than %u",
+		errmsg_esc(msg, -EINVAL, "%s: %zu SYCL images, more than %u",
 			       fname, n, DEVIMG_LIMIT_IMAGES);
 		offload_binary_free(ob);
 		return -EINVAL;
@@ -207,7 +199,7 @@ int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg)
 	sh = shadow_new((unsigned)n);
 	if (!sh) {
 		offload_binary_free(ob);
-		devimg_msg_set(msg, -ENOMEM, "%s: out of memory", fname);
+		errmsg_esc(msg, -ENOMEM, "%s: out of memory", fname);
 		return -ENOMEM;
 	}
 	sh->blob = ob;

@@ -33,7 +33,7 @@ struct span {
 
 /* Both NULL, or both set with begin <= end and whole elements between. */
 static int span_count(const struct span *s, size_t max, size_t *n,
-		      struct devimg_msg *msg, const char *where)
+		      struct errmsg *msg, const char *where)
 {
 	uintptr_t b = (uintptr_t)s->begin, e = (uintptr_t)s->end;
 
@@ -41,24 +41,24 @@ static int span_count(const struct span *s, size_t max, size_t *n,
 	if (!s->begin && !s->end)
 		return 0;
 	if (!s->begin || !s->end) {
-		devimg_msg_set(msg, -EINVAL, "%s: %s begin %p end %p: one is NULL",
+		errmsg_esc(msg, -EINVAL, "%s: %s begin %p end %p: one is NULL",
 			       where, s->what, s->begin, s->end);
 		return -EINVAL;
 	}
 	if (e < b) {
-		devimg_msg_set(msg, -EINVAL, "%s: %s end %p before begin %p",
+		errmsg_esc(msg, -EINVAL, "%s: %s end %p before begin %p",
 			       where, s->what, s->end, s->begin);
 		return -EINVAL;
 	}
 	if ((e - b) % s->elem) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: %s span of %zu bytes is not a multiple of %zu",
 			       where, s->what, (size_t)(e - b), s->elem);
 		return -EINVAL;
 	}
 	*n = (e - b) / s->elem;
 	if (*n > max) {
-		devimg_msg_set(msg, -EINVAL, "%s: %zu %s, more than %zu",
+		errmsg_esc(msg, -EINVAL, "%s: %zu %s, more than %zu",
 			       where, *n, s->what, max);
 		return -EINVAL;
 	}
@@ -66,10 +66,10 @@ static int span_count(const struct span *s, size_t max, size_t *n,
 }
 
 static int validate_property(const struct devimg_property *p, size_t j,
-			     struct devimg_msg *msg, const char *where)
+			     struct errmsg *msg, const char *where)
 {
 	if (!p->name) {
-		devimg_msg_set(msg, -EINVAL, "%s property %zu: name is NULL",
+		errmsg_esc(msg, -EINVAL, "%s property %zu: name is NULL",
 			       where, j);
 		return -EINVAL;
 	}
@@ -78,7 +78,7 @@ static int validate_property(const struct devimg_property *p, size_t j,
 		return 0;
 	case DEVIMG_PROPERTY_BYTE_ARRAY:
 		if (!p->value || p->size < 8 || p->size > MAX_BYTE_ARRAY) {
-			devimg_msg_set(msg, -EINVAL,
+			errmsg_esc(msg, -EINVAL,
 				       "%s property %zu: byte array value %p size %llu, expected a value of 8 to 2^32 bytes",
 				       where, j, p->value,
 				       (unsigned long long)p->size);
@@ -87,14 +87,14 @@ static int validate_property(const struct devimg_property *p, size_t j,
 		return 0;
 	case DEVIMG_PROPERTY_STRING:
 		if (!p->value) {
-			devimg_msg_set(msg, -EINVAL,
+			errmsg_esc(msg, -EINVAL,
 				       "%s property %zu: string value is NULL",
 				       where, j);
 			return -EINVAL;
 		}
 		return 0;
 	default:
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s property %zu: type %u unknown, expected 1 (uint32), 2 (byte array) or 3 (string)",
 			       where, j, p->type);
 		return -EINVAL;
@@ -102,7 +102,7 @@ static int validate_property(const struct devimg_property *p, size_t j,
 }
 
 static int validate_propset(const struct devimg_property_set *s,
-			    struct devimg_msg *msg, const char *where)
+			    struct errmsg *msg, const char *where)
 {
 	struct span span = { "properties", s->begin, s->end,
 			     sizeof(struct devimg_property) };
@@ -110,7 +110,7 @@ static int validate_propset(const struct devimg_property_set *s,
 	int r;
 
 	if (!s->name) {
-		devimg_msg_set(msg, -EINVAL, "%s: name is NULL", where);
+		errmsg_esc(msg, -EINVAL, "%s: name is NULL", where);
 		return -EINVAL;
 	}
 	r = span_count(&span, MAX_PROPS, &n, msg, where);
@@ -120,7 +120,7 @@ static int validate_propset(const struct devimg_property_set *s,
 }
 
 static int validate_propsets(const struct devimg_device_image *img,
-			     struct devimg_msg *msg, const char *where)
+			     struct errmsg *msg, const char *where)
 {
 	struct span span = { "property sets", img->props_begin,
 			     img->props_end,
@@ -138,7 +138,7 @@ static int validate_propsets(const struct devimg_device_image *img,
 }
 
 static int count_entries(const struct devimg_device_image *img, size_t *n,
-			 struct devimg_msg *msg, const char *where)
+			 struct errmsg *msg, const char *where)
 {
 	struct span span = { "entries", img->entries_begin, img->entries_end,
 			     sizeof(struct devimg_offload_entry) };
@@ -155,7 +155,7 @@ static void image_where(char *where, size_t size, const void *key,
 
 /* Every entry has a name: checked when the entries are indexed. */
 static int validate_entries(const struct devimg_device_image *img,
-			    struct devimg_msg *msg, const char *where)
+			    struct errmsg *msg, const char *where)
 {
 	size_t n, j;
 	int r;
@@ -165,7 +165,7 @@ static int validate_entries(const struct devimg_device_image *img,
 		const char *name = img->entries_begin[j].name;
 
 		if (!name || !*name) {
-			devimg_msg_set(msg, -EINVAL, "%s entry %zu: name is %s",
+			errmsg_esc(msg, -EINVAL, "%s entry %zu: name is %s",
 				       where, j, name ? "empty" : "NULL");
 			r = -EINVAL;
 		}
@@ -174,7 +174,7 @@ static int validate_entries(const struct devimg_device_image *img,
 }
 
 static int validate_header(const struct devimg_device_image *img,
-			   struct devimg_msg *msg, const char *where)
+			   struct errmsg *msg, const char *where)
 {
 	/*
 	 * The offload wrapper writes 2; DPC++'s runtime builds images of
@@ -183,33 +183,33 @@ static int validate_header(const struct devimg_device_image *img,
 	 * Version 3 images (80 bytes) come here as their shadow (layout.c).
 	 */
 	if (img->version < 1 || img->version > 3) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: version %u, expected 1, 2 or 3",
 			       where, img->version);
 		return -EINVAL;
 	}
 	if (img->kind != DEVIMG_KIND_SYCL) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: offload kind %u, expected 4 (SYCL)", where,
 			       img->kind);
 		return -EINVAL;
 	}
 	/* 4 (compressed) is checked when first used, not here. */
 	if (img->format > DEVIMG_FORMAT_COMPRESSED) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V), 3 (LLVM bitcode) or 4 (compressed)",
 			       where, img->format);
 		return -EINVAL;
 	}
 	if (!img->target) {
-		devimg_msg_set(msg, -EINVAL, "%s: target is NULL", where);
+		errmsg_esc(msg, -EINVAL, "%s: target is NULL", where);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 static int validate_bytes(const struct devimg_device_image *img,
-			  struct devimg_msg *msg, const char *where)
+			  struct errmsg *msg, const char *where)
 {
 	struct span bin = { "image bytes", img->bin_begin, img->bin_end, 1 };
 	struct span manifest = { "manifest", img->manifest_begin,
@@ -218,7 +218,7 @@ static int validate_bytes(const struct devimg_device_image *img,
 	int r;
 
 	if (!img->bin_begin || !img->bin_end) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: image bytes begin %p end %p: NULL", where,
 			       (const void *)img->bin_begin,
 			       (const void *)img->bin_end);
@@ -231,7 +231,7 @@ static int validate_bytes(const struct devimg_device_image *img,
 }
 
 static int validate_image(const struct devimg_device_image *img,
-			  unsigned i, struct devimg_msg *msg, const void *key)
+			  unsigned i, struct errmsg *msg, const void *key)
 {
 	char where[96];
 	size_t n;
@@ -249,13 +249,13 @@ static int validate_image(const struct devimg_device_image *img,
 }
 
 int descriptor_validate(const struct devimg_device_binaries *desc,
-			struct devimg_msg *msg)
+			struct errmsg *msg)
 {
 	return descriptor_validate_as(desc, desc, msg);
 }
 
 int descriptor_validate_as(const struct devimg_device_binaries *desc,
-			   const void *key, struct devimg_msg *msg)
+			   const void *key, struct errmsg *msg)
 {
 	struct span host;
 	char where[64];
@@ -264,17 +264,17 @@ int descriptor_validate_as(const struct devimg_device_binaries *desc,
 	int r;
 
 	if (!desc) {
-		devimg_msg_set(msg, -EINVAL, "descriptor is NULL");
+		errmsg_esc(msg, -EINVAL, "descriptor is NULL");
 		return -EINVAL;
 	}
 	snprintf(where, sizeof(where), "descriptor %p", key);
 	if (desc->version != DEVIMG_BINARIES_VERSION) {
-		devimg_msg_set(msg, -EINVAL, "%s: version %u, expected %u",
+		errmsg_esc(msg, -EINVAL, "%s: version %u, expected %u",
 			       where, desc->version, DEVIMG_BINARIES_VERSION);
 		return -EINVAL;
 	}
 	if (desc->count && !desc->images) {
-		devimg_msg_set(msg, -EINVAL, "%s: %u images but images is NULL",
+		errmsg_esc(msg, -EINVAL, "%s: %u images but images is NULL",
 			       where, desc->count);
 		return -EINVAL;
 	}
@@ -298,7 +298,7 @@ static void free_images(struct devimg_image **imgs, size_t n)
 
 int descriptor_build(const struct devimg_device_binaries *desc,
 		     const void *key, struct devimg_image ***out,
-		     struct devimg_msg *msg)
+		     struct errmsg *msg)
 {
 	struct devimg_image **imgs = NULL;
 	char where[96];
@@ -326,7 +326,7 @@ int descriptor_build(const struct devimg_device_binaries *desc,
 	return 0;
 
 err_nomem:
-	devimg_msg_set(msg, -ENOMEM,
+	errmsg_esc(msg, -ENOMEM,
 		       "descriptor %p: out of memory at image %u", key, i);
 	if (imgs)
 		free_images(imgs, i);

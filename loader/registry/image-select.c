@@ -230,12 +230,12 @@ static void say(char (*why)[DEVIMG_REASON_MAX], size_t i,
 	 * Targets come from descriptors and blobs: every conversion is
 	 * escaped, so that a reason stays one line.
 	 */
-	n = props_snprintf_esc(why[i], DEVIMG_REASON_MAX, NULL,
+	n = esc_snprintf(why[i], DEVIMG_REASON_MAX, NULL,
 			       "image %zu (target %.40s): ", i, c->target);
 	if (n >= DEVIMG_REASON_MAX)
 		return;
 	va_start(args, format);
-	props_vsnprintf_esc(why[i] + n, DEVIMG_REASON_MAX - n, NULL, format,
+	esc_vsnprintf(why[i] + n, DEVIMG_REASON_MAX - n, NULL, format,
 			    args);
 	va_end(args);
 }

@@ -16,6 +16,7 @@
 #include "registry-internal.h"
 #include "checked.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)
 {
@@ -460,7 +461,7 @@ static int need_byte_array(const struct devimg_image *img, const char *set,
 }
 
 static int decode_failed(const struct devimg_image *img,
-			 const struct props_error *perr)
+			 const struct errmsg *perr)
 {
 	return fail_dbg(-EINVAL, "image %llu (index %u): %s",
 			(unsigned long long)img->id, img->index, perr->msg);
@@ -472,7 +473,7 @@ DEVIMG_EXPORT int devimg_image_kernel_arg_mask(struct devimg_image *img,
 					       size_t *nargs)
 {
 	const struct devimg_property_info *prop;
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	const unsigned char *bits;
 	char where[256];
 	uint64_t n;
@@ -525,7 +526,7 @@ DEVIMG_EXPORT int devimg_image_reqd_work_group_size(struct devimg_image *img,
 						    size_t size[3])
 {
 	const struct devimg_property_info *prop;
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	const struct image_props *p;
 	char where[256];
 	uint64_t v[3];
@@ -570,7 +571,7 @@ static int reqs_aspect_count(const struct devimg_image *img,
 			     const struct devimg_property_info *prop,
 			     size_t *n)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	int r;
 
 	*n = 0;
@@ -610,7 +611,7 @@ static int reqs_aspects(const struct devimg_property_info *prop, size_t n,
 static int reqs_u32(const struct devimg_image *img,
 		    const struct devimg_property_info *prop, uint32_t *out)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	char where[256];
 	uint64_t v;
 	size_t n;
@@ -638,7 +639,7 @@ static int reqs_wg_size(const struct devimg_image *img,
 			const struct devimg_property_info *prop,
 			unsigned elem_bytes, struct devimg_image_reqs *reqs)
 {
-	struct props_error perr = { { 0 } };
+	struct errmsg perr = { 0 };
 	char where[256];
 
 	if (need_byte_array(img, PROPS_SET_DEVICE_REQS, prop) < 0)

@@ -94,7 +94,7 @@ static bool llvm_entries(const void *begin, const void *end)
  */
 static int convert_entries(struct shadow *sh, struct devimg_device_image *di,
 			   const void *begin, const void *end,
-			   struct devimg_msg *msg, const char *where)
+			   struct errmsg *msg, const char *where)
 {
 	const struct devimg_llvm_offload_entry *src = begin;
 	size_t span = (size_t)((uintptr_t)end - (uintptr_t)begin);
@@ -102,20 +102,20 @@ static int convert_entries(struct shadow *sh, struct devimg_device_image *di,
 	size_t n, j;
 
 	if (span % LLVM_ENTRY) {
-		devimg_msg_set(msg, -EINVAL,
+		errmsg_esc(msg, -EINVAL,
 			       "%s: entries span of %zu bytes is not a multiple of %zu (LLVM offload entries)",
 			       where, span, LLVM_ENTRY);
 		return -EINVAL;
 	}
 	n = span / LLVM_ENTRY;
 	if (n > DEVIMG_LIMIT_ENTRIES) {
-		devimg_msg_set(msg, -EINVAL, "%s: %zu entries, more than %u",
+		errmsg_esc(msg, -EINVAL, "%s: %zu entries, more than %u",
 			       where, n, DEVIMG_LIMIT_ENTRIES);
 		return -EINVAL;
 	}
 	for (j = 0; j < n; j++) {
 		if (!is_llvm_entry(&src[j])) {
-			devimg_msg_set(msg, -EINVAL,
+			errmsg_esc(msg, -EINVAL,
 				       "%s entry %zu: reserved %llu version %u kind %u flags %u, expected 0, 1, 8 and 0 as entry 0 (one layout an array)",
 				       where, j,
 				       (unsigned long long)src[j].reserved,
@@ -126,7 +126,7 @@ static int convert_entries(struct shadow *sh, struct devimg_device_image *di,
 	}
 	dst = malloc(n * OLD_ENTRY);
 	if (!dst) {
-		devimg_msg_set(msg, -ENOMEM, "%s: out of memory", where);
+		errmsg_esc(msg, -ENOMEM, "%s: out of memory", where);
 		return -ENOMEM;
 	}
 	for (j = 0; j < n; j++) {
@@ -163,7 +163,7 @@ unsigned shadow_format_of_llvm(unsigned image_kind)
 
 /* Image i of the version-3 layout into sh's image i. */
 static int copy_v3(struct shadow *sh, const struct devimg_device_image_v3 *src,
-		   unsigned i, struct devimg_msg *msg, const char *where)
+		   unsigned i, struct errmsg *msg, const char *where)
 {
 	struct devimg_device_image *di = &sh->images[i];
 
@@ -186,7 +186,7 @@ static int copy_v3(struct shadow *sh, const struct devimg_device_image_v3 *src,
 		unsigned f = shadow_format_of_llvm(src->format);
 
 		if (f == UINT_MAX) {
-			devimg_msg_set(msg, -EINVAL,
+			errmsg_esc(msg, -EINVAL,
 				       "%s: LLVM image kind %u unknown, expected 0 to 6",
 				       where, src->format);
 			return -EINVAL;
@@ -207,7 +207,7 @@ static size_t image_size(const void *elem)
 }
 
 static int shadow_descriptor(const struct devimg_device_binaries *desc,
-			     struct shadow **out, struct devimg_msg *msg)
+			     struct shadow **out, struct errmsg *msg)
 {
 	const unsigned char *elem = (const void *)desc->images;
 	struct shadow *sh;
@@ -217,7 +217,7 @@ static int shadow_descriptor(const struct devimg_device_binaries *desc,
 
 	sh = shadow_new(desc->count);
 	if (!sh) {
-		devimg_msg_set(msg, -ENOMEM, "descriptor %p: out of memory",
+		errmsg_esc(msg, -ENOMEM, "descriptor %p: out of memory",
 			       (const void *)desc);
 		return -ENOMEM;
 	}
@@ -244,7 +244,7 @@ static int shadow_descriptor(const struct devimg_device_binaries *desc,
 	return 0;
 }
 
-int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg)
+int shadow_build(const void *arg, struct shadow **out, struct errmsg *msg)
 {
 	const struct devimg_device_binaries *desc = arg;
 	const unsigned char *elem;

@@ -23,7 +23,7 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 {
 	const struct devimg_device_binaries *use = desc;
 	struct shadow *sh = NULL;
-	struct devimg_msg msg;
+	struct errmsg msg;
 	int r;
 
 	if (desc && shadow_is_blob(desc))
@@ -44,11 +44,11 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 		return;
 	}
 	if (r == -ENOMEM)
-		devimg_msg_set(&msg, -ENOMEM, "descriptor %p: out of memory",
+		errmsg_esc(&msg, -ENOMEM, "descriptor %p: out of memory",
 			       (void *)desc);
 	if (r < 0) {
 		registry_add_problem(&msg);
-		fail_err(r, "rejected: %s", msg.text);
+		fail_err(r, "rejected: %s", msg.msg);
 		return;
 	}
 	log_info("registered descriptor %p: %u images", (void *)desc,

@@ -114,10 +114,10 @@ extern atomic_ulong image_unz_count;
  * property values.
  */
 int descriptor_validate(const struct devimg_device_binaries *desc,
-			struct devimg_msg *msg);
+			struct errmsg *msg);
 /* The same, naming the descriptor key in messages (a shadow's original). */
 int descriptor_validate_as(const struct devimg_device_binaries *desc,
-			   const void *key, struct devimg_msg *msg);
+			   const void *key, struct errmsg *msg);
 /*
  * The image records of a validated desc (an array of desc->count, each
  * with one reference): its entries are validated (-EINVAL and the reason
@@ -125,7 +125,7 @@ int descriptor_validate_as(const struct devimg_device_binaries *desc,
  */
 int descriptor_build(const struct devimg_device_binaries *desc,
 		     const void *key, struct devimg_image ***imgs,
-		     struct devimg_msg *msg);
+		     struct errmsg *msg);
 
 /* ---- layout.c, blob.c: descriptors of other layouts ---- */
 
@@ -148,7 +148,7 @@ struct shadow {
  * that descriptor_validate() rejects). -EINVAL and the reason in msg;
  * -ENOMEM.
  */
-int shadow_build(const void *arg, struct shadow **out, struct devimg_msg *msg);
+int shadow_build(const void *arg, struct shadow **out, struct errmsg *msg);
 void shadow_free(struct shadow *sh);
 /* A shadow of count images, zeroed; NULL on ENOMEM. */
 struct shadow *shadow_new(unsigned count);
@@ -157,7 +157,7 @@ unsigned shadow_format_of_llvm(unsigned image_kind);
 /* blob.c: arg starts with the OffloadBinary magic. */
 bool shadow_is_blob(const void *arg);
 /* The shadow of the OffloadBinary blob at arg, as shadow_build(). */
-int shadow_blob(const void *arg, struct shadow **out, struct devimg_msg *msg);
+int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg);
 
 /* ---- registry.c ---- */
 
@@ -177,7 +177,7 @@ int registry_add(const void *key, const struct devimg_device_binaries *desc,
 void registry_settle(void);
 /* Remove key's images (and shadow); -ENOENT when key is not registered. */
 int registry_remove(const void *key);
-void registry_add_problem(const struct devimg_msg *msg);
+void registry_add_problem(const struct errmsg *msg);
 
 /*
  * lock.c: shared access to descriptor memory: while held, no image

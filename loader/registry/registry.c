@@ -66,7 +66,7 @@ struct registry {
 	size_t nimages;
 	uint64_t last_id;
 	atomic_size_t queued;		/* descriptors not settled yet */
-	struct devimg_msg problems[MAX_PROBLEMS];
+	struct errmsg problems[MAX_PROBLEMS];
 	unsigned nproblems;
 };
 
@@ -95,7 +95,7 @@ static void drop_desc(struct reg_desc *rd)
 }
 
 /* Keep a problem; the lock is held. */
-static void add_problem_locked(const struct devimg_msg *msg)
+static void add_problem_locked(const struct errmsg *msg)
 {
 	if (registry.nproblems < MAX_PROBLEMS)
 		registry.problems[registry.nproblems] = *msg;
@@ -227,7 +227,7 @@ static size_t count_entries(struct devimg_image **imgs, size_t n)
  * Settle the queued descriptor rd: its records, ids and names, or its
  * rejection (then false: rd was dropped from the array).
  */
-static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
+static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
 {
 	struct devimg_image **imgs;
 	struct name_ref *refs = NULL;
@@ -251,7 +251,7 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 			for (i = 0; i < n; i++)
 				devimg_image_unref(imgs[i]);
 			free(imgs);
-			devimg_msg_set(msg, r,
+			errmsg_esc(msg, r,
 				       "descriptor %p: out of memory for its names",
 				       rd->key);
 		}
@@ -276,7 +276,7 @@ static bool settle_one(struct reg_desc *rd, struct devimg_msg *msg)
 
 void registry_settle(void)
 {
-	struct devimg_msg log[SETTLE_LOG_MAX], msg;
+	struct errmsg log[SETTLE_LOG_MAX], msg;
 	unsigned nlog = 0, i;
 	size_t d;
 
@@ -302,7 +302,7 @@ void registry_settle(void)
 out:
 	registry_unlock();
 	for (i = 0; i < nlog; i++)
-		log_err("rejected: %s", log[i].text);
+		log_err("rejected: %s", log[i].msg);
 }
 
 int registry_remove(const void *key)
@@ -350,7 +350,7 @@ uint64_t registry_newest_id(void)
 	return id;
 }
 
-void registry_add_problem(const struct devimg_msg *msg)
+void registry_add_problem(const struct errmsg *msg)
 {
 	registry_write_lock();
 	add_problem_locked(msg);
@@ -364,7 +364,7 @@ DEVIMG_EXPORT int devimg_registry_status(void)
 	registry_settle();
 	registry_read_lock();
 	if (registry.nproblems)
-		r = registry.problems[0].err;
+		r = registry.problems[0].code;
 	registry_unlock();
 	return r;
 }
@@ -388,15 +388,15 @@ DEVIMG_EXPORT int devimg_registry_problem(unsigned i, int *err, char *buf,
 	registry_settle();
 	registry_read_lock();
 	if (i < registry.nproblems && i < MAX_PROBLEMS) {
-		const struct devimg_msg *m = &registry.problems[i];
+		const struct errmsg *m = &registry.problems[i];
 
 		if (err)
-			*err = m->err;
+			*err = m->code;
 		if (buf && size) {
 			/* Cut between two escapes, never inside one. */
-			size_t n = props_escaped_cut(m->text, size - 1);
+			size_t n = esc_cut(m->msg, size - 1);
 
-			memcpy(buf, m->text, n);
+			memcpy(buf, m->msg, n);
 			buf[n] = '\0';
 		}
 		r = 0;

@@ -11,6 +11,7 @@
 
 #include "registry-internal.h"
 #include "props.h"
+#include "util/errmsg.h"
 
 void image_spec_free(struct image_spec *s)
 {
@@ -73,7 +74,7 @@ static int decode_consts(const struct devimg_propset_info *set, uint64_t id,
 {
 	size_t n = set ? set->nprops : 0;
 	struct props_spec_const *pc;
-	struct props_error perr;
+	struct errmsg perr;
 	size_t i;
 	int r = 0;
 
@@ -153,7 +154,7 @@ static int spec_decode(struct image_spec *s, const struct image_props *p,
 	const struct devimg_propset_info *set = find_set(p, PROPS_SET_SPEC_CONSTS);
 	const struct devimg_property_info *all;
 	struct props_spec_const *pc = NULL;
-	struct props_error perr;
+	struct errmsg perr;
 	int r;
 
 	all = find_prop(find_set(p, PROPS_SET_SPEC_DEFAULTS),

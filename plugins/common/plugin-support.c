@@ -11,13 +11,13 @@ static _Thread_local char msg[PLUGIN_MSG_SIZE];
 
 /*
  * The arguments of a message (names, options, driver strings) are escaped
- * (props/escape.h), so that a name cannot forge a line of the message;
+ * (util/escape.h), so that a name cannot forge a line of the message;
  * only text appended whole by plugin_error_append(), a build log, keeps
  * its lines, as the loader shows them.
  */
 int plugin_verror(int errnum, const char *fmt, va_list ap)
 {
-	props_vsnprintf_esc(msg, sizeof(msg), NULL, fmt, ap);
+	esc_vsnprintf(msg, sizeof(msg), NULL, fmt, ap);
 	return errnum;
 }
 
@@ -51,7 +51,7 @@ void plugin_error_appendf(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	props_vsnprintf_esc(msg + len, sizeof(msg) - len, NULL, fmt, ap);
+	esc_vsnprintf(msg + len, sizeof(msg) - len, NULL, fmt, ap);
 	va_end(ap);
 }
 

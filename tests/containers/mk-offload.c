@@ -20,6 +20,7 @@
 
 #include "offload-binary.h"
 #include "../slurp.h"
+#include "util/errmsg.h"
 
 static unsigned kind(const char *s, unsigned (*from_name)(const char *))
 {
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
 {
 	struct offload_image_in in[8];
 	struct offload_string strs[8][2];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	unsigned char *out;
 	size_t n = 0, size, k;
 	FILE *f;

@@ -17,6 +17,8 @@
 
 #include "offload-binary.h"
 #include "../props/testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 /*
  * ---- What a parse costs ----
@@ -231,7 +233,7 @@ static void mc_init(void)
  * comparisons; then check that the budget held.
  */
 static int parse_counted(const unsigned char *b, size_t n,
-			 struct offload_binary **ob, struct props_error *err)
+			 struct offload_binary **ob, struct errmsg *err)
 {
 	int r;
 
@@ -278,7 +280,7 @@ START_TEST(test_v1_by_hand)
 	unsigned char b[256];
 	size_t n = make_v1(b), len;
 	struct offload_binary *ob;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	const struct offload_entry *e;
 
 	ck_assert_int_eq(offload_binary_parse(b, n, "v1", &ob, &err), 0);
@@ -306,7 +308,7 @@ START_TEST(test_v3_by_hand)
 {
 	unsigned char b[512] = { 0 };
 	struct offload_binary *ob;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	static const char strtab[] = "\0triple\0spir64\0arch\0\0k\0a\0b";
 	size_t st = 40 + 2 * 40 + 3 * 24, img, i;
 
@@ -380,7 +382,7 @@ START_TEST(test_write_read_back)
 		  strs_b, 2 },
 	};
 	unsigned version = (unsigned)_i + 2;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	unsigned char *b;
 	size_t n, i, j;
@@ -428,7 +430,7 @@ START_TEST(test_write_v1_matches_llvm_layout)
 	struct offload_image_in in = { OFFLOAD_IMAGE_PTX, OFFLOAD_KIND_CUDA, 0,
 				       "PTXIMAGE", 8, s, 2 };
 	unsigned char want[256], *b;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	size_t wn = make_v1(want), n;
 
 	ck_assert_int_eq(offload_binary_write(&in, 1, 1, &b, &n, &err), 0);
@@ -442,7 +444,7 @@ END_TEST
 START_TEST(test_section_walk)
 {
 	unsigned char sec[512] = { 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	size_t n = make_v1(sec), off = 0, seen = 0;
 
@@ -465,7 +467,7 @@ START_TEST(test_truncated)
 {
 	unsigned char b[256];
 	size_t n = make_v1(b), i;
-	struct props_error err;
+	struct errmsg err;
 	struct offload_binary *ob;
 
 	for (i = 0; i < n; i++) {
@@ -480,7 +482,7 @@ END_TEST
 
 static void expect_bad(unsigned char *b, size_t n, const char *what)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob = (void *)1;
 
 	ck_assert_int_eq(offload_binary_parse(b, n, "bad.bin", &ob, &err),
@@ -544,7 +546,7 @@ START_TEST(test_compressed_corrupt)
 {
 	struct offload_image_in in = { OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL,
 				       0, "abcd", 4, NULL, 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	unsigned char *b;
 	size_t n;
@@ -585,7 +587,7 @@ START_TEST(test_compressed_unknown_size)
 	};
 	struct offload_image_in in = { OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL,
 				       0, "abcd", 4, NULL, 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	unsigned char *b;
 	size_t n;
@@ -610,7 +612,7 @@ START_TEST(test_writer_refuses)
 		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "a", 1, strs_a, 3 },
 		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "b", 1, NULL, 0 },
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	unsigned char *b;
 	size_t n;
 
@@ -650,7 +652,7 @@ START_TEST(test_mutations)
 		  strs_b, 2 },
 	};
 	unsigned version = (unsigned)_i + 1;
-	struct props_error err;
+	struct errmsg err;
 	struct offload_binary *ob;
 	unsigned char *b, *c;
 	size_t n, i, v, off;
@@ -677,22 +679,6 @@ START_TEST(test_mutations)
 END_TEST
 
 /* ---- A slow reference reader: what the reader must return ---- */
-
-static uint64_t get_le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
 
 /*
  * Whether the reader must accept the blob at b (len bytes from there):
@@ -806,7 +792,7 @@ static void ref_compare(const unsigned char *b, const struct offload_binary *ob)
 /* Parse every blob of the section at b as the reference does. */
 static void ref_section(const unsigned char *c, size_t n)
 {
-	struct props_error err;
+	struct errmsg err;
 	struct offload_binary *ob;
 	size_t off = 0, at;
 	int r, want;
@@ -985,7 +971,7 @@ START_TEST(test_shared_map)
 	size_t m = 40 + 40 * E, st = m + 48, v = st + sizeof(tab);
 	size_t n = ALIGN8(v + V + 1), i, len;
 	unsigned char *b = shape_new(n, E);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	const char *s;
 
@@ -1030,7 +1016,7 @@ START_TEST(test_shared_long_key)
 	const size_t E = _i ? 16 : 2000, K = 1u << 20;
 	size_t m = 40 + 40 * E, st = m + 24 * E, n = ALIGN8(st + K + 2), i;
 	unsigned char *b = shape_new(n, E);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	const struct offload_string *s;
 
@@ -1069,7 +1055,7 @@ START_TEST(test_suffix_keys)
 	const size_t L = _i & 2 ? 300 : 30000, runs = (size_t)(_i & 1) + 1;
 	size_t st = 80 + 24 * L * runs, n = ALIGN8(st + (L + 1) * runs + 1);
 	unsigned char *b = shape_new(n, 1);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	char *q = malloc(L + 1);
 	size_t i, r, len, k;
@@ -1129,7 +1115,7 @@ START_TEST(test_v1_suffix_keys)
 	const size_t L = _i ? 250 : 30000;
 	size_t st = 72 + 16 * L, n = ALIGN8(st + 2 * (L + 1) + 1), i;
 	unsigned char *b = calloc(1, n);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	const struct offload_string *s;
 
@@ -1185,7 +1171,7 @@ static unsigned char *distinct_keys(size_t K, size_t *size)
 START_TEST(test_distinct_keys)
 {
 	const size_t K = 100000;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	char key[8];
 	size_t n, i, len;
@@ -1223,7 +1209,7 @@ START_TEST(test_reference_limit)
 	size_t V = 11883 + past, n = maps ? m + 28 + V : 12240 + past, i;
 	uint64_t refs = maps ? E * (4 + 1 + V) : E * (n - m);
 	unsigned char *b = shape_new(n, E);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 
 	ck_assert_uint_eq(refs, 16 * (uint64_t)n + past);
@@ -1272,7 +1258,7 @@ START_TEST(test_lookup_shared_map)
 	const size_t E = 16, K = 40000;
 	size_t m = 40 + 40 * E, st = m + 24 * K, n = ALIGN8(st + 1 + 8 * K), i;
 	unsigned char *b = shape_new(n, E);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	const char *v;
 	char key[8];
@@ -1309,7 +1295,7 @@ START_TEST(test_repeated_keys)
 	static const unsigned k[5] = { 1, 3, 5, 7, 3 };	/* a b a' c b */
 	const size_t R = 100000;
 	unsigned char v1[256] = { 0 }, *b;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	size_t st = 80 + 5 * 24, i, n;
 	const struct offload_entry *e;
@@ -1384,7 +1370,7 @@ START_TEST(test_overlapping_maps)
 	const size_t E = 2000, K = 2000;
 	size_t m = 40 + 40 * E, st = m + 24 * K, n = ALIGN8(st + 1 + 8 * K), i;
 	unsigned char *b = shape_new(n, E);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 
 	for (i = 0; i < E; i++)
@@ -1413,7 +1399,7 @@ START_TEST(test_unterminated_values)
 	const size_t M = 1000, V = 100000;
 	size_t m = 40 + 40 * M, st = m + 24 * M, n = ALIGN8(st + 1 + V), i;
 	unsigned char *b = shape_new(n, M);
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	const struct offload_string *s;
 
@@ -1463,7 +1449,7 @@ START_TEST(test_compressed_limit)
 	};
 	const uint64_t lim = (uint64_t)1 << 32;
 	const size_t big = 5202240;	/* 5 GiB / 1032, rounded up to 8 */
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	unsigned char *b = shape_new(40 + big, 1);
 	size_t n;
@@ -1543,7 +1529,7 @@ START_TEST(test_writer_many_strings)
 		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "a", 1, strs, K },
 		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, "b", 1, strs, K },
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct offload_binary *ob;
 	unsigned char *b;
 	size_t n, i;

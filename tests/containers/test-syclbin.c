@@ -14,6 +14,8 @@
 #include "syclbin.h"
 #include "syclbin-fixture.h"
 #include "../props/testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 /*
  * Counting what the reader allocates. With glibc, which lets a program
@@ -179,7 +181,7 @@ static void counting_stop(void)
 
 /* syclbin_parse() under the budget of its input, which must hold. */
 static int parse_counted(const unsigned char *b, size_t n, struct syclbin **sb,
-			 struct props_error *err)
+			 struct errmsg *err)
 {
 	int rc;
 
@@ -232,7 +234,7 @@ static void check_fixture_model(const struct syclbin *sb, int native)
 START_TEST(test_runtime_layout)
 {
 	int envelope = _i & 1, native = _i >> 1;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t n;
@@ -263,7 +265,7 @@ START_TEST(test_write_read_back)
 		{ 1, "nvptx64-nvidia-cuda", "sm_80", cubin, sizeof(cubin) },
 	};
 	struct syclbin_module_in mods[2];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *meta = props_new(), *meta2 = props_new();
 	struct props_set *s;
 	struct syclbin *sb;
@@ -313,7 +315,7 @@ END_TEST
 /* Every prefix of a file is refused, never read past. */
 START_TEST(test_truncated)
 {
-	struct props_error err;
+	struct errmsg err;
 	struct syclbin *sb;
 	unsigned char *b, *c;
 	size_t n, i, pad = (8 - (sizeof(spv) + sizeof(cubin)) % 8) % 8;
@@ -337,7 +339,7 @@ END_TEST
 
 static void expect_bad(const unsigned char *b, size_t n, const char *what)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 
 	ck_assert_int_eq(syclbin_parse(b, n, "bad.syclbin", &sb, &err),
@@ -421,7 +423,7 @@ START_TEST(test_v2_bad_roles)
 		{ 7, 8, 0, gm, strlen(gm), g, 1 },
 		{ 7, 8, 0, "", 0, am5, 2 },
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	unsigned char *b;
 	size_t n;
 
@@ -501,7 +503,7 @@ START_TEST(test_v2_by_hand)
 		{ 7, 8, 0, amm, strlen(amm), am, 3 },
 		{ 7, 8, 0, payload, 0, ir, 5 },
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t n;
@@ -537,7 +539,7 @@ START_TEST(test_mutations)
 {
 	static const unsigned char vals[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
 	int form = _i;
-	struct props_error err;
+	struct errmsg err;
 	struct syclbin *sb;
 	unsigned char *b, *c;
 	size_t n, i, v;
@@ -580,7 +582,7 @@ END_TEST
 START_TEST(test_modules_overlap)
 {
 	static const uint32_t n[] = { 16384, 2048 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
@@ -604,7 +606,7 @@ START_TEST(test_modules_overlap_neighbours)
 	struct syclbin_module_in mods[2] = { { NULL, &nat, 1 },
 					     { NULL, &nat, 1 } };
 	struct props *meta = props_new();
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
@@ -650,7 +652,7 @@ END_TEST
 START_TEST(test_meta_overlap)
 {
 	uint32_t n = _i ? 16384 : 64;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
@@ -677,7 +679,7 @@ END_TEST
  */
 START_TEST(test_shared_ranges)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	const struct syclbin_module *m0;
 	struct syclbin *sb;
 	unsigned char *b;
@@ -721,7 +723,7 @@ START_TEST(test_v2_shared)
 {
 	unsigned shape = _i & 1 ? FX_SHARE_AM | FX_SHARE_IR : FX_SHARE_IR;
 	uint32_t nir = _i & 2 ? 16 : 300, nam = _i & 1 ? nir : 1;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	const struct syclbin_image *ir0;
 	struct syclbin *sb;
 	unsigned char *b;
@@ -773,7 +775,7 @@ END_TEST
 START_TEST(test_bare_shared_fat)
 {
 	uint32_t n = _i ? 16 : 300;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len, i;
@@ -810,7 +812,7 @@ START_TEST(test_image_cap)
 {
 	uint32_t n = DEVIMG_LIMIT_IMAGES + (_i & 1);
 	int v2 = _i >> 1;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
@@ -849,7 +851,7 @@ END_TEST
  */
 START_TEST(test_honest_many)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	char k[32];
@@ -893,7 +895,7 @@ END_TEST
 START_TEST(test_tiny_metadata)
 {
 	uint32_t nir = _i ? 0 : 16384;
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct syclbin *sb;
 	unsigned char *b;
 	size_t len;
@@ -930,7 +932,7 @@ START_TEST(test_names_many)
 		{ 7, 8, 0, gm, strlen(gm), g, 1 },
 		{ 7, 8, 0, NULL, 0, am, 2 },
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct fx_buf t = { 0 };
 	const struct props *p;
 	struct syclbin *sb;

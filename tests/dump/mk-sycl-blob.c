@@ -21,6 +21,7 @@
 
 #include "offload-binary.h"
 #include "../slurp.h"
+#include "util/errmsg.h"
 
 #define MAX_ENTRIES 8
 
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
 {
 	struct offload_image_in in[MAX_ENTRIES];
 	struct offload_string strs[MAX_ENTRIES][2];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	unsigned char *out;
 	size_t n = 0, size, k;
 	char *plus;

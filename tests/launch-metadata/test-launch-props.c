@@ -8,6 +8,8 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 /* A byte array: the 8-byte bit count, then the payload. */
 struct bytes {
@@ -41,7 +43,7 @@ START_TEST(test_arg_mask_bits_lsb_first)
 {
 	/* Arguments 0 and 2 of 3 eliminated: one byte 0x05. */
 	struct bytes x = mk("\x05", 1, 3);
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	const unsigned char *mask;
 	uint64_t nargs;
 
@@ -68,7 +70,7 @@ END_TEST
 START_TEST(test_arg_mask_malformed)
 {
 	struct bytes x = mk("\x05", 1, 12);	/* 12 bits need 2 bytes */
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	const unsigned char *mask;
 	uint64_t nargs = 77;
 
@@ -86,7 +88,7 @@ START_TEST(test_uint_list)
 {
 	static const uint32_t v[] = { 5, 6, 0xffffffffu };
 	struct bytes x = mk_u32(v, 3);
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	uint64_t out[3] = { 0 }, big[2];
 	unsigned char p[16];
 	size_t n;
@@ -131,7 +133,7 @@ START_TEST(test_work_group_size)
 {
 	static const uint32_t three[] = { 1, 2, 4 }, one[] = { 8 };
 	static const uint32_t four[] = { 1, 2, 3, 4 }, zero[] = { 16, 0 };
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	struct bytes x = mk_u32(three, 3);
 	uint64_t wg[3];
 	unsigned dims;
@@ -184,7 +186,7 @@ START_TEST(test_from_props_text)
 		"reqd_work_group_size_uint64_t=2|ABAAAAAAAAAQAAAAAAAAAA\n"
 		"[Second image's]\n"
 		"reqd_work_group_size_uint64_t=2|ABAAAAAAAAAIAAAAAAAAAA\n";
-	struct props_error err = { { 0 } };
+	struct errmsg err = { 0 };
 	const struct props_prop *p;
 	const struct props_set *s;
 	const unsigned char *mask;

@@ -56,11 +56,11 @@ static char *capture_stderr(void (*fn)(void *), void *arg)
 
 START_TEST(test_msg)
 {
-	struct devimg_msg m;
+	struct errmsg m;
 
-	devimg_msg_set(&m, -EINVAL, "set '%s' property %zu", EVIL, (size_t)3);
-	ck_assert_int_eq(m.err, -EINVAL);
-	ck_assert_str_eq(m.text, "set '" EVIL_ESC "' property 3");
+	errmsg_esc(&m, -EINVAL, "set '%s' property %zu", EVIL, (size_t)3);
+	ck_assert_int_eq(m.code, -EINVAL);
+	ck_assert_str_eq(m.msg, "set '" EVIL_ESC "' property 3");
 }
 END_TEST
 

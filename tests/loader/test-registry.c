@@ -10,6 +10,7 @@
 
 #include "fixture.h"
 #include "offload-binary.h"
+#include "util/errmsg.h"
 
 static const unsigned char bytes[32] = { 0x03, 0x02, 0x23, 0x07, 9, 9 };
 
@@ -493,7 +494,7 @@ static unsigned char *blob_new(const struct offload_string (*strs)[2],
 			       size_t n)
 {
 	struct offload_image_in in[4];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	unsigned char *b;
 	size_t i, size;
 

@@ -37,7 +37,7 @@ static void good(struct fixture *f)
 static void expect_rejected_when(struct fixture *f, const char *reason,
 				 bool late)
 {
-	struct devimg_msg msg = { 0, "" };
+	struct errmsg msg = { 0 };
 	char text[256];
 	size_t n = 1;
 	int err = 0;
@@ -46,7 +46,7 @@ static void expect_rejected_when(struct fixture *f, const char *reason,
 		ck_assert_int_eq(descriptor_validate(&f->desc, &msg), 0);
 	} else {
 		ck_assert_int_eq(descriptor_validate(&f->desc, &msg), -EINVAL);
-		ck_assert_has(msg.text, reason);
+		ck_assert_has(msg.msg, reason);
 	}
 
 	fx_log_capture();
@@ -92,10 +92,10 @@ END_TEST
 
 START_TEST(test_null_descriptor)
 {
-	struct devimg_msg msg;
+	struct errmsg msg;
 
 	ck_assert_int_eq(descriptor_validate(NULL, &msg), -EINVAL);
-	ck_assert_has(msg.text, "descriptor is NULL");
+	ck_assert_has(msg.msg, "descriptor is NULL");
 	__sycl_register_lib(NULL);
 	ck_assert_int_eq(devimg_registry_status(), -EINVAL);
 	__sycl_unregister_lib(NULL);
@@ -144,7 +144,7 @@ END_TEST
 
 START_TEST(test_image_version_1_accepted)
 {
-	struct devimg_msg msg;
+	struct errmsg msg;
 	struct fixture f;
 
 	good(&f);
@@ -186,7 +186,7 @@ END_TEST
 
 START_TEST(test_options_null_allowed)
 {
-	struct devimg_msg msg;
+	struct errmsg msg;
 	struct fixture f;
 
 	good(&f);
@@ -359,7 +359,7 @@ END_TEST
  */
 START_TEST(test_byte_array_limit)
 {
-	struct devimg_msg msg = { 0, "" };
+	struct errmsg msg = { 0 };
 	struct fixture f;
 
 	good(&f);

@@ -121,7 +121,7 @@ n=$(sh "$loops" -v "$top_srcdir/loader" | grep -c ' -> ')
 
 # The core and the registry without the plugin headers.
 flags="-std=c11 -fsyntax-only -include $top_builddir/config.h \
-	-I$top_srcdir/include -I$top_srcdir/props -I$top_srcdir/loader \
+	-I$top_srcdir -I$top_srcdir/include -I$top_srcdir/props -I$top_srcdir/util -I$top_srcdir/loader \
 	-I$top_srcdir/loader/registry"
 n=0
 for f in "$top_srcdir"/loader/*.c "$top_srcdir"/loader/registry/*.c; do

@@ -10,6 +10,7 @@
 #include "../slurp.h"
 #include "devglobal.h"
 #include "testutil.h"
+#include "util/le.h"
 
 /* A property value: 64-bit bit count, uint32 size, uint8 flag, padding. */
 static void make_value(unsigned char *v, uint64_t nbits, uint32_t size,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * props_escape() and the escaping printf: every byte value alone and in
+ * esc_bytes() and the escaping printf: every byte value alone and in
  * UTF-8 sequences, the C1 controls, lines kept only where asked, inputs
  * far longer than the buffer, and every bound: the output is a prefix of
  * the whole text that ends between two escapes, and it decodes back to
@@ -51,7 +51,7 @@ static void assert_inert(const char *s, size_t n, int lines)
 			i++;
 			continue;
 		}
-		len = props_utf8_len(p + i, n - i);
+		len = utf8_seq_len(p + i, n - i);
 		ck_assert_msg(len > 0, "bad UTF-8 at %zu", i);
 		ck_assert_msg(!(p[i] == 0xc2 && p[i + 1] < 0xa0),
 			      "C1 control at %zu", i);
@@ -62,7 +62,7 @@ static void assert_inert(const char *s, size_t n, int lines)
 static void check_one_byte(unsigned c, unsigned flags, const char *want)
 {
 	char in[1] = { (char)c }, out[16];
-	size_t n = props_escape(out, sizeof(out), in, 1, flags);
+	size_t n = esc_bytes(out, sizeof(out), in, 1, flags);
 
 	ck_assert_msg(n == strlen(want) && !strcmp(out, want),
 		      "byte 0x%02x flags %u: '%s', expected '%s'", c, flags,
@@ -84,10 +84,10 @@ START_TEST(test_every_byte_alone)
 		check_one_byte(c, 0, want);
 		if (c == '\n' || c == '\t')
 			snprintf(want, sizeof(want), "%c", c);
-		check_one_byte(c, PROPS_ESC_LINES, want);
+		check_one_byte(c, ESC_LINES, want);
 	}
 	check_one_byte(0x1b, 0, "\\x1b");
-	check_one_byte('\r', PROPS_ESC_LINES, "\\x0d");
+	check_one_byte('\r', ESC_LINES, "\\x0d");
 }
 END_TEST
 
@@ -105,7 +105,7 @@ START_TEST(test_every_pair)
 			size_t n;
 			long m;
 
-			n = props_escape(out, sizeof(out), (const char *)in, 2,
+			n = esc_bytes(out, sizeof(out), (const char *)in, 2,
 					 0);
 			ck_assert_uint_eq(n, strlen(out));
 			assert_inert(out, n, 0);
@@ -144,14 +144,14 @@ START_TEST(test_utf8)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_msg(props_utf8_len((const unsigned char *)cases[i].s,
+		ck_assert_msg(utf8_seq_len((const unsigned char *)cases[i].s,
 					     strlen(cases[i].s)) ==
 				      cases[i].len,
 			      "case %zu", i);
 	/* The sequence must fit the length given. */
-	ck_assert_uint_eq(props_utf8_len((const unsigned char *)"\xc3\xa9", 1),
+	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"\xc3\xa9", 1),
 			  0);
-	ck_assert_uint_eq(props_utf8_len((const unsigned char *)"", 0), 0);
+	ck_assert_uint_eq(utf8_seq_len((const unsigned char *)"", 0), 0);
 }
 END_TEST
 
@@ -196,14 +196,14 @@ static void check_bounds(const char *in, size_t len, const char *full,
 
 	ck_assert(out && back);
 	for (size = 1; size <= n + 1; size += size < dense ? 1 : step) {
-		ck_assert_uint_eq(props_escape(out, size, in, len, 0), n);
+		ck_assert_uint_eq(esc_bytes(out, size, in, len, 0), n);
 		got = strlen(out);
 		ck_assert_uint_lt(got, size);
 		/* The longest unit, a C1 control, is 8 bytes. */
 		ck_assert_msg(got + 8 >= size || got == n,
 			      "bound %zu: only %zu written", size, got);
 		ck_assert(!memcmp(out, full, got));
-		ck_assert_msg(props_escaped_cut(full, got) == got,
+		ck_assert_msg(esc_cut(full, got) == got,
 			      "bound %zu: cut inside an escape at %zu", size,
 			      got);
 		ck_assert_int_ge(unescape(out, got, back), 0);
@@ -222,7 +222,7 @@ START_TEST(test_long_and_every_bound)
 
 	ck_assert(in && full && part && back);
 	mixed(in, N);
-	n = props_escape(full, 8 * N + 1, in, N, 0);
+	n = esc_bytes(full, 8 * N + 1, in, N, 0);
 	ck_assert_uint_eq(n, strlen(full));
 	assert_inert(full, n, 0);
 	ck_assert_int_eq(unescape(full, n, back), N);
@@ -231,11 +231,11 @@ START_TEST(test_long_and_every_bound)
 	ck_assert_ptr_null(memchr(full, '\n', n));
 
 	/* Every bound on a prefix, a sample of bounds on the whole. */
-	np = props_escape(part, 8 * SHORT + 1, in, SHORT, 0);
+	np = esc_bytes(part, 8 * SHORT + 1, in, SHORT, 0);
 	check_bounds(in, SHORT, part, np, 4096, 4093);
 	check_bounds(in, N, full, n, 0, 65521);
 	/* A size of 0 writes nothing and still counts. */
-	ck_assert_uint_eq(props_escape(NULL, 0, in, N, 0), n);
+	ck_assert_uint_eq(esc_bytes(NULL, 0, in, N, 0), n);
 	free(in);
 	free(full);
 	free(part);
@@ -245,14 +245,14 @@ END_TEST
 
 START_TEST(test_escaped_cut)
 {
-	ck_assert_uint_eq(props_escaped_cut("ab\\x1bc", 3), 2);
-	ck_assert_uint_eq(props_escaped_cut("ab\\x1bc", 5), 2);
-	ck_assert_uint_eq(props_escaped_cut("ab\\x1bc", 6), 6);
-	ck_assert_uint_eq(props_escaped_cut("ab\\\\c", 3), 2);
-	ck_assert_uint_eq(props_escaped_cut("ab\\\\c", 4), 4);
-	ck_assert_uint_eq(props_escaped_cut("a\xe2\x82\xac", 3), 1);
-	ck_assert_uint_eq(props_escaped_cut("a\xe2\x82\xac", 4), 4);
-	ck_assert_uint_eq(props_escaped_cut("abc", 10), 3);
+	ck_assert_uint_eq(esc_cut("ab\\x1bc", 3), 2);
+	ck_assert_uint_eq(esc_cut("ab\\x1bc", 5), 2);
+	ck_assert_uint_eq(esc_cut("ab\\x1bc", 6), 6);
+	ck_assert_uint_eq(esc_cut("ab\\\\c", 3), 2);
+	ck_assert_uint_eq(esc_cut("ab\\\\c", 4), 4);
+	ck_assert_uint_eq(esc_cut("a\xe2\x82\xac", 3), 1);
+	ck_assert_uint_eq(esc_cut("a\xe2\x82\xac", 4), 4);
+	ck_assert_uint_eq(esc_cut("abc", 10), 3);
 }
 END_TEST
 
@@ -262,30 +262,30 @@ START_TEST(test_format)
 	char buf[256];
 	size_t n;
 
-	n = props_snprintf_esc(buf, sizeof(buf), NULL,
+	n = esc_snprintf(buf, sizeof(buf), NULL,
 			       "kernel '%s' on %s: %d %zu %u %#x %02x %c%c %%",
 			       name, "dev\\ice", -3, (size_t)7, 8u, 255u, 1u,
 			       'A', '\x1b');
 	ck_assert_str_eq(buf, "kernel 'k\\x1b[2J\\x0aFAIL' on dev\\\\ice: -3 7 8 0xff 01 A\\x1b %");
 	ck_assert_uint_eq(n, strlen(buf));
 	/* Width in escaped bytes, precision in input bytes, stars. */
-	props_snprintf_esc(buf, sizeof(buf), NULL, "[%-8s|%8s|%.2s|%.*s|%*d]",
+	esc_snprintf(buf, sizeof(buf), NULL, "[%-8s|%8s|%.2s|%.*s|%*d]",
 			   "\x01", "ab", "\x1b\x1b\x1b", 1, "\nx", -4, 5);
 	ck_assert_str_eq(buf, "[\\x01    |      ab|\\x1b\\x1b|\\x0a|5   ]");
-	props_snprintf_esc(buf, sizeof(buf), NULL, "%c|%llu|%" PRIu64, 0,
+	esc_snprintf(buf, sizeof(buf), NULL, "%c|%llu|%" PRIu64, 0,
 			   1ULL << 40, UINT64_MAX);
 	ck_assert_str_eq(buf, "\\x00|1099511627776|18446744073709551615");
 	/* The lines argument keeps its newlines and tab, no other does. */
-	props_snprintf_esc(buf, sizeof(buf), log, "%s: %s", name, log);
+	esc_snprintf(buf, sizeof(buf), log, "%s: %s", name, log);
 	ck_assert_str_eq(buf, "k\\x1b[2J\\x0aFAIL: line 1\n\\x1b]0;x\\x07\tline 2");
 	/* The format's own newline stays. */
-	props_snprintf_esc(buf, sizeof(buf), NULL, "a\n%s\n", "b");
+	esc_snprintf(buf, sizeof(buf), NULL, "a\n%s\n", "b");
 	ck_assert_str_eq(buf, "a\nb\n");
 	/* Bounded: cut between escapes, whole length returned. */
-	n = props_snprintf_esc(buf, 7, NULL, "ab%s", "\x1b\x1b");
+	n = esc_snprintf(buf, 7, NULL, "ab%s", "\x1b\x1b");
 	ck_assert_uint_eq(n, 10);
 	ck_assert_str_eq(buf, "ab\\x1b");
-	n = props_snprintf_esc(buf, 6, NULL, "ab%s", "\x1b\x1b");
+	n = esc_snprintf(buf, 6, NULL, "ab%s", "\x1b\x1b");
 	ck_assert_str_eq(buf, "ab");
 }
 END_TEST
@@ -297,7 +297,7 @@ START_TEST(test_stream)
 	size_t n;
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(props_fprintf_esc(f, NULL, "%s=%u\n", "\x1b[2J\nFAIL",
+	ck_assert_int_eq(esc_fprintf(f, NULL, "%s=%u\n", "\x1b[2J\nFAIL",
 					   4u), 18);
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);

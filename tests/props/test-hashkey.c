@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The keyed hashes (props/hashkey.h): SipHash against the reference
+ * The keyed hashes (util/hashkey.h): SipHash against the reference
  * vectors of its paper, 1-3 differing from 2-4, and a key that is drawn
  * once per process, is not all zeros and differs between processes (so
  * no one can compute in advance which names share a slot).
@@ -10,6 +10,7 @@
 
 #include "hashkey.h"
 #include "testutil.h"
+#include "util/errmsg.h"
 
 START_TEST(test_reference_vectors)
 {
@@ -21,14 +22,14 @@ START_TEST(test_reference_vectors)
 	for (i = 0; i < sizeof(m); i++)
 		m[i] = (unsigned char)i;
 	/* SipHash-2-4, key 00..0f: the empty message and 00..0e */
-	ck_assert_uint_eq(props_siphash(k, m, 0, 2, 4), 0x726fdb47dd0e0e31ull);
-	ck_assert_uint_eq(props_siphash(k, m, 15, 2, 4), 0xa129ca6149be45e5ull);
+	ck_assert_uint_eq(siphash(k, m, 0, 2, 4), 0x726fdb47dd0e0e31ull);
+	ck_assert_uint_eq(siphash(k, m, 15, 2, 4), 0xa129ca6149be45e5ull);
 	/* every length hashes apart, and 1-3 is another function */
 	for (i = 1; i < sizeof(m); i++) {
-		ck_assert_uint_ne(props_siphash(k, m, i, 2, 4),
-				  props_siphash(k, m, i - 1, 2, 4));
-		ck_assert_uint_ne(props_siphash(k, m, i, 1, 3),
-				  props_siphash(k, m, i, 2, 4));
+		ck_assert_uint_ne(siphash(k, m, i, 2, 4),
+				  siphash(k, m, i - 1, 2, 4));
+		ck_assert_uint_ne(siphash(k, m, i, 1, 3),
+				  siphash(k, m, i, 2, 4));
 	}
 }
 END_TEST
@@ -45,7 +46,7 @@ START_TEST(test_key_per_process)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
-		k = props_hash_key();
+		k = siphash_key();
 		_exit(write(fd[1], k, 16) == 16 ? 0 : 1);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -53,22 +54,22 @@ START_TEST(test_key_per_process)
 	ck_assert_int_eq(read(fd[0], child, 16), 16);
 	close(fd[0]);
 	close(fd[1]);
-	k = props_hash_key();
+	k = siphash_key();
 	memcpy(mine, k, 16);
 	ck_assert(mine[0] | mine[1]);
 	ck_assert(child[0] != mine[0] || child[1] != mine[1]);
 	/* drawn once: the same key and hash on every call */
-	ck_assert_ptr_eq(props_hash_key(), k);
-	ck_assert_uint_eq(props_hash("kernel", 6), props_hash("kernel", 6));
-	ck_assert_uint_eq(props_hash("kernel", 6),
-			  props_siphash(mine, "kernel", 6, 1, 3));
+	ck_assert_ptr_eq(siphash_key(), k);
+	ck_assert_uint_eq(siphash13("kernel", 6), siphash13("kernel", 6));
+	ck_assert_uint_eq(siphash13("kernel", 6),
+			  siphash(mine, "kernel", 6, 1, 3));
 }
 END_TEST
 
 /* Many names of one set, and the same names in another: all found. */
 START_TEST(test_index_many)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 	const struct props_set *a, *b;
 	char *text, *q, name[32];

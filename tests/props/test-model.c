@@ -3,6 +3,8 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 START_TEST(test_add_and_find_keep_file_order)
 {
@@ -139,7 +141,7 @@ END_TEST
 START_TEST(test_bytes_payload_validates_header)
 {
 	unsigned char buf[11] = { 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	const unsigned char *pay = NULL;
 	uint64_t bits = 0;
 

@@ -10,6 +10,8 @@
 #include "devimg_limits.h"
 #include "offload-symbols.h"
 #include "testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 #define WHERE "a.o: OffloadBinary entry 1"
 
@@ -32,7 +34,7 @@ static const char fill_table[] =
 static void decode_ok(const char *s, size_t len, enum offload_symbols_form form,
 		      struct offload_symbols *sy)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	ck_assert_msg(offload_symbols_decode(s, len, WHERE, sy, &err) == 0,
 		      "decode failed: %s", err.msg);
@@ -51,7 +53,7 @@ static void expect_names(const struct offload_symbols *sy, const char *a,
 static void decode_fails(const char *s, size_t len, const char *reason)
 {
 	struct offload_symbols sy = { .n = 99 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	ck_assert_int_eq(offload_symbols_decode(s, len, WHERE, &sy, &err),
 			 -EINVAL);

@@ -3,6 +3,8 @@
 #include <errno.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
+#include "util/le.h"
 
 /* docs/formats.md section 5, decoded example (from DPC++'s own tests). */
 static const char example[] =
@@ -35,7 +37,7 @@ static void decode_ok(const char *name, const uint32_t (*t)[3], size_t n,
 		      struct props_spec_const *c)
 {
 	unsigned char buf[8 + 12 * 16];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	size_t size = make_desc(buf, t, n, 0);
 	int r = props_spec_decode(name, buf, size, c, &err);
 
@@ -43,7 +45,7 @@ static void decode_ok(const char *name, const uint32_t (*t)[3], size_t n,
 }
 
 static int decode_err(const uint32_t (*t)[3], size_t n, uint64_t nbits,
-		      size_t size_adj, struct props_error *err)
+		      size_t size_adj, struct errmsg *err)
 {
 	unsigned char buf[8 + 12 * 16] = { 0 };
 	struct props_spec_const c;
@@ -61,7 +63,7 @@ START_TEST(test_formats_example_decodes_exactly)
 		72, 0, 0, 0, 0, 0, 0, 0,
 		0x14, 0, 0, 0, 0x63, 0, 0, 0, 0x01,
 	};
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c[2];
 	const struct props_set *sc, *sd;
 	const struct props_prop *ps, *pb, *pd;
@@ -154,7 +156,7 @@ START_TEST(test_layout_keeps_property_order)
 	static const uint32_t e[][3] = { { 1, 4, 4 }, { 0x10, 0, 4 } };
 	static const char *const names[] = { "a", "b", "c", "d", "e" };
 	static const uint32_t offsets[] = { 0, 4, 7, 11, 12 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c[5];
 	unsigned char all[8 + 20] = { 160 };
 	uint32_t total = 0;
@@ -179,7 +181,7 @@ END_TEST
 START_TEST(test_layout_of_nothing)
 {
 	unsigned char hdr[8] = { 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	uint32_t total = 99;
 
 	ck_assert_int_eq(props_spec_layout(NULL, 0, NULL, 0, &total, &err), 0);
@@ -191,7 +193,7 @@ END_TEST
 START_TEST(test_overlap_names_both_leaves)
 {
 	static const uint32_t t[][3] = { { 4, 0, 8 }, { 6, 8, 4 }, { 5, 4, 4 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	ck_assert_int_eq(decode_err(t, 3, 0, 0, &err), -EINVAL);
 	ck_assert_err_has(err, "set 'SYCL/specialization constants' property 'K': leaves overlap: ");
@@ -205,7 +207,7 @@ START_TEST(test_overlap_same_offset_and_nested)
 	static const uint32_t nested[][3] = { { 1, 0, 16 }, { 2, 2, 2 }, { 3, 12, 2 } };
 	static const uint32_t far[][3] = { { 1, 0, 16 }, { 2, 16, 2 }, { 3, 4, 2 } };
 	static const uint32_t chain[][3] = { { 1, 0, 4 }, { 3, 8, 2 }, { 2, 4, 8 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	ck_assert_int_eq(decode_err(same, 2, 0, 0, &err), -EINVAL);
 	ck_assert_err_has(err, "leaf 0 {id 1, offset 0, size 1} and leaf 1 {id 2, offset 0, size 1}");
@@ -221,7 +223,7 @@ END_TEST
 START_TEST(test_zero_size_leaf)
 {
 	static const uint32_t t[][3] = { { 1, 0, 4 }, { 2, 4, 0 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	ck_assert_int_eq(decode_err(t, 2, 0, 0, &err), -EINVAL);
 	ck_assert_err_has(err, "property 'K': leaf 1 {id 2, offset 4} has no bytes: saw size 0, expected at least 1");
@@ -232,7 +234,7 @@ START_TEST(test_offset_overflow)
 {
 	static const uint32_t t[][3] = { { 1, 0xfffffffcu, 8 } };
 	static const uint32_t edge[][3] = { { 1, 0xfffffffbu, 4 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c;
 
 	ck_assert_int_eq(decode_err(t, 1, 0, 0, &err), -EINVAL);
@@ -246,7 +248,7 @@ END_TEST
 START_TEST(test_payload_not_whole_tuples)
 {
 	static const uint32_t t[][3] = { { 1, 0, 4 }, { 2, 4, 4 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	/* 16 payload bytes with a matching 128-bit header */
 	ck_assert_int_eq(decode_err(t, 1, 128, 4, &err), -EINVAL);
@@ -264,7 +266,7 @@ START_TEST(test_payload_not_whole_tuples)
 END_TEST
 
 static void layout_with_defaults(size_t have, uint32_t want_total, int want_r,
-				 struct props_error *err)
+				 struct errmsg *err)
 {
 	static const uint32_t a[][3] = { { 0, 0, 8 } };
 	static const uint32_t b[][3] = { { 1, 0, 1 } };
@@ -288,7 +290,7 @@ static void layout_with_defaults(size_t have, uint32_t want_total, int want_r,
 
 START_TEST(test_defaults_blob_length)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 
 	layout_with_defaults(9, 9, 0, &err);
 	layout_with_defaults(8, 77, -EINVAL, &err);
@@ -304,7 +306,7 @@ START_TEST(test_defaults_blob_bad_header)
 {
 	static const uint32_t a[][3] = { { 0, 0, 1 } };
 	unsigned char blob[9] = { 0 };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c;
 	uint32_t total = 0;
 
@@ -322,7 +324,7 @@ START_TEST(test_total_size_overflow)
 {
 	static const uint32_t big[][3] = { { 1, 0x80000000u, 0x7fffffffu } };
 	static const uint32_t two[][3] = { { 2, 0, 2 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c[2];
 	uint32_t total = 0;
 
@@ -340,7 +342,7 @@ START_TEST(test_total_size_limit)
 {
 	static const uint32_t mib[][3] = { { 1, 0, 1u << 20 } };
 	static const uint32_t one[][3] = { { 2, 0, 1 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c[2];
 	uint32_t total = 0;
 
@@ -363,7 +365,7 @@ START_TEST(test_duplicate_name)
 {
 	static const uint32_t a[][3] = { { 1, 0, 4 } };
 	static const uint32_t b[][3] = { { 2, 0, 8 } };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_spec_const c[3];
 	uint32_t total = 0;
 

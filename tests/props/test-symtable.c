@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
 
 START_TEST(test_sym_one_name_per_line)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_names names;
 
 	ck_assert_int_eq(props_sym_parse(TEXT("a\n\nb c\r\n\r\n_ZTS1K"), "k.sym",
@@ -27,7 +28,7 @@ END_TEST
 
 START_TEST(test_sym_empty_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_names names;
 
 	ck_assert_int_eq(props_sym_parse("", 0, "k.sym", &names, &err), 0);
@@ -41,7 +42,7 @@ END_TEST
 
 START_TEST(test_sym_many_names)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_names names;
 	char *text = malloc(10 * 5000), *p = text;
 	int i;
@@ -60,7 +61,7 @@ END_TEST
 START_TEST(test_sym_nul_byte)
 {
 	static const char text[] = "a\nb\0c\n";
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_names names;
 
 	ck_assert_int_eq(props_sym_parse(text, sizeof(text) - 1, "k.sym", &names,
@@ -73,7 +74,7 @@ END_TEST
 
 START_TEST(test_sym_read_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_names names;
 	char want[256];
 
@@ -99,7 +100,7 @@ START_TEST(test_table_all_columns_any_order)
 		"m.json|a.spv|a.props|a.sym\r\n"
 		"\n"
 		"|b.bc||\n";
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 	int c;
 
@@ -124,7 +125,7 @@ END_TEST
 
 START_TEST(test_table_subset_and_read_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 
 	ck_assert_int_eq(props_table_read_file(PROPS_FIXTURES "/batch.txt", &t,
@@ -145,7 +146,7 @@ END_TEST
 
 START_TEST(test_table_without_rows)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 
 	ck_assert_int_eq(props_table_parse(TEXT("[Code]\n\n"), "t.txt", &t, &err), 0);
@@ -163,7 +164,7 @@ static const char *const empty_tables[] = { "", "\n", "\n\n\n", "\r\n\r\n" };
 START_TEST(test_table_empty)
 {
 	const char *text = empty_tables[_i];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 	int c;
 
@@ -183,7 +184,7 @@ END_TEST
 START_TEST(test_table_empty_file)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 	char path[4096];
 	int fd;
@@ -207,7 +208,7 @@ START_TEST(test_table_extra_columns_ignored)
 	static const char text[] =
 		"[Code|SymAndProps|Symbols|code]\n"
 		"a.spv|w.bc|a.sym|x\n";
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 
 	ck_assert_int_eq(props_table_parse(TEXT(text), "t.txt", &t, &err), 0);
@@ -248,7 +249,7 @@ static const struct bad_table bad_tables[] = {
 START_TEST(test_table_malformed)
 {
 	const struct bad_table *c = &bad_tables[_i];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 	int i;
 
@@ -263,7 +264,7 @@ END_TEST
 
 START_TEST(test_table_missing_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props_table t;
 
 	ck_assert_int_eq(props_table_read_file("/nonexistent/t.txt", &t, &err),

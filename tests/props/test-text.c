@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
 
 static const char canonical[] =
 	"[SYCL/specialization constants]\n"
@@ -31,7 +32,7 @@ static char *write_props(const struct props *p, size_t *len)
 
 static struct props *parse_ok(const char *text, size_t len)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 	int r = props_parse(text, len, "t.props", &p, &err);
 
@@ -100,7 +101,7 @@ END_TEST
 /* Only "\r\n" ends a line: a '\r' at the very end stays on its line. */
 START_TEST(test_cr_at_end_of_text_stays_on_the_line)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	ck_assert_int_eq(props_parse(TEXT("[S]\nx=1|5\r"), "t.props", &p, &err),
@@ -115,7 +116,7 @@ END_TEST
 START_TEST(test_no_set_is_an_error)
 {
 	static const char *const texts[] = { "", "\n\r\n\n" };
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 	int i;
 
@@ -196,7 +197,7 @@ static const struct bad_case bad_cases[] = {
 START_TEST(test_malformed_input)
 {
 	const struct bad_case *c = &bad_cases[_i];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = (struct props *)&err;
 	int i;
 
@@ -214,7 +215,7 @@ START_TEST(test_nul_byte_ends_the_text)
 {
 	static const char text[] = "[S]\na=1|5\0y\n[T]\nb=bad\n";
 	static const char cut[] = "[S]\na=1|\0" "5\n";
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = parse_ok(text, sizeof(text) - 1);
 
 	ck_assert_uint_eq(p->nsets, 1);
@@ -231,7 +232,7 @@ END_TEST
 START_TEST(test_long_text_is_cut_in_messages)
 {
 	char text[300];
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	memcpy(text, "[S]\n", 4);
@@ -245,7 +246,7 @@ END_TEST
 
 START_TEST(test_unprintable_text_is_escaped)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	ck_assert_int_eq(props_parse(TEXT("[S]\na=\x01'\xff|1\n"), "t", &p, &err), -EINVAL);
@@ -391,7 +392,7 @@ END_TEST
 
 START_TEST(test_read_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	ck_assert_int_eq(props_read_file(PROPS_FIXTURES "/spec-example.props", &p,
@@ -405,7 +406,7 @@ END_TEST
 
 START_TEST(test_read_missing_file)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = (struct props *)&err;
 	char want[256];
 
@@ -420,7 +421,7 @@ END_TEST
 
 START_TEST(test_read_directory_fails)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	ck_assert_int_eq(props_read_file(PROPS_FIXTURES, &p, &err), -EISDIR);
@@ -431,7 +432,7 @@ END_TEST
 
 START_TEST(test_error_location_names_file_read)
 {
-	struct props_error err = { "" };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
 
 	/* the .sym fixture is not .props text: its first line lacks '=' */

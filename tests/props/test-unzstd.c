@@ -13,6 +13,7 @@
 #include "devimg_limits.h"
 #include "testutil.h"
 #include "unzstd.h"
+#include "util/le.h"
 
 static unsigned char src[3000];
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "props.h"
+#include "util/le.h"
 
 #define ck_assert_err_has(err, sub)                                         \
 	ck_assert_msg(strstr((err).msg, (sub)) != NULL,                     \
@@ -26,22 +27,6 @@ static inline int run_suite(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-static inline void put_le32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
-static inline void put_le64(unsigned char *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++, v >>= 8)
-		p[i] = (unsigned char)v;
 }
 
 #endif

@@ -16,7 +16,7 @@
  * A backslash becomes \\, so that \x in the output always starts an escape.
  * Well-formed UTF-8 of every other code point is kept as it is.
  *
- * PROPS_ESC_LINES keeps newline and tab: for text with lines of its own, a
+ * ESC_LINES keeps newline and tab: for text with lines of its own, a
  * driver's build log, printed as such. A name never has lines.
  *
  * The bounded functions write at most size bytes, the NUL included, never
@@ -26,32 +26,32 @@
  * The formatting functions take printf formats; the format's own text is
  * copied as it is, the output of every conversion is escaped. lines, when
  * not NULL, is the one string argument (by address) that is multi-line
- * text: a %s of exactly that pointer is escaped with PROPS_ESC_LINES.
+ * text: a %s of exactly that pointer is escaped with ESC_LINES.
  */
-#ifndef DEVIMG_PROPS_ESCAPE_H
-#define DEVIMG_PROPS_ESCAPE_H
+#ifndef DEVIMG_UTIL_ESCAPE_H
+#define DEVIMG_UTIL_ESCAPE_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#define PROPS_ESC_LINES 1u
+#define ESC_LINES 1u
 
 /* Escape len bytes of src (NULs included) into dst. */
-size_t props_escape(char *dst, size_t size, const char *src, size_t len,
+size_t esc_bytes(char *dst, size_t size, const char *src, size_t len,
 		    unsigned flags);
 
-size_t props_vsnprintf_esc(char *buf, size_t size, const char *lines,
+size_t esc_vsnprintf(char *buf, size_t size, const char *lines,
 			   const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
-size_t props_snprintf_esc(char *buf, size_t size, const char *lines,
+size_t esc_snprintf(char *buf, size_t size, const char *lines,
 			  const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Unbounded, to a stream: the bytes written, or -1 on a write error. */
-int props_vfprintf_esc(FILE *f, const char *lines, const char *fmt,
+int esc_vfprintf(FILE *f, const char *lines, const char *fmt,
 		       va_list ap) __attribute__((format(printf, 3, 0)));
-int props_fprintf_esc(FILE *f, const char *lines, const char *fmt, ...)
+int esc_fprintf(FILE *f, const char *lines, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
@@ -59,13 +59,13 @@ int props_fprintf_esc(FILE *f, const char *lines, const char *fmt, ...)
  * boundary: not inside an escape or a UTF-8 sequence. For cutting text
  * that these functions made.
  */
-size_t props_escaped_cut(const char *s, size_t n);
+size_t esc_cut(const char *s, size_t n);
 
 /*
  * The length (1 to 4) of the well-formed UTF-8 sequence that starts s,
  * of at most n bytes; 0 when s starts none. ASCII counts as length 1.
  */
-size_t props_utf8_len(const unsigned char *s, size_t n);
+size_t utf8_seq_len(const unsigned char *s, size_t n);
 
 /*
  * Write the n bytes of s to f as a JSON string, losing nothing: quote and
@@ -77,6 +77,6 @@ size_t props_utf8_len(const unsigned char *s, size_t n);
  * back exactly (Python: json.loads(), then .encode("utf-8",
  * "surrogateescape")); jq and others show such a byte as U+FFFD.
  */
-void props_json_string(FILE *f, const void *s, size_t n);
+void esc_json(FILE *f, const void *s, size_t n);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hashkey.h"
+#include "util/le.h"
 
 static uint64_t key[2];
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -16,16 +17,6 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static uint64_t rotl(uint64_t v, unsigned r)
 {
 	return v << r | v >> (64 - r);
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
 }
 
 #define SIPROUND(v0, v1, v2, v3)					\
@@ -36,7 +27,7 @@ static uint64_t le64(const unsigned char *p)
 		v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32); \
 	} while (0)
 
-uint64_t props_siphash(const uint64_t k[2], const void *p, size_t n,
+uint64_t siphash(const uint64_t k[2], const void *p, size_t n,
 		       unsigned c, unsigned d)
 {
 	const unsigned char *b = p;
@@ -49,7 +40,7 @@ uint64_t props_siphash(const uint64_t k[2], const void *p, size_t n,
 	unsigned r;
 
 	for (i = 0; i + 8 <= n; i += 8) {
-		m = le64(b + i);
+		m = get_le64(b + i);
 		v3 ^= m;
 		for (r = 0; r < c; r++)
 			SIPROUND(v0, v1, v2, v3);
@@ -93,12 +84,12 @@ static void draw_key(void)
 	mix[0] = (uint64_t)time(NULL);
 	mix[1] = (uint64_t)getpid();
 	mix[2] = (uint64_t)(uintptr_t)&key;
-	key[0] = props_siphash(seed, mix, sizeof(mix), 2, 4);
+	key[0] = siphash(seed, mix, sizeof(mix), 2, 4);
 	mix[0] ^= 1;
-	key[1] = props_siphash(seed, mix, sizeof(mix), 2, 4);
+	key[1] = siphash(seed, mix, sizeof(mix), 2, 4);
 }
 
-const uint64_t *props_hash_key(void)
+const uint64_t *siphash_key(void)
 {
 	pthread_once(&key_once, draw_key);
 	return key;

@@ -48,7 +48,7 @@ static uint64_t mix(uint64_t h, uint64_t w)
 uint32_t hash_bytes(const char *s, size_t len)
 {
 	/* keyed per process (hashkey.h): kernel names come from files too */
-	const uint64_t *k = props_hash_key();
+	const uint64_t *k = siphash_key();
 	uint64_t a = 0xcbf29ce484222325ull ^ k[0], b = a ^ len ^ k[1], h;
 	size_t i = 0;
 

@@ -14,19 +14,19 @@
 #include <stdint.h>
 
 /* This process's key, drawn on the first call (thread-safe). */
-const uint64_t *props_hash_key(void);
+const uint64_t *siphash_key(void);
 
 /*
  * SipHash-c-d of n bytes at p under key k: c compression and d
  * finalization rounds (2-4 is the reference; tables use 1-3).
  */
-uint64_t props_siphash(const uint64_t k[2], const void *p, size_t n,
+uint64_t siphash(const uint64_t k[2], const void *p, size_t n,
 		       unsigned c, unsigned d);
 
 /* SipHash-1-3 under this process's key. */
-static inline uint64_t props_hash(const void *p, size_t n)
+static inline uint64_t siphash13(const void *p, size_t n)
 {
-	return props_siphash(props_hash_key(), p, n, 1, 3);
+	return siphash(siphash_key(), p, n, 1, 3);
 }
 
 #endif /* DEVIMG_HASHKEY_H */

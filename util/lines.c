@@ -3,9 +3,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/errmsg.h"
+#include "util/lines.h"
 
-void props_lines_init(struct props_lines *it, const char *text, size_t len,
+void lines_init(struct line_iter *it, const char *text, size_t len,
 		      const char *fname)
 {
 	it->p = text;
@@ -15,16 +16,16 @@ void props_lines_init(struct props_lines *it, const char *text, size_t len,
 	it->nul_ends = 0;
 }
 
-void props_lines_init_nul_ends(struct props_lines *it, const char *text,
+void lines_init_nul_ends(struct line_iter *it, const char *text,
 			       size_t len, const char *fname)
 {
 	const char *nul = text ? memchr(text, '\0', len) : NULL;
 
-	props_lines_init(it, text, nul ? (size_t)(nul - text) : len, fname);
+	lines_init(it, text, nul ? (size_t)(nul - text) : len, fname);
 	it->nul_ends = 1;
 }
 
-static void lines_take(struct props_lines *it, struct props_line *line)
+static void lines_take(struct line_iter *it, struct text_line *line)
 {
 	size_t left = (size_t)(it->end - it->p);
 	const char *nl = memchr(it->p, '\n', left);
@@ -38,8 +39,8 @@ static void lines_take(struct props_lines *it, struct props_line *line)
 	line->len = len;
 }
 
-int props_lines_next(struct props_lines *it, struct props_line *line,
-		     struct props_error *err)
+int lines_next(struct line_iter *it, struct text_line *line,
+		     struct errmsg *err)
 {
 	const char *nul;
 
@@ -49,7 +50,7 @@ int props_lines_next(struct props_lines *it, struct props_line *line,
 			continue;
 		nul = memchr(line->s, '\0', line->len);
 		if (nul) {
-			props_err_at(err, it->fname, line->lineno,
+			errmsg_at(err, it->fname, line->lineno,
 				     (size_t)(nul - line->s) + 1,
 				     "NUL byte in text: saw '\\x00', expected a printable character");
 			return -EINVAL;

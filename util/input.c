@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "devimg_limits.h"
-#include "internal.h"
+#include "util/errmsg.h"
+#include "util/input.h"
 
 static const char *kind_of(mode_t mode)
 {
@@ -81,8 +82,8 @@ static int has_hidden_bytes(int fd)
 	return n > 0;
 }
 
-int props_input_open(const char *path, uint64_t limit, uint64_t *size,
-		     struct props_error *err)
+int input_open(const char *path, uint64_t limit, uint64_t *size,
+		     struct errmsg *err)
 {
 	const char *fs;
 	struct stat st;
@@ -95,26 +96,26 @@ int props_input_open(const char *path, uint64_t limit, uint64_t *size,
 		/* A socket (ENXIO) or a device without a driver (ENODEV). */
 		if ((r == -ENXIO || r == -ENODEV) && stat(path, &st) == 0 &&
 		    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-			props_errf(err, "%s: cannot read: not a regular file (%s)",
+			errmsg_set(err, "%s: cannot read: not a regular file (%s)",
 				   path, kind_of(st.st_mode));
 		else
-			props_errf(err, "%s: cannot open: %s", path,
+			errmsg_set(err, "%s: cannot open: %s", path,
 				   strerror(-r));
 		return r;
 	}
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
-		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(-r));
 		goto err_close;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		r = -EISDIR;
-		props_errf(err, "%s: cannot read: %s", path, strerror(EISDIR));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(EISDIR));
 		goto err_close;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		r = -EINVAL;
-		props_errf(err, "%s: cannot read: not a regular file (%s)",
+		errmsg_set(err, "%s: cannot read: not a regular file (%s)",
 			   path, kind_of(st.st_mode));
 		goto err_close;
 	}
@@ -123,13 +124,13 @@ int props_input_open(const char *path, uint64_t limit, uint64_t *size,
 		fs = "0 bytes in size but not empty";
 	if (fs) {
 		r = -EINVAL;
-		props_errf(err, "%s: cannot read: not a regular file (%s)",
+		errmsg_set(err, "%s: cannot read: not a regular file (%s)",
 			   path, fs);
 		goto err_close;
 	}
 	if ((uint64_t)st.st_size > limit) {
 		r = -EFBIG;
-		props_errf(err, "%s: cannot read: too large (%" PRIu64
+		errmsg_set(err, "%s: cannot read: too large (%" PRIu64
 			   " bytes, at most %" PRIu64 ")",
 			   path, (uint64_t)st.st_size, limit);
 		goto err_close;
@@ -137,7 +138,7 @@ int props_input_open(const char *path, uint64_t limit, uint64_t *size,
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		r = -errno;
-		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(-r));
 		goto err_close;
 	}
 	*size = (uint64_t)st.st_size;
@@ -167,26 +168,26 @@ static ssize_t read_full(int fd, char *buf, size_t n, off_t off)
 	return (ssize_t)got;
 }
 
-int props_input_read(const char *path, uint64_t limit, char **buf,
-		     size_t *len, struct props_error *err)
+int input_read(const char *path, uint64_t limit, char **buf,
+		     size_t *len, struct errmsg *err)
 {
 	uint64_t size;
 	ssize_t n, more;
 	char *data, extra;
 	int fd, r;
 
-	fd = props_input_open(path, limit, &size, err);
+	fd = input_open(path, limit, &size, err);
 	if (fd < 0)
 		return fd;
 	if (size > SIZE_MAX - 1) {
 		r = -EFBIG;
-		props_errf(err, "%s: cannot read: %s", path, strerror(EFBIG));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(EFBIG));
 		goto out;
 	}
 	data = malloc((size_t)size + 1);
 	if (!data) {
 		r = -ENOMEM;
-		props_errf(err, "%s: cannot read: %s", path, strerror(ENOMEM));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(ENOMEM));
 		goto out;
 	}
 	/* The size checked is the bound: a file that grew is refused. */
@@ -194,13 +195,13 @@ int props_input_read(const char *path, uint64_t limit, char **buf,
 	more = n < 0 ? 0 : read_full(fd, &extra, 1, (off_t)n);
 	if (n < 0 || more < 0) {
 		r = -errno;
-		props_errf(err, "%s: cannot read: %s", path, strerror(-r));
+		errmsg_set(err, "%s: cannot read: %s", path, strerror(-r));
 		free(data);
 		goto out;
 	}
 	if (more) {
 		r = -EFBIG;
-		props_errf(err, "%s: cannot read: grew while being read (beyond %" PRIu64 " bytes)",
+		errmsg_set(err, "%s: cannot read: grew while being read (beyond %" PRIu64 " bytes)",
 			   path, size);
 		free(data);
 		goto out;
@@ -214,8 +215,8 @@ out:
 	return r;
 }
 
-int props_slurp(const char *path, char **buf, size_t *len,
-		struct props_error *err)
+int input_slurp(const char *path, char **buf, size_t *len,
+		struct errmsg *err)
 {
-	return props_input_read(path, DEVIMG_LIMIT_TEXT_FILE, buf, len, err);
+	return input_read(path, DEVIMG_LIMIT_TEXT_FILE, buf, len, err);
 }

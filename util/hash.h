@@ -50,7 +50,7 @@ struct hash {
 /*
  * 32-bit hash of a NUL-terminated string: FNV-1a's xor-multiply over two
  * lanes of 64-bit words instead of bytes, then murmur3's 64-bit finalizer;
- * the lanes start from the process's key (props_hash_key()), so names
+ * the lanes start from the process's key (siphash_key()), so names
  * cannot be chosen to collide. Cheaper than SipHash on the start-up path,
  * not a cryptographic hash: it keeps precomputed collisions out.
  */

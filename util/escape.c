@@ -52,7 +52,7 @@ static void put_hex(struct sink *s, const unsigned char *p, size_t n)
 	put(s, e, 4 * n);
 }
 
-size_t props_utf8_len(const unsigned char *s, size_t n)
+size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = n ? s[0] : 0;
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -100,7 +100,7 @@ static void escape(struct sink *s, const char *src, size_t len,
 			put(s, "\\\\", 2);
 			n = 1;
 		} else if ((c == '\n' || c == '\t') &&
-			   (flags & PROPS_ESC_LINES)) {
+			   (flags & ESC_LINES)) {
 			put(s, (const char *)p + i, 1);
 			n = 1;
 		} else if (c < 0x20 || c == 0x7f) {
@@ -109,7 +109,7 @@ static void escape(struct sink *s, const char *src, size_t len,
 		} else if (c < 0x80) {
 			put(s, (const char *)p + i, 1);
 			n = 1;
-		} else if ((n = props_utf8_len(p + i, len - i)) == 0) {
+		} else if ((n = utf8_seq_len(p + i, len - i)) == 0) {
 			put_hex(s, p + i, 1);
 			n = 1;
 		} else if (c == 0xc2 && p[i + 1] < 0xa0) {
@@ -127,7 +127,7 @@ static void finish(struct sink *s)
 		s->buf[s->used] = '\0';
 }
 
-size_t props_escape(char *dst, size_t size, const char *src, size_t len,
+size_t esc_bytes(char *dst, size_t size, const char *src, size_t len,
 		    unsigned flags)
 {
 	struct sink s = { .buf = dst, .size = size };
@@ -137,7 +137,7 @@ size_t props_escape(char *dst, size_t size, const char *src, size_t len,
 	return s.len;
 }
 
-size_t props_escaped_cut(const char *s, size_t n)
+size_t esc_cut(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, u;
@@ -146,7 +146,7 @@ size_t props_escaped_cut(const char *s, size_t n)
 		if (p[i] == '\\')
 			u = p[i + 1] == 'x' ? 4 : 2;
 		else
-			u = p[i] < 0x80 ? 1 : props_utf8_len(p + i, 4);
+			u = p[i] < 0x80 ? 1 : utf8_seq_len(p + i, 4);
 		if (!u)
 			u = 1;
 		if (u > n - i || memchr(p + i, '\0', u))
@@ -221,7 +221,7 @@ static bool len_is(const struct conv *cv, const char *l)
 static void put_string(struct sink *s, const struct conv *cv, int width,
 		       int prec, const char *str, const char *lines)
 {
-	unsigned flags = str && str == lines ? PROPS_ESC_LINES : 0;
+	unsigned flags = str && str == lines ? ESC_LINES : 0;
 	struct sink count = { 0 };
 	size_t n, pad = 0;
 
@@ -376,7 +376,7 @@ static void format(struct sink *s, const char *lines, const char *fmt,
 	va_end(ap);
 }
 
-size_t props_vsnprintf_esc(char *buf, size_t size, const char *lines,
+size_t esc_vsnprintf(char *buf, size_t size, const char *lines,
 			   const char *fmt, va_list ap)
 {
 	struct sink s = { .buf = buf, .size = size };
@@ -386,19 +386,19 @@ size_t props_vsnprintf_esc(char *buf, size_t size, const char *lines,
 	return s.len;
 }
 
-size_t props_snprintf_esc(char *buf, size_t size, const char *lines,
+size_t esc_snprintf(char *buf, size_t size, const char *lines,
 			  const char *fmt, ...)
 {
 	va_list ap;
 	size_t n;
 
 	va_start(ap, fmt);
-	n = props_vsnprintf_esc(buf, size, lines, fmt, ap);
+	n = esc_vsnprintf(buf, size, lines, fmt, ap);
 	va_end(ap);
 	return n;
 }
 
-int props_vfprintf_esc(FILE *f, const char *lines, const char *fmt,
+int esc_vfprintf(FILE *f, const char *lines, const char *fmt,
 		       va_list ap)
 {
 	struct sink s = { .f = f };
@@ -409,18 +409,18 @@ int props_vfprintf_esc(FILE *f, const char *lines, const char *fmt,
 	return (int)s.len;
 }
 
-int props_fprintf_esc(FILE *f, const char *lines, const char *fmt, ...)
+int esc_fprintf(FILE *f, const char *lines, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = props_vfprintf_esc(f, lines, fmt, ap);
+	n = esc_vfprintf(f, lines, fmt, ap);
 	va_end(ap);
 	return n;
 }
 
-void props_json_string(FILE *f, const void *s, size_t n)
+void esc_json(FILE *f, const void *s, size_t n)
 {
 	const unsigned char *p = s;
 	size_t i = 0, len;
@@ -429,7 +429,7 @@ void props_json_string(FILE *f, const void *s, size_t n)
 	while (i < n) {
 		unsigned char c = p[i];
 
-		len = props_utf8_len(p + i, n - i);
+		len = utf8_seq_len(p + i, n - i);
 		if (c == '"' || c == '\\') {
 			fputc('\\', f);
 			fputc(c, f);
