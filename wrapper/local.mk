@@ -6,7 +6,12 @@ wrapper_libdevimg_wrapper_la_SOURCES = \
 	wrapper/wrap.c wrapper/wrap.h wrapper/lint.c wrapper/lint.h \
 	wrapper/compress.c wrapper/compress.h \
 	wrapper/wrap-syclbin.c wrapper/wrap-syclbin.h wrapper/ompnotes.c \
-	wrapper/ompnotes.h wrapper/object-writer.c wrapper/object-writer.h wrapper/machine.c \
+	wrapper/ompnotes.h wrapper/object-writer.c wrapper/object-writer.h \
+	wrapper/object-private.h wrapper/object-layout.c \
+	wrapper/object-descriptor.c wrapper/object-ctors.c \
+	wrapper/object-names.c wrapper/object-sections.c wrapper/object-elf.c \
+	wrapper/object-images.c wrapper/object-buf.c \
+	wrapper/object-set.c wrapper/machine.c \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
 	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \
 	wrapper/dump-offload.c wrapper/dump-offload.h \
