@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The device-global decoders (props/devglobal.c): devglobal_decode() of a
+ * The device-global decoders (props/device-global.c): devglobal_decode() of a
  * "SYCL/device globals" value, also as devimg-dump shows it
  * (dump_global_text() and dump_global_json()), and
  * devglobal_spirv_access(), the HostAccessINTEL decoration a SPIR-V
@@ -20,8 +20,8 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "devglobal.h"
-#include "dump-globals.h"
+#include "device-global.h"
+#include "dump-device-globals.h"
 #include "json.h"
 #include "util/errmsg.h"
 #include "util/le.h"

@@ -131,7 +131,7 @@ fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES)))
 fuzz_reader_objs = fuzz/obj/wrapper/index-reader.o
 fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-offload.c \
-	wrapper/dump-descriptor.c wrapper/dump-globals.c wrapper/json.c \
+	wrapper/dump-descriptor.c wrapper/dump-device-globals.c wrapper/json.c \
 	wrapper/outfile.c wrapper/index-reader.c)
 fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/props/props.h \
@@ -144,10 +144,10 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/loader/registry/image-select.h \
 	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \
 	$(top_srcdir)/props/offload-symbols.h \
-	$(top_srcdir)/props/devglobal.h $(top_srcdir)/wrapper/dump.h \
+	$(top_srcdir)/props/device-global.h $(top_srcdir)/wrapper/dump.h \
 	$(top_srcdir)/wrapper/dump-offload.h \
 	$(top_srcdir)/wrapper/dump-descriptor.h \
-	$(top_srcdir)/wrapper/dump-globals.h $(top_srcdir)/wrapper/json.h \
+	$(top_srcdir)/wrapper/dump-device-globals.h $(top_srcdir)/wrapper/json.h \
 	$(top_srcdir)/loader/dispatch/dispatch.h \
 	$(top_srcdir)/plugins/devimg_plugin.h
 fuzz_bins = $(addprefix fuzz/bin/,$(FUZZ_HARNESSES))

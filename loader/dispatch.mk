@@ -8,12 +8,12 @@
 dispatch_sources = \
 	loader/backend/device.c loader/backend/plugin-error.c \
 	loader/program/progcache.c loader/program/link.c \
-	loader/program/link.h loader/program/global-mem.c \
+	loader/program/link.h loader/program/device-global-memory.c \
 	loader/dispatch/dispatch.h \
 	loader/dispatch/context.c loader/dispatch/queue.c \
 	loader/dispatch/buffer.c loader/dispatch/kernel.c \
 	loader/dispatch/kernel-args.c loader/dispatch/kernel-private.h \
-	loader/dispatch/global.c \
+	loader/dispatch/device-global-access.c \
 	loader/dispatch/bundle.c loader/dispatch/bundle-syclbin.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)

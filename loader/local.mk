@@ -34,8 +34,8 @@ libdevimg_sources = \
 	loader/registry/content.c \
 	loader/registry/layout.c loader/registry/blob.c \
 	loader/registry/specconst.c loader/registry/specvalues.c \
-	loader/registry/globals.c loader/registry/globals.h \
-	loader/registry/global-records.c
+	loader/registry/device-globals.c loader/registry/device-globals.h \
+	loader/registry/device-global-records.c
 
 # The loader's folders: the core (loader/) and its wings.
 loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \

@@ -9,7 +9,7 @@ props_libdevimg_props_la_SOURCES = \
 	props/offload-symbols.c props/offload-symbols.h \
 	props/unzstd.c props/unzstd.h \
 	props/syclbin.c props/syclbin.h \
-	props/devglobal.c props/devglobal.h
+	props/device-global.c props/device-global.h
 props_libdevimg_props_la_LIBADD = util/libdevimg-util.la
 
 # Unit tests (Check). Fixtures are hand-written text files next to them.

@@ -20,7 +20,7 @@
 #include "hashkey.h"
 #include "dump-offload.h"
 #include "escape.h"
-#include "dump-globals.h"
+#include "dump-device-globals.h"
 #include "json.h"
 #include "outfile.h"
 #include "props.h"

@@ -15,7 +15,7 @@ wrapper_libdevimg_wrapper_la_SOURCES = \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
 	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \
 	wrapper/dump-offload.c wrapper/dump-offload.h \
-	wrapper/dump-globals.c wrapper/dump-globals.h wrapper/json.c \
+	wrapper/dump-device-globals.c wrapper/dump-device-globals.h wrapper/json.c \
 	wrapper/json.h \
 	wrapper/outfile.c wrapper/outfile.h wrapper/index-reader.c wrapper/index-reader.h \
 	wrapper/index.h

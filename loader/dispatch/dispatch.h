@@ -44,7 +44,7 @@ struct devimg_device {
 	struct devimg_device_features features;
 	pthread_mutex_t cache_lock;		/* guards cache, serialises builds */
 	struct progcache_entry *cache;
-	struct global_mem *globals;		/* global.c; under cache_lock */
+	struct global_mem *globals;		/* device-global-access.c; under cache_lock */
 };
 
 /*
@@ -123,7 +123,7 @@ int bundle_filter_read(const struct devimg_bundle_filter *filter,
 		       struct devimg_bundle_filter *f);
 
 
-/* ---- global-mem.c: memory of device globals without image scope ---- */
+/* ---- device-global-memory.c: memory of device globals without image scope ---- */
 
 /*
  * prog was just built on dev from imgs (n; dev->cache_lock held): the

@@ -13,6 +13,7 @@
 #include <errno.h>
 
 #include "registry-internal.h"
+#include "util/errmsg.h"
 
 /*
  * desc may also point to an OffloadBinary blob (LLVM's new offload model

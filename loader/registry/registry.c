@@ -28,8 +28,9 @@
 
 #include "checked.h"
 #include "escape.h"
-#include "globals.h"
+#include "device-globals.h"
 #include "registry-internal.h"
+#include "util/errmsg.h"
 
 #define MAX_PROBLEMS 16
 

@@ -89,7 +89,7 @@ int cu_copy(struct devimg_plugin_queue *q, CUdeviceptr dev, void *dst,
 	    const void *src, size_t n, int blocking, const char *what,
 	    size_t offset);
 
-/* globals.c: device globals of built programs, buffers' addresses. */
+/* device-globals.c: device globals of built programs, buffers' addresses. */
 PLUGIN_GLOBAL_OPS(cu);
 
 /* kernel.c */

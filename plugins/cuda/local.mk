@@ -15,7 +15,7 @@ plugins_devimg_cuda_la_SOURCES = \
 	plugins/cuda/errors.c \
 	plugins/cuda/program.c \
 	plugins/cuda/kernel.c \
-	plugins/cuda/globals.c plugins/common/plugin-globals.h \
+	plugins/cuda/device-globals.c plugins/common/plugin-globals.h \
 	plugins/cuda/geometry.c plugins/cuda/geometry.h
 plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS)
 plugins_devimg_cuda_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \

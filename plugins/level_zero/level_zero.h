@@ -206,7 +206,7 @@ int lz_program_link(struct devimg_plugin_context *ctx,
 		    struct devimg_plugin_program *const *progs,
 		    const char *options, struct devimg_plugin_program **out);
 
-/* Device globals and buffer addresses (globals.c). */
+/* Device globals and buffer addresses (device-globals.c). */
 PLUGIN_GLOBAL_OPS(lz);
 
 /* Kernels and launches (kernel.c). */

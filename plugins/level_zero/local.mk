@@ -11,7 +11,7 @@ plugins_devimg_level_zero_la_SOURCES = \
 	plugins/level_zero/queue.c \
 	plugins/level_zero/program.c \
 	plugins/level_zero/kernel.c \
-	plugins/level_zero/globals.c plugins/common/plugin-globals.h \
+	plugins/level_zero/device-globals.c plugins/common/plugin-globals.h \
 	plugins/level_zero/errors.c
 plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
 	$(LEVEL_ZERO_CFLAGS)

@@ -8,7 +8,7 @@ plugins_devimg_opencl_la_SOURCES = \
 	plugins/opencl/opencl.c \
 	plugins/opencl/devices.c \
 	plugins/opencl/program.c \
-	plugins/opencl/globals.c \
+	plugins/opencl/device-globals.c \
 	plugins/opencl/words.c \
 	plugins/opencl/errors.c
 plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \

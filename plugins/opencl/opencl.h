@@ -48,7 +48,7 @@ struct devimg_plugin_device {
 	ocl_create_with_il_fn create_with_il;	/* NULL: no SPIR-V */
 	ocl_set_spec_const_fn set_spec_const;	/* NULL: no spec constants */
 	/*
-	 * Program variables (globals.c): whether the device lists each
+	 * Program variables (device-globals.c): whether the device lists each
 	 * extension, and its entry points for the platform (NULL: none).
 	 */
 	bool access_listed, pointers_listed;
@@ -128,7 +128,7 @@ void ocl_program_release(struct devimg_plugin_program *prog);
 /* Whether word is one of the space-separated words of list (words.c). */
 bool ocl_has_word(const char *list, const char *word);
 
-/* Program variables and buffer addresses (globals.c). */
+/* Program variables and buffer addresses (device-globals.c). */
 /* Find dev's extensions for them, once, as its platform lists them. */
 void ocl_globals_find(struct devimg_plugin_device *dev,
 		      cl_platform_id platform, const char *extensions);

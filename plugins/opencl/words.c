@@ -2,7 +2,7 @@
 /*
  * What OpenCL's info strings say: the version of a platform or device
  * ("OpenCL 3.0 ...") and whether an extension list names an extension.
- * Read by devices.c and globals.c alike, calling neither.
+ * Read by devices.c and device-globals.c alike, calling neither.
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -18,6 +18,7 @@
 
 #include "dispatch.h"
 #include "fixture.h"
+#include "util/errmsg.h"
 
 #define EVIL "\x1b[2J\nFAIL"
 #define EVIL_ESC "\\x1b[2J\\x0aFAIL"

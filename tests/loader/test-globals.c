@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "globals.h"
+#include "device-globals.h"
 
 #define SET "SYCL/device globals"
 

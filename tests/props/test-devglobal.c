@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "../slurp.h"
-#include "devglobal.h"
+#include "device-global.h"
 #include "testutil.h"
 #include "util/le.h"
 

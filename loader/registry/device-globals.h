@@ -5,8 +5,8 @@
  * define it now. Images are read on the first request after they were
  * registered; their "SYCL/device globals" values are decoded then.
  */
-#ifndef DEVIMG_GLOBALS_H
-#define DEVIMG_GLOBALS_H
+#ifndef DEVIMG_DEVICE_GLOBALS_H
+#define DEVIMG_DEVICE_GLOBALS_H
 
 #include <stddef.h>
 
@@ -30,7 +30,7 @@ struct devimg_global {
 };
 
 /*
- * global-records.c: the records by id, under one lock (records_lock()),
+ * device-global-records.c: the records by id, under one lock (records_lock()),
  * taken after the registry's when both are held. records_find() and
  * records_intern() (which makes the record; NULL on ENOMEM) and
  * records_add_def() (-ENOMEM) need the lock held.
@@ -48,7 +48,7 @@ const struct devimg_propset_info *globals_set(const struct image_props *p);
  */
 void globals_image_gone(struct devimg_image *img);
 
-/* globals.c: reading images, for the dispatch wing. */
+/* device-globals.c: reading images, for the dispatch wing. */
 
 /*
  * The host access img's module gives g, as the dispatch wing last read

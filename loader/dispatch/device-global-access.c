@@ -8,7 +8,7 @@
  *    options, default spec constants, linked when the image imports);
  *    the plugin copies to or from it on the queue;
  *  - without, the variable holds a pointer to memory made once per
- *    device of a context (global-mem.c); reads and writes copy to or
+ *    device of a context (device-global-memory.c); reads and writes copy to or
  *    from that memory.
  * Host access (SPIR-V's HostAccessINTEL) is checked first.
  */
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devglobal.h"
+#include "device-global.h"
 #include "dispatch.h"
-#include "globals.h"
+#include "device-globals.h"
 #include "link.h"
 
 /* "image 3 (index 0, target spir64)" */

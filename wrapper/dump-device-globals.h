@@ -4,8 +4,8 @@
  * docs/dump-json.md): each property, named by a global's unique id, shown
  * as its size and device_image_scope flag.
  */
-#ifndef DEVIMG_WRAPPER_DUMP_GLOBALS_H
-#define DEVIMG_WRAPPER_DUMP_GLOBALS_H
+#ifndef DEVIMG_WRAPPER_DUMP_DEVICE_GLOBALS_H
+#define DEVIMG_WRAPPER_DUMP_DEVICE_GLOBALS_H
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The device-global records (globals.h): one per unique id in a hash map,
+ * The device-global records (device-globals.h): one per unique id in a hash map,
  * never freed, each listing the registered images that define it. Only
  * what the registry's unregistration needs lives here, so that it calls
  * no file that calls it: the map, its lock, and forgetting an image.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "checked.h"
-#include "globals.h"
+#include "device-globals.h"
 
 /*
  * Records are also listed from newest: a large map's slots live in pages

@@ -4,8 +4,8 @@
  * property set and the host access that a SPIR-V module gives a variable
  * (SPV_INTEL_global_variable_host_access). docs/formats.md describes both.
  */
-#ifndef DEVIMG_PROPS_DEVGLOBAL_H
-#define DEVIMG_PROPS_DEVGLOBAL_H
+#ifndef DEVIMG_PROPS_DEVICE_GLOBAL_H
+#define DEVIMG_PROPS_DEVICE_GLOBAL_H
 
 #include <stddef.h>
 #include <stdint.h>

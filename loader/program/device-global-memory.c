@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "dispatch.h"
-#include "globals.h"
+#include "device-globals.h"
 
 struct global_mem {
 	struct global_mem *next;

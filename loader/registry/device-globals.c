@@ -3,7 +3,7 @@
  * Device globals of the registered images (sycl_ext_oneapi_device_global):
  * reading images for their globals, devimg_global_find() and the
  * host-address ties of devimg_global_bind_host(). The records themselves
- * are global-records.c's.
+ * are device-global-records.c's.
  *
  * A record is made for each unique id when an image defining it is first
  * read, or when a host address is tied to it, and is never freed, so a
@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "checked.h"
-#include "devglobal.h"
-#include "globals.h"
+#include "device-global.h"
+#include "device-globals.h"
 #include "props.h"
 
 /* A host address tied to a record. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "checked.h"
-#include "devglobal.h"
+#include "device-global.h"
 #include "internal.h"
 
 /* uint32 size, uint8 flag, 3 bytes of padding the writer leaves unset. */
