@@ -85,6 +85,7 @@ loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
 	loader/backend/plugins.c loader/backend/plugins.h \
 	loader/backend/plugin-calls.c loader/backend/plugin-private.h \
+	loader/backend/plugin-ops.h \
 	loader/backend/account.c loader/backend/account.h \
 	loader/backend/device-selector.c loader/backend/device-selector.h
 # Its traces go through the core's log (loader/log.c), its environment

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The loader's way of calling a bound plugin (plugins.h): one traced
- * devimg_plugin_<op>() per operation, the plugin's messages and the
- * loader's own for an absent optional operation, and the trace lines of
- * discovery (plugin_trace()). Calls no other file of the plugin set.
+ * devimg_plugin_<op>() per operation, made from the list of plugin-ops.h
+ * (launch's written by hand), the plugin's messages and the loader's own
+ * for an absent optional operation, and the trace lines of discovery
+ * (plugin_trace()). Calls no other file of the plugin set.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include "escape.h"
 #include "libdevimg-internal.h"
 #include "plugin-private.h"
+#include "plugin-ops.h"
 #include "plugins.h"
 
 /*
@@ -91,6 +93,8 @@ int devimg_plugin_need_link(struct devimg_plugin *p)
 #define TRACING(p) ((p)->trace >= 2)
 /* An out-parameter handle, printable once the call succeeded. */
 #define OUT(rc, out) ((rc) == 0 && (out) ? (const void *)*(out) : NULL)
+/* An out-parameter value (a count, a size), printable the same way. */
+#define VAL(rc, out) ((rc) == 0 && (out) ? *(out) : 0)
 
 static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -122,415 +126,63 @@ static void trace_void(struct devimg_plugin *p, const char *op,
 	plugin_trace(p->trace, 2, "%s: %s(%p)", p->ops.backend, op, handle);
 }
 
-int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
-				struct devimg_plugin_platform **platforms,
-				unsigned *count)
+static void trace_info(struct devimg_plugin *p, const char *op,
+		       const void *handle, const char *name)
 {
-	int rc = p->ops.platform_list(capacity, platforms, count);
-
-	if (TRACING(p))
-		trace_call(p, rc, "platform_list(capacity=%u) -> count=%u",
-			   capacity, rc == 0 && count ? *count : 0);
-	return rc;
+	plugin_trace(p->trace, 2, "%s: %s(%p) -> \"%s\"", p->ops.backend, op,
+		     handle, name);
 }
 
-const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
-	struct devimg_plugin *p, struct devimg_plugin_platform *platform)
-{
-	const struct devimg_plugin_platform_info *info;
+/*
+ * The devimg_plugin_<op>() of plugin-ops.h, one macro for each kind of
+ * operation, as the list says; call is how to reach the plugin's: a
+ * required operation is always there, an optional one may be absent.
+ */
+#define UNPAREN DEVIMG_PLUGIN_UNPAREN
+#define CALL_REQUIRED(p, op, args) (p)->ops.op args
+#define CALL_OPTIONAL(p, op, args)                                             \
+	((p)->ops.op ? (p)->ops.op args : absent_op(p, #op))
 
-	info = p->ops.platform_info(platform);
-	if (TRACING(p))
-		plugin_trace(p->trace, 2, "%s: platform_info(%p) -> \"%s\"",
-		      p->ops.backend, (void *)platform,
-		      info ? info->name : "(null)");
-	return info;
-}
+#define WRAP_call(call, op, ret, params, args, trace)                          \
+	ret devimg_plugin_##op(struct devimg_plugin *p, UNPAREN params)        \
+	{                                                                      \
+		ret rc = call(p, op, args);                                    \
+                                                                               \
+		if (TRACING(p))                                                \
+			trace_call(p, rc, #op UNPAREN trace);                  \
+		return rc;                                                     \
+	}
+#define WRAP_release(call, op, ret, params, args, trace)                       \
+	ret devimg_plugin_##op(struct devimg_plugin *p, UNPAREN params)        \
+	{                                                                      \
+		trace_void(p, #op, UNPAREN args);                              \
+		call(p, op, args);                                             \
+	}
+#define WRAP_info(call, op, ret, params, args, trace)                          \
+	ret devimg_plugin_##op(struct devimg_plugin *p, UNPAREN params)        \
+	{                                                                      \
+		ret info = call(p, op, args);                                  \
+                                                                               \
+		if (TRACING(p))                                                \
+			trace_info(p, #op, UNPAREN args,                       \
+				   info ? info->name : "(null)");              \
+		return info;                                                   \
+	}
+#define WRAP_own(...)
+#define WRAP_none(...)
 
-int devimg_plugin_device_list(struct devimg_plugin *p,
-			      struct devimg_plugin_platform *platform,
-			      unsigned capacity,
-			      struct devimg_plugin_device **devices,
-			      unsigned *count)
-{
-	int rc = p->ops.device_list(platform, capacity, devices, count);
+#define WRAP_REQUIRED(op, kind, ...)                                           \
+	WRAP_##kind(CALL_REQUIRED, op, __VA_ARGS__)
+#define WRAP_OPTIONAL(op, kind, ...)                                           \
+	WRAP_##kind(CALL_OPTIONAL, op, __VA_ARGS__)
+DEVIMG_PLUGIN_OPS(WRAP_REQUIRED, WRAP_OPTIONAL)
 
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "device_list(platform=%p, capacity=%u) -> count=%u",
-			   (void *)platform, capacity,
-			   rc == 0 && count ? *count : 0);
-	return rc;
-}
-
-const struct devimg_plugin_device_info *devimg_plugin_device_info(
-	struct devimg_plugin *p, struct devimg_plugin_device *device)
-{
-	const struct devimg_plugin_device_info *info;
-
-	info = p->ops.device_info(device);
-	if (TRACING(p))
-		plugin_trace(p->trace, 2, "%s: device_info(%p) -> \"%s\"",
-		      p->ops.backend, (void *)device,
-		      info ? info->name : "(null)");
-	return info;
-}
-
-int devimg_plugin_context_create(struct devimg_plugin *p, unsigned n,
-				 struct devimg_plugin_device *const *devices,
-				 struct devimg_plugin_context **out)
-{
-	int rc = p->ops.context_create(n, devices, out);
-
-	if (TRACING(p))
-		trace_call(p, rc, "context_create(n=%u, devices[0]=%p) -> %p",
-			   n, devices && n ? (void *)devices[0] : NULL,
-			   OUT(rc, out));
-	return rc;
-}
-
-void devimg_plugin_context_release(struct devimg_plugin *p,
-				   struct devimg_plugin_context *ctx)
-{
-	trace_void(p, "context_release", ctx);
-	p->ops.context_release(ctx);
-}
-
-int devimg_plugin_queue_create(struct devimg_plugin *p,
-			       struct devimg_plugin_context *ctx,
-			       struct devimg_plugin_device *device,
-			       struct devimg_plugin_queue **out)
-{
-	int rc = p->ops.queue_create(ctx, device, out);
-
-	if (TRACING(p))
-		trace_call(p, rc, "queue_create(ctx=%p, device=%p) -> %p",
-			   (void *)ctx, (void *)device, OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_queue_finish(struct devimg_plugin *p,
-			       struct devimg_plugin_queue *q)
-{
-	int rc = p->ops.queue_finish(q);
-
-	if (TRACING(p))
-		trace_call(p, rc, "queue_finish(%p)", (void *)q);
-	return rc;
-}
-
-void devimg_plugin_queue_release(struct devimg_plugin *p,
-				 struct devimg_plugin_queue *q)
-{
-	trace_void(p, "queue_release", q);
-	p->ops.queue_release(q);
-}
-
-int devimg_plugin_mem_create(struct devimg_plugin *p,
-			     struct devimg_plugin_context *ctx, unsigned flags,
-			     size_t size, struct devimg_plugin_mem **out)
-{
-	int rc = p->ops.mem_create(ctx, flags, size, out);
-
-	if (TRACING(p))
-		trace_call(p, rc, "mem_create(ctx=%p, flags=%#x, size=%zu) -> %p",
-			   (void *)ctx, flags, size, OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_mem_write(struct devimg_plugin *p,
-			    struct devimg_plugin_queue *q,
-			    struct devimg_plugin_mem *mem, int blocking,
-			    size_t offset, size_t n, const void *src)
-{
-	int rc = p->ops.mem_write(q, mem, blocking, offset, n, src);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "mem_write(q=%p, mem=%p, blocking=%d, offset=%zu, n=%zu, src=%p)",
-			   (void *)q, (void *)mem, blocking, offset, n, src);
-	return rc;
-}
-
-int devimg_plugin_mem_read(struct devimg_plugin *p,
-			   struct devimg_plugin_queue *q,
-			   struct devimg_plugin_mem *mem, int blocking,
-			   size_t offset, size_t n, void *dst)
-{
-	int rc = p->ops.mem_read(q, mem, blocking, offset, n, dst);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "mem_read(q=%p, mem=%p, blocking=%d, offset=%zu, n=%zu, dst=%p)",
-			   (void *)q, (void *)mem, blocking, offset, n, dst);
-	return rc;
-}
-
-void devimg_plugin_mem_release(struct devimg_plugin *p,
-			       struct devimg_plugin_mem *mem)
-{
-	trace_void(p, "mem_release", mem);
-	p->ops.mem_release(mem);
-}
-
-int devimg_plugin_program_create_il(struct devimg_plugin *p,
-				    struct devimg_plugin_context *ctx,
-				    struct devimg_plugin_device *device,
-				    const void *il, size_t size,
-				    struct devimg_plugin_program **out)
-{
-	int rc = p->ops.program_create_il(ctx, device, il, size, out);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_create_il(ctx=%p, device=%p, size=%zu) -> %p",
-			   (void *)ctx, (void *)device, size, OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_program_create_binary(struct devimg_plugin *p,
-					struct devimg_plugin_context *ctx,
-					struct devimg_plugin_device *device,
-					enum devimg_plugin_binary_kind kind,
-					const void *binary, size_t size,
-					struct devimg_plugin_program **out)
-{
-	int rc = p->ops.program_create_binary(ctx, device, kind, binary, size,
-					      out);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_create_binary(ctx=%p, device=%p, kind=%s, size=%zu) -> %p",
-			   (void *)ctx, (void *)device,
-			   kind == DEVIMG_PLUGIN_BINARY_SPIR ? "spir" : "native",
-			   size, OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_program_set_spec_const(struct devimg_plugin *p,
-					 struct devimg_plugin_program *prog,
-					 uint32_t id, size_t size,
-					 const void *value)
-{
-	int rc = p->ops.program_set_spec_const(prog, id, size, value);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_set_spec_const(prog=%p, id=%" PRIu32 ", size=%zu)",
-			   (void *)prog, id, size);
-	return rc;
-}
-
-int devimg_plugin_program_build(struct devimg_plugin *p,
-				struct devimg_plugin_program *prog,
-				const char *options)
-{
-	int rc = p->ops.program_build(prog, options);
-
-	if (TRACING(p))
-		trace_call(p, rc, "program_build(prog=%p, options=\"%s\")",
-			   (void *)prog, options ? options : "");
-	return rc;
-}
-
-int devimg_plugin_program_build_log(struct devimg_plugin *p,
-				    struct devimg_plugin_program *prog,
-				    char *buf, size_t capacity, size_t *len)
-{
-	int rc = p->ops.program_build_log(prog, buf, capacity, len);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_build_log(prog=%p, capacity=%zu) -> len=%zu",
-			   (void *)prog, capacity, rc == 0 && len ? *len : 0);
-	return rc;
-}
-
-int devimg_plugin_program_binary(struct devimg_plugin *p,
-				 struct devimg_plugin_program *prog, void *buf,
-				 size_t capacity, size_t *len)
-{
-	int rc = p->ops.program_binary(prog, buf, capacity, len);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_binary(prog=%p, capacity=%zu) -> len=%zu",
-			   (void *)prog, capacity, rc == 0 && len ? *len : 0);
-	return rc;
-}
-
-int devimg_plugin_program_compile(struct devimg_plugin *p,
-				  struct devimg_plugin_program *prog,
-				  const char *options)
-{
-	int rc = p->ops.program_compile ?
-		p->ops.program_compile(prog, options) :
-		absent_op(p, "program_compile");
-
-	if (TRACING(p))
-		trace_call(p, rc, "program_compile(prog=%p, options=\"%s\")",
-			   (void *)prog, options ? options : "");
-	return rc;
-}
-
-int devimg_plugin_program_link(struct devimg_plugin *p,
-			       struct devimg_plugin_context *ctx,
-			       struct devimg_plugin_device *device, unsigned n,
-			       struct devimg_plugin_program *const *progs,
-			       const char *options,
-			       struct devimg_plugin_program **out)
-{
-	int rc = p->ops.program_link ?
-		p->ops.program_link(ctx, device, n, progs, options, out) :
-		absent_op(p, "program_link");
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "program_link(ctx=%p, device=%p, n=%u, options=\"%s\") -> %p",
-			   (void *)ctx, (void *)device, n,
-			   options ? options : "", OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_global_info(struct devimg_plugin *p,
-			      struct devimg_plugin_program *prog,
-			      const char *name, size_t *size)
-{
-	int rc = p->ops.global_info ? p->ops.global_info(prog, name, size) :
-				      absent_op(p, "global_info");
-
-	if (TRACING(p))
-		trace_call(p, rc, "global_info(prog=%p, name=\"%s\") -> size=%zu",
-			   (void *)prog, name, rc == 0 && size ? *size : 0);
-	return rc;
-}
-
-int devimg_plugin_global_write(struct devimg_plugin *p,
-			       struct devimg_plugin_queue *q,
-			       struct devimg_plugin_program *prog,
-			       const char *name, size_t off, size_t n,
-			       const void *src, int blocking)
-{
-	int rc = p->ops.global_write ?
-		p->ops.global_write(q, prog, name, off, n, src, blocking) :
-		absent_op(p, "global_write");
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "global_write(q=%p, prog=%p, name=\"%s\", off=%zu, n=%zu, src=%p, blocking=%d)",
-			   (void *)q, (void *)prog, name, off, n, src,
-			   blocking);
-	return rc;
-}
-
-int devimg_plugin_global_read(struct devimg_plugin *p,
-			      struct devimg_plugin_queue *q,
-			      struct devimg_plugin_program *prog,
-			      const char *name, size_t off, size_t n, void *dst,
-			      int blocking)
-{
-	int rc = p->ops.global_read ?
-		p->ops.global_read(q, prog, name, off, n, dst, blocking) :
-		absent_op(p, "global_read");
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "global_read(q=%p, prog=%p, name=\"%s\", off=%zu, n=%zu, dst=%p, blocking=%d)",
-			   (void *)q, (void *)prog, name, off, n, dst,
-			   blocking);
-	return rc;
-}
-
-int devimg_plugin_mem_address(struct devimg_plugin *p,
-			      struct devimg_plugin_mem *mem, uint64_t *addr)
-{
-	int rc = p->ops.mem_address ? p->ops.mem_address(mem, addr) :
-				      absent_op(p, "mem_address");
-
-	if (TRACING(p))
-		trace_call(p, rc, "mem_address(mem=%p) -> %#" PRIx64,
-			   (void *)mem, rc == 0 && addr ? *addr : 0);
-	return rc;
-}
-
-void devimg_plugin_program_release(struct devimg_plugin *p,
-				   struct devimg_plugin_program *prog)
-{
-	trace_void(p, "program_release", prog);
-	p->ops.program_release(prog);
-}
-
-int devimg_plugin_kernel_create(struct devimg_plugin *p,
-				struct devimg_plugin_program *prog,
-				const char *name,
-				struct devimg_plugin_kernel **out)
-{
-	int rc = p->ops.kernel_create(prog, name, out);
-
-	if (TRACING(p))
-		trace_call(p, rc, "kernel_create(prog=%p, name=\"%s\") -> %p",
-			   (void *)prog, name ? name : "(null)", OUT(rc, out));
-	return rc;
-}
-
-int devimg_plugin_kernel_arg_count(struct devimg_plugin *p,
-				   struct devimg_plugin_kernel *k,
-				   unsigned *count)
-{
-	int rc = p->ops.kernel_arg_count(k, count);
-
-	if (TRACING(p))
-		trace_call(p, rc, "kernel_arg_count(%p) -> %u", (void *)k,
-			   rc == 0 && count ? *count : 0);
-	return rc;
-}
-
-int devimg_plugin_kernel_set_arg_value(struct devimg_plugin *p,
-				       struct devimg_plugin_kernel *k,
-				       unsigned index, size_t size,
-				       const void *value)
-{
-	int rc = p->ops.kernel_set_arg_value(k, index, size, value);
-
-	if (TRACING(p))
-		trace_call(p, rc,
-			   "kernel_set_arg_value(%p, index=%u, size=%zu, value=%p)",
-			   (void *)k, index, size, value);
-	return rc;
-}
-
-int devimg_plugin_kernel_set_arg_mem(struct devimg_plugin *p,
-				     struct devimg_plugin_kernel *k,
-				     unsigned index,
-				     struct devimg_plugin_mem *mem)
-{
-	int rc = p->ops.kernel_set_arg_mem(k, index, mem);
-
-	if (TRACING(p))
-		trace_call(p, rc, "kernel_set_arg_mem(%p, index=%u, mem=%p)",
-			   (void *)k, index, (void *)mem);
-	return rc;
-}
-
-int devimg_plugin_kernel_set_arg_local(struct devimg_plugin *p,
-				       struct devimg_plugin_kernel *k,
-				       unsigned index, size_t size)
-{
-	int rc = p->ops.kernel_set_arg_local(k, index, size);
-
-	if (TRACING(p))
-		trace_call(p, rc, "kernel_set_arg_local(%p, index=%u, size=%zu)",
-			   (void *)k, index, size);
-	return rc;
-}
-
-void devimg_plugin_kernel_release(struct devimg_plugin *p,
-				  struct devimg_plugin_kernel *k)
-{
-	trace_void(p, "kernel_release", k);
-	p->ops.kernel_release(k);
-}
-
+/*
+ * launch, the one operation written by hand ("own" in plugin-ops.h), as
+ * the steady path: untraced, a tail call, so that the plugin returns
+ * straight to the caller; traced, its ranges formatted out of its way
+ * (trace_launch()).
+ */
 static void format_range(char *buf, size_t size, unsigned dims,
 			 const size_t *v)
 {

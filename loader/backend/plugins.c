@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "libdevimg-internal.h"
 #include "paths.h"
+#include "plugin-ops.h"
 #include "plugin-private.h"
 #include "plugins.h"
 #include "device-selector.h"
@@ -65,30 +66,21 @@ struct devimg_plugins {
 	struct account account;
 };
 
-/* Every function pointer of the table, to check a plugin filled them all. */
-#define DEVIMG_PLUGIN_OP_NAMES(X)                                             \
-	X(last_error) X(fini) X(platform_list) X(platform_info)                \
-	X(device_list) X(device_info) X(context_create) X(context_release)     \
-	X(queue_create) X(queue_finish) X(queue_release) X(mem_create)         \
-	X(mem_write) X(mem_read) X(mem_release) X(program_create_il)           \
-	X(program_create_binary) X(program_set_spec_const) X(program_build)   \
-	X(program_build_log) X(program_binary) X(program_release)              \
-	X(kernel_create) X(kernel_arg_count) X(kernel_set_arg_value)           \
-	X(kernel_set_arg_mem) X(kernel_set_arg_local) X(kernel_release)        \
-	X(launch)
 /*
- * Optional operations, appended after the minimum table: absent when the
- * plugin's size stops before them or when NULL; the loader then answers
- * -ENOTSUP itself (absent_op()).
+ * Every function pointer of the table (plugin-ops.h): X(name, ...) for the
+ * required ones, to check a plugin filled them all, and for the optional
+ * ones appended after them: absent when the plugin's size stops before
+ * them or when NULL; the loader then answers -ENOTSUP itself
+ * (absent_op()).
  */
-#define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X)                                    \
-	X(program_compile) X(program_link) X(global_info) X(global_write)      \
-	X(global_read) X(mem_address)
+#define SKIP_OP(...)
+#define DEVIMG_PLUGIN_OP_NAMES(X) DEVIMG_PLUGIN_OPS(X, SKIP_OP)
+#define DEVIMG_PLUGIN_OPTIONAL_OP_NAMES(X) DEVIMG_PLUGIN_OPS(SKIP_OP, X)
 
 /* A table must reach at least this far: through launch, the last required. */
 #define DEVIMG_PLUGIN_OPS_MIN DEVIMG_PLUGIN_OPS_MIN_SIZE
 
-#define COUNT_OP(name) + 1
+#define COUNT_OP(...) + 1
 _Static_assert(offsetof(struct devimg_plugin_ops, last_error) +
 		       (0 DEVIMG_PLUGIN_OP_NAMES(COUNT_OP)) *
 			       sizeof(void (*)(void)) ==
@@ -133,7 +125,7 @@ void devimg_plugins_config_env(struct devimg_plugins_config *cfg)
 
 static const char *missing_op(const struct devimg_plugin_ops *ops)
 {
-#define CHECK_OP(name)      \
+#define CHECK_OP(name, ...) \
 	if (!ops->name)     \
 		return #name;
 	DEVIMG_PLUGIN_OP_NAMES(CHECK_OP)
@@ -257,11 +249,11 @@ static void trace_devices(struct devimg_plugin *p, const char *why)
 /* The name of the first required operation a table of size bytes lacks. */
 static const char *first_op_beyond(size_t size)
 {
-#define OP_BEYOND(name)                                                   \
+#define OP_BEYOND(name, ...)                                              \
 	if (offsetof(struct devimg_plugin_ops, name) +                   \
 		    sizeof(((struct devimg_plugin_ops *)0)->name) > size)  \
 		return #name;
-	OP_BEYOND(abi_version) OP_BEYOND(size) OP_BEYOND(backend)
+	OP_BEYOND(abi_version, ) OP_BEYOND(size, ) OP_BEYOND(backend, )
 	DEVIMG_PLUGIN_OP_NAMES(OP_BEYOND)
 #undef OP_BEYOND
 	return "program_compile";

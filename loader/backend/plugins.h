@@ -48,6 +48,7 @@
 
 #include "account.h"
 #include "devimg_plugin.h"
+#include "plugin-ops.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -144,69 +145,14 @@ const char *devimg_plugin_last_error(const struct devimg_plugin *p);
 /* What devimg_plugin_last_error() last returned on this thread; or NULL. */
 const char *devimg_plugin_last_text(void);
 
-/* The operations, traced; see struct devimg_plugin_ops for each. */
-int devimg_plugin_platform_list(struct devimg_plugin *p, unsigned capacity,
-				struct devimg_plugin_platform **platforms,
-				unsigned *count);
-const struct devimg_plugin_platform_info *devimg_plugin_platform_info(
-	struct devimg_plugin *p, struct devimg_plugin_platform *platform);
-int devimg_plugin_device_list(struct devimg_plugin *p,
-			      struct devimg_plugin_platform *platform,
-			      unsigned capacity,
-			      struct devimg_plugin_device **devices,
-			      unsigned *count);
-const struct devimg_plugin_device_info *devimg_plugin_device_info(
-	struct devimg_plugin *p, struct devimg_plugin_device *device);
-int devimg_plugin_context_create(struct devimg_plugin *p, unsigned n,
-				 struct devimg_plugin_device *const *devices,
-				 struct devimg_plugin_context **out);
-void devimg_plugin_context_release(struct devimg_plugin *p,
-				   struct devimg_plugin_context *ctx);
-int devimg_plugin_queue_create(struct devimg_plugin *p,
-			       struct devimg_plugin_context *ctx,
-			       struct devimg_plugin_device *device,
-			       struct devimg_plugin_queue **out);
-int devimg_plugin_queue_finish(struct devimg_plugin *p,
-			       struct devimg_plugin_queue *q);
-void devimg_plugin_queue_release(struct devimg_plugin *p,
-				 struct devimg_plugin_queue *q);
-int devimg_plugin_mem_create(struct devimg_plugin *p,
-			     struct devimg_plugin_context *ctx, unsigned flags,
-			     size_t size, struct devimg_plugin_mem **out);
-int devimg_plugin_mem_write(struct devimg_plugin *p,
-			    struct devimg_plugin_queue *q,
-			    struct devimg_plugin_mem *mem, int blocking,
-			    size_t offset, size_t n, const void *src);
-int devimg_plugin_mem_read(struct devimg_plugin *p,
-			   struct devimg_plugin_queue *q,
-			   struct devimg_plugin_mem *mem, int blocking,
-			   size_t offset, size_t n, void *dst);
-void devimg_plugin_mem_release(struct devimg_plugin *p,
-			       struct devimg_plugin_mem *mem);
-int devimg_plugin_program_create_il(struct devimg_plugin *p,
-				    struct devimg_plugin_context *ctx,
-				    struct devimg_plugin_device *device,
-				    const void *il, size_t size,
-				    struct devimg_plugin_program **out);
-int devimg_plugin_program_create_binary(struct devimg_plugin *p,
-					struct devimg_plugin_context *ctx,
-					struct devimg_plugin_device *device,
-					enum devimg_plugin_binary_kind kind,
-					const void *binary, size_t size,
-					struct devimg_plugin_program **out);
-int devimg_plugin_program_set_spec_const(struct devimg_plugin *p,
-					 struct devimg_plugin_program *prog,
-					 uint32_t id, size_t size,
-					 const void *value);
-int devimg_plugin_program_build(struct devimg_plugin *p,
-				struct devimg_plugin_program *prog,
-				const char *options);
-int devimg_plugin_program_build_log(struct devimg_plugin *p,
-				    struct devimg_plugin_program *prog,
-				    char *buf, size_t capacity, size_t *len);
-int devimg_plugin_program_binary(struct devimg_plugin *p,
-				 struct devimg_plugin_program *prog, void *buf,
-				 size_t capacity, size_t *len);
+/*
+ * The operations, traced: devimg_plugin_<op>(p, ...) for each of
+ * plugin-ops.h but last_error and fini, with the parameters of the
+ * table's (after p) and the same contract (struct devimg_plugin_ops). An
+ * optional one the plugin's table lacks answers -ENOTSUP, with the
+ * loader's message naming the plugin and the operation.
+ */
+DEVIMG_PLUGIN_OPS(DEVIMG_PLUGIN_DECLARE, DEVIMG_PLUGIN_DECLARE)
 /*
  * Separate compilation and linking; -ENOTSUP (without a plugin message)
  * when the plugin's table lacks them: ask devimg_plugin_can_link() first.
@@ -218,62 +164,6 @@ bool devimg_plugin_can_link(const struct devimg_plugin *p);
  * operation.
  */
 int devimg_plugin_need_link(struct devimg_plugin *p);
-int devimg_plugin_program_compile(struct devimg_plugin *p,
-				  struct devimg_plugin_program *prog,
-				  const char *options);
-int devimg_plugin_program_link(struct devimg_plugin *p,
-			       struct devimg_plugin_context *ctx,
-			       struct devimg_plugin_device *device, unsigned n,
-			       struct devimg_plugin_program *const *progs,
-			       const char *options,
-			       struct devimg_plugin_program **out);
-/*
- * Device globals; -ENOTSUP (the loader's message naming the plugin and
- * the operation) when the plugin's table lacks them.
- */
-int devimg_plugin_global_info(struct devimg_plugin *p,
-			      struct devimg_plugin_program *prog,
-			      const char *name, size_t *size);
-int devimg_plugin_global_write(struct devimg_plugin *p,
-			       struct devimg_plugin_queue *q,
-			       struct devimg_plugin_program *prog,
-			       const char *name, size_t off, size_t n,
-			       const void *src, int blocking);
-int devimg_plugin_global_read(struct devimg_plugin *p,
-			      struct devimg_plugin_queue *q,
-			      struct devimg_plugin_program *prog,
-			      const char *name, size_t off, size_t n, void *dst,
-			      int blocking);
-int devimg_plugin_mem_address(struct devimg_plugin *p,
-			      struct devimg_plugin_mem *mem, uint64_t *addr);
-void devimg_plugin_program_release(struct devimg_plugin *p,
-				   struct devimg_plugin_program *prog);
-int devimg_plugin_kernel_create(struct devimg_plugin *p,
-				struct devimg_plugin_program *prog,
-				const char *name,
-				struct devimg_plugin_kernel **out);
-int devimg_plugin_kernel_arg_count(struct devimg_plugin *p,
-				   struct devimg_plugin_kernel *k,
-				   unsigned *count);
-int devimg_plugin_kernel_set_arg_value(struct devimg_plugin *p,
-				       struct devimg_plugin_kernel *k,
-				       unsigned index, size_t size,
-				       const void *value);
-int devimg_plugin_kernel_set_arg_mem(struct devimg_plugin *p,
-				     struct devimg_plugin_kernel *k,
-				     unsigned index,
-				     struct devimg_plugin_mem *mem);
-int devimg_plugin_kernel_set_arg_local(struct devimg_plugin *p,
-				       struct devimg_plugin_kernel *k,
-				       unsigned index, size_t size);
-void devimg_plugin_kernel_release(struct devimg_plugin *p,
-				  struct devimg_plugin_kernel *k);
-int devimg_plugin_launch(struct devimg_plugin *p,
-			 struct devimg_plugin_queue *q,
-			 struct devimg_plugin_kernel *k, unsigned dims,
-			 const size_t *global_offset,
-			 const size_t *global_size,
-			 const size_t *local_size);
 /*
  * The one exception to calling through the functions above: p's own
  * table when its calls are not traced (NULL when they are), for the
