@@ -130,9 +130,11 @@ fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
 fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES)))
 fuzz_reader_objs = fuzz/obj/wrapper/index-reader.o
-fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-offload.c \
-	wrapper/dump-descriptor.c wrapper/dump-device-globals.c wrapper/json.c \
-	wrapper/outfile.c wrapper/index-reader.c)
+fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-decode.c \
+	wrapper/dump-text.c wrapper/dump-json.c wrapper/dump-extract.c \
+	wrapper/dump-offload.c wrapper/dump-descriptor.c \
+	wrapper/dump-device-globals.c wrapper/json.c wrapper/outfile.c \
+	wrapper/index-reader.c)
 fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/props/props.h \
 	$(top_srcdir)/props/internal.h $(top_srcdir)/wrapper/index-reader.h \
@@ -145,6 +147,7 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \
 	$(top_srcdir)/props/offload-symbols.h \
 	$(top_srcdir)/props/device-global.h $(top_srcdir)/wrapper/dump.h \
+	$(top_srcdir)/wrapper/dump-private.h \
 	$(top_srcdir)/wrapper/dump-offload.h \
 	$(top_srcdir)/wrapper/dump-descriptor.h \
 	$(top_srcdir)/wrapper/dump-device-globals.h $(top_srcdir)/wrapper/json.h \

@@ -8,6 +8,12 @@ EXTRA_DIST += docs/dump-json.md
 wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-descriptor.c \
 	wrapper/dump-descriptor.h
 
+# What wrapper/dump.c hands each file to (dump-private.h): the text
+# listing, --json, --extract, and the values both listings decode.
+wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-private.h \
+	wrapper/dump-text.c wrapper/dump-json.c wrapper/dump-extract.c \
+	wrapper/dump-decode.c
+
 # The reader on its own, fed truncated and corrupted files.
 check_PROGRAMS += tests/dump/reader-mutate
 tests_dump_reader_mutate_SOURCES = tests/dump/reader-mutate.c \
