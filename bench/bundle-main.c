@@ -40,7 +40,7 @@
 /* Only now_us() and paired_median() are used here, not paired_measure(). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"
-#include "paired.h"
+#include "bench/paired.h"
 #pragma GCC diagnostic pop
 
 #define NKERNELS_MAX 1024

@@ -63,7 +63,7 @@ done
 "$wrap" -o kernels.o -kind=sycl -target=spir64 -format="$bench_fmt" \
 	$images
 # shellcheck disable=SC2086
-$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir/include" \
+$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" \
 	-o bundle "$top_srcdir/bench/bundle-main.c" kernels.o \
 	-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg
 

@@ -17,7 +17,7 @@ rm -rf "$out"
 mkdir -p "$out"
 cd "$out"
 # shellcheck disable=SC2086
-${CC:-cc} ${CFLAGS:-} -I"$top_srcdir/include" -o compress-main \
+${CC:-cc} ${CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" -o compress-main \
 	"$top_srcdir/bench/compress-main.c" -L"$libdir" -ldevimg \
 	-Wl,-rpath,"$libdir" -ldl
 printf 'k\n' >k.sym

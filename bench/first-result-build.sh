@@ -18,7 +18,7 @@ first_cc() {
 	shift 2
 	# shellcheck disable=SC2086
 	${CC:-cc} -std=c11 ${CFLAGS:-} ${FIRST_WARN:-} \
-		-I"$top_srcdir/include" -I"$top_srcdir/bench" -o "$first_o" \
+		-I"$top_srcdir" -I"$top_srcdir/include" -o "$first_o" \
 		"$top_srcdir/bench/$first_src" "$@"
 }
 
@@ -75,7 +75,7 @@ PTX
 	"$first_wrap" -o first-cuda.o -kind=sycl -target=nvptx64 \
 		-format=native -entries=first-cuda.sym first.ptx || return
 	first_cc first-result-cuda first-result-cuda.c \
-		-I"$top_srcdir/plugins/cuda" -ldl || return
+		-ldl || return
 	first_cc first-result-devimg-cuda first-result-devimg.c first-cuda.o \
 		-L"$first_libdir" -Wl,-rpath,"$first_libdir" -ldevimg
 }

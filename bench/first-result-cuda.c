@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver.h"
-#include "first-result.h"
+#include "plugins/cuda/driver.h"
+#include "bench/first-result.h"
 
 /* The entry points this program calls, and nothing else. */
 struct cu {

@@ -19,7 +19,7 @@
 
 #include <devimg/devimg.h>
 
-#include "first-result.h"
+#include "bench/first-result.h"
 
 /* devimg's first device, checked against backend (any when NULL). */
 static int first_device(struct devimg_ctx *ctx, const char *backend,

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "first-result.h"
+#include "bench/first-result.h"
 
 #define MAX_IDS 16
 

@@ -36,9 +36,9 @@
 
 #include <devimg/devimg.h>
 
-#include "paired.h"
+#include "bench/paired.h"
 
-#include "driver.h"
+#include "plugins/cuda/driver.h"
 
 
 struct raw {

@@ -47,8 +47,8 @@ printf 'empty\n' >empty.sym
 "$wrap" -o empty.o -kind=sycl -target=nvptx64 -format=native \
 	-entries=empty.sym empty.ptx
 # shellcheck disable=SC2086
-${CC:-cc} -std=c11 ${CFLAGS:-} -I"$top_srcdir/include" \
-	-I"$top_srcdir/plugins/cuda" -o launch-cuda \
+${CC:-cc} -std=c11 ${CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" \
+	-o launch-cuda \
 	"$top_srcdir/bench/launch-cuda.c" empty.o \
 	-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg -ldl
 

@@ -31,7 +31,7 @@
 
 #include <devimg/devimg.h>
 
-#include "paired.h"
+#include "bench/paired.h"
 
 
 struct bench {

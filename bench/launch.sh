@@ -50,7 +50,7 @@ bench_image empty
 "$wrap" -o empty.o -kind=sycl -target=spir64 -format="$bench_fmt" \
 	-entries=empty.sym "empty.$bench_ext"
 # shellcheck disable=SC2086
-$CC -std=c11 ${CFLAGS:-} ${OPENCL_CFLAGS:-} -I"$top_srcdir/include" \
+$CC -std=c11 ${CFLAGS:-} ${OPENCL_CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" \
 	-o launch "$top_srcdir/bench/launch-main.c" empty.o \
 	-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg ${OPENCL_LIBS:-}
 

@@ -69,7 +69,7 @@ build() {
 	prog=$1
 	shift
 	# shellcheck disable=SC2086
-	$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir/include" -o "$prog" \
+	$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" -o "$prog" \
 		"$top_srcdir/bench/registry-main.c" "$@" \
 		-Wl,--wrap=__sycl_register_lib \
 		-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg
@@ -83,7 +83,7 @@ build registry-batch gen/batch.o
 $CC -std=c11 ${CFLAGS:-} -o registry-spawn \
 	"$top_srcdir/bench/registry-spawn.c"
 # shellcheck disable=SC2086
-$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir/include" -o registry-names \
+$CC -std=c11 ${CFLAGS:-} -I"$top_srcdir" -I"$top_srcdir/include" -o registry-names \
 	"$top_srcdir/bench/registry-names.c" \
 	-L"$libdir" -Wl,-rpath,"$libdir" -ldevimg
 

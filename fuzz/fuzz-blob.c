@@ -23,10 +23,10 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "inspect.h"
-#include "offload-binary.h"
-#include "offload-symbols.h"
+#include "fuzz/fuzz.h"
+#include "fuzz/inspect.h"
+#include "props/offload-binary.h"
+#include "props/offload-symbols.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

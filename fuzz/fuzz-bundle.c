@@ -21,9 +21,9 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "inspect.h"
-#include "syclbin.h"
+#include "fuzz/fuzz.h"
+#include "fuzz/inspect.h"
+#include "props/syclbin.h"
 #include "util/errmsg.h"
 
 #define MAX_IMAGES 64

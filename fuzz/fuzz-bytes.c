@@ -9,8 +9,8 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "props.h"
+#include "fuzz/fuzz.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 #define WHERE "fuzz"

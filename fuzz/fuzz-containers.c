@@ -9,8 +9,8 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "syclbin.h"
+#include "fuzz/fuzz.h"
+#include "props/syclbin.h"
 #include "util/errmsg.h"
 
 #define FNAME "fuzz.syclbin"

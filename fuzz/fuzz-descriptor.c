@@ -21,7 +21,7 @@
 
 #include <devimg/devimg.h>
 
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 #define MAX_IMAGES 8
 #define MAX_ENTRIES 16

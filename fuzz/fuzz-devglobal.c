@@ -19,10 +19,10 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "device-global.h"
-#include "dump-device-globals.h"
-#include "json.h"
+#include "fuzz/fuzz.h"
+#include "props/device-global.h"
+#include "wrapper/dump-device-globals.h"
+#include "wrapper/json.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

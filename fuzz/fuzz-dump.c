@@ -29,14 +29,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fuzz.h"
-#include "dump.h"
-#include "dump-descriptor.h"
-#include "dump-offload.h"
-#include "json.h"
-#include "offload-binary.h"
-#include "index-reader.h"
-#include "syclbin.h"
+#include "fuzz/fuzz.h"
+#include "wrapper/dump.h"
+#include "wrapper/dump-descriptor.h"
+#include "wrapper/dump-offload.h"
+#include "wrapper/json.h"
+#include "props/offload-binary.h"
+#include "wrapper/index-reader.h"
+#include "props/syclbin.h"
 #include "util/errmsg.h"
 
 #define ERRLEN 1024

@@ -18,7 +18,7 @@
 
 #include <devimg/devimg.h>
 
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 #define MAX_IMAGES 4
 #define MAX_ENTRIES 4

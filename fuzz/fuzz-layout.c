@@ -31,8 +31,8 @@
 
 #include <devimg/descriptor.h>
 
-#include "fuzz.h"
-#include "inspect.h"
+#include "fuzz/fuzz.h"
+#include "fuzz/inspect.h"
 
 #define MAX_IMAGES 6
 #define MAX_ENTRIES 8

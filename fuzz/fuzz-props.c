@@ -8,9 +8,9 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "props.h"
-#include "index-reader.h"
+#include "fuzz/fuzz.h"
+#include "props/props.h"
+#include "wrapper/index-reader.h"
 #include "util/errmsg.h"
 
 #define FNAME "fuzz.props"

@@ -7,8 +7,8 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "index-reader.h"
+#include "fuzz/fuzz.h"
+#include "wrapper/index-reader.h"
 
 #define FNAME "fuzz.elf"
 

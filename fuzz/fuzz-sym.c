@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 
-#include "fuzz.h"
-#include "props.h"
+#include "fuzz/fuzz.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 #define FNAME "fuzz.sym"

@@ -15,7 +15,7 @@
 
 #include <devimg/devimg.h>
 
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 #define FUZZ_N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -15,8 +15,7 @@
 FUZZ_HARNESSES = props bytes sym table reader descriptor introspect \
 	containers dump blob layout bundle devglobal
 
-fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz
+fuzz_replay_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 fuzz_replay_common = fuzz/replay.c fuzz/fuzz.h
 
 check_PROGRAMS += fuzz/replay-props fuzz/replay-bytes fuzz/replay-sym \
@@ -116,9 +115,8 @@ FUZZ_LARGE = containers dump blob bundle reader
 FUZZ_CC = $(CLANG) -g -O1 -fno-omit-frame-pointer -std=c11 \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
-	-I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/props -I$(top_srcdir)/util \
-	-I$(top_srcdir)/include $(loader_includes) \
-	-I$(top_srcdir)/wrapper -I$(top_srcdir)/fuzz $(LIBELF_CFLAGS) \
+	-I$(top_builddir) -I$(top_srcdir) \
+	-I$(top_srcdir)/include $(LIBELF_CFLAGS) \
 	$(ZSTD_CFLAGS)
 
 fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
@@ -162,7 +160,7 @@ fuzz/obj/%.o: $(top_srcdir)/%.c $(fuzz_headers) config.h
 # The backend, program and dispatch wings see the plugin interface.
 fuzz_cc_plugins = $(AM_V_CC)$(MKDIR_P) $(@D) && \
 	$(FUZZ_CC) -fsanitize=fuzzer-no-link $(FUZZ_CPPFLAGS) \
-	-I$(top_srcdir)/plugins -c -o $@ $<
+	-c -o $@ $<
 fuzz/obj/loader/dispatch/%.o: $(top_srcdir)/loader/dispatch/%.c \
 		$(fuzz_headers) config.h paths.h
 	$(fuzz_cc_plugins)

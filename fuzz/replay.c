@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 static int run_file(const char *path)
 {

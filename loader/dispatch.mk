@@ -17,10 +17,8 @@ dispatch_sources = \
 	loader/dispatch/bundle.c loader/dispatch/bundle-syclbin.c
 
 loader_libdevimg_la_SOURCES += $(dispatch_sources)
-loader_libdevimg_la_CPPFLAGS += -I$(top_srcdir)/plugins
 loader_libdevimg_la_LIBADD += loader/libdevimg-plugins.la
 loader_libdevimg_internal_la_SOURCES += $(dispatch_sources)
-loader_libdevimg_internal_la_CPPFLAGS += -I$(top_srcdir)/plugins
 loader_libdevimg_internal_la_LIBADD += loader/libdevimg-plugins.la
 
 # ---- tests: end to end on PoCL, kernels built by clang here ----
@@ -90,6 +88,5 @@ loader_libdevimg_plugins_la_SOURCES = \
 	loader/backend/device-selector.c loader/backend/device-selector.h
 # Its traces go through the core's log (loader/log.c), its environment
 # through loader/env.c: programs linking it link the core as well.
-loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
-	-I$(top_srcdir)/include $(loader_includes)
+loader_libdevimg_plugins_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 loader_libdevimg_plugins_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)

@@ -8,8 +8,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "escape.h"
-#include "libdevimg-internal.h"
+#include "util/escape.h"
+#include "loader/libdevimg-internal.h"
 
 static const struct {
 	int err;

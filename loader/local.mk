@@ -19,8 +19,8 @@ pkgconfig_DATA = libdevimg.pc
 # The core (loader/: log, error messages, the internal header) and the
 # registry wing (loader/registry/: descriptors in, images out, image
 # selection, spec constants, introspection). They build as their own
-# convenience library, without -I$(top_srcdir)/plugins: the registry
-# compiles without the plugin headers, or not at all.
+# convenience library, and wings.sh checks that no file of theirs
+# includes a header of the plugins or of a wing above.
 libdevimg_sources = \
 	loader/libdevimg-internal.h \
 	loader/registry/registry-internal.h \
@@ -38,12 +38,8 @@ libdevimg_sources = \
 	loader/registry/device-global-records.c
 
 # The loader's folders: the core (loader/) and its wings.
-loader_includes = -I$(top_srcdir)/loader -I$(top_srcdir)/loader/registry \
-	-I$(top_srcdir)/loader/backend -I$(top_srcdir)/loader/program \
-	-I$(top_srcdir)/loader/dispatch
 
-libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	$(loader_includes)
+libdevimg_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 libdevimg_cflags = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) $(PTHREAD_CFLAGS)
 # Not libzstd: props/unzstd.c loads it on the first compressed image.
 libdevimg_libadd = props/libdevimg-props.la $(PTHREAD_LIBS) -ldl
@@ -96,7 +92,7 @@ loader_unit_tests = \
 check_PROGRAMS += $(loader_unit_tests)
 TESTS += $(loader_unit_tests)
 
-loader_test_cppflags = $(libdevimg_cppflags) -I$(top_srcdir)/tests/loader
+loader_test_cppflags = $(libdevimg_cppflags)
 loader_test_cflags = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 loader_test_ldadd = loader/libdevimg-internal.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 loader_test_common = tests/loader/fixture.c tests/loader/fixture.h
@@ -139,7 +135,7 @@ tests_loader_test_specconst_CFLAGS = $(loader_test_cflags)
 tests_loader_test_specconst_LDADD = $(loader_test_ldadd)
 
 tests_loader_test_overflow_SOURCES = tests/loader/test-overflow.c $(loader_test_common)
-tests_loader_test_overflow_CPPFLAGS = $(loader_test_cppflags) -I$(top_srcdir)/plugins
+tests_loader_test_overflow_CPPFLAGS = $(loader_test_cppflags)
 tests_loader_test_overflow_CFLAGS = $(loader_test_cflags)
 tests_loader_test_overflow_LDADD = $(loader_test_ldadd)
 
@@ -170,7 +166,6 @@ tests_loader_test_api_LDADD = $(loader_test_ldadd)
 # (tests/loader/escape-device.sh).
 tests_loader_test_escape_SOURCES = tests/loader/test-escape.c $(loader_test_common)
 tests_loader_test_escape_CPPFLAGS = $(loader_test_cppflags) \
-	-I$(top_srcdir)/plugins \
 	-DPLUGIN_DIR=\"$(abs_top_builddir)/plugins/.libs\" \
 	-DDISPATCH_DIR=\"$(abs_top_builddir)/tests/dispatch\"
 tests_loader_test_escape_CFLAGS = $(loader_test_cflags)
@@ -232,8 +227,7 @@ check-tsan: devimg-wrap$(EXEEXT) tests/containers/mk-offload$(EXEEXT)
 	$(AM_V_at)$(MKDIR_P) loader/tsan
 	$(AM_V_GEN)$(CLANG) $(loader_tsan_cflags) -fPIC -shared \
 		-fvisibility=hidden -include $(top_builddir)/config.h \
-		-I$(top_srcdir)/include -I$(top_srcdir) -I$(top_srcdir)/props -I$(top_srcdir)/util \
-		$(loader_includes) \
+		-I$(top_srcdir)/include -I$(top_srcdir) \
 		-Wl,-soname,libdevimg.so.$(LIBDEVIMG_CURRENT) \
 		-Wl,--version-script=$(top_srcdir)/loader/libdevimg.sym \
 		-o loader/tsan/libdevimg.so $(loader_tsan_sources) -ldl \

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "libdevimg-internal.h"
+#include "util/escape.h"
+#include "loader/libdevimg-internal.h"
 
 /* The longest log message; longer ones are cut between two escapes. */
 #define LOG_MSG_MAX 4096

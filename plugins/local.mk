@@ -23,17 +23,15 @@ plugins_libplugin_support_la_SOURCES = \
 	plugins/common/listing.h \
 	plugins/common/enumerate.c plugins/common/enumerate.h \
 	util/escape.c util/escape.h
-plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+plugins_libplugin_support_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_libplugin_support_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
-PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common
 PLUGIN_SUPPORT = plugins/libplugin-support.la
 
 # The backends: plugins/<backend>/local.mk, included after this file.
 
 # --- tests ---
 
-PLUGIN_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
-	$(loader_includes)
+PLUGIN_TEST_CPPFLAGS = $(AM_CPPFLAGS)
 PLUGIN_TEST_LDADD = loader/libdevimg-plugins.la \
 	loader/libdevimg-registry.la $(libdevimg_libadd)
 
@@ -66,7 +64,7 @@ tests_plugins_opencl_spirv_LDADD = $(PLUGIN_TEST_LDADD)
 # A plugin that fails to bind in the way DEVIMG_TEST_FAKE says.
 check_LTLIBRARIES += tests/plugins/devimg-fake.la
 tests_plugins_devimg_fake_la_SOURCES = tests/plugins/fake-plugin.c
-tests_plugins_devimg_fake_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_plugins_devimg_fake_la_CPPFLAGS = $(AM_CPPFLAGS)
 tests_plugins_devimg_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 # It also exports devimg_fake_*(), for tests to read back what it holds.
 tests_plugins_devimg_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
@@ -111,7 +109,7 @@ endif
 # cl_intel_global_variable_access, and on PoCL, which does not.
 check_PROGRAMS += tests/plugins/opencl-globals
 tests_plugins_opencl_globals_SOURCES = tests/plugins/opencl-globals.c
-tests_plugins_opencl_globals_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_plugins_opencl_globals_CPPFLAGS = $(AM_CPPFLAGS)
 tests_plugins_opencl_globals_LDADD = -ldl
 # Its variables: LLVM IR as DPC++ gives device globals to llvm-spirv.
 if HAVE_CLANG

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 static const char b64_alphabet[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

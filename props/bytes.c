@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
 		      char *detail, size_t detailsz)

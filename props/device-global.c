@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checked.h"
-#include "device-global.h"
-#include "internal.h"
+#include "util/checked.h"
+#include "props/device-global.h"
+#include "props/internal.h"
 
 /* uint32 size, uint8 flag, 3 bytes of padding the writer leaves unset. */
 #define DEVGLOBAL_PAYLOAD 8u

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashkey.h"
-#include "internal.h"
+#include "util/hashkey.h"
+#include "props/internal.h"
 
 static uint64_t name_hash(size_t set, const char *name)
 {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "props.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 #include "util/lines.h"

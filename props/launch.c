@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 int props_param_opt_decode(const void *buf, uint64_t size, const char *where,
 			   const unsigned char **mask, uint64_t *nargs,

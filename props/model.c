@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "props/internal.h"
 #include "util/le.h"
 
 char *props_strndup(const char *s, size_t n)

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "internal.h"
-#include "devimg_limits.h"
-#include "hashkey.h"
-#include "offload-binary.h"
-#include "offload-inflate.h"
+#include "util/checked.h"
+#include "props/internal.h"
+#include "util/devimg_limits.h"
+#include "util/hashkey.h"
+#include "props/offload-binary.h"
+#include "props/offload-inflate.h"
 
 #define HDR_V1_SIZE 32u		/* versions 1 and 2 */
 #define HDR_V3_SIZE 40u		/* version 3 adds InflatedSize */

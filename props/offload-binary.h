@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "props.h"
+#include "props/props.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_limits.h"
-#include "offload-inflate.h"
-#include "unzstd.h"
+#include "util/devimg_limits.h"
+#include "props/offload-inflate.h"
+#include "props/unzstd.h"
 
 static unsigned char *alloc_out(size_t head, size_t cap)
 {

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "devimg_limits.h"
-#include "internal.h"
-#include "offload-symbols.h"
+#include "util/checked.h"
+#include "util/devimg_limits.h"
+#include "props/internal.h"
+#include "props/offload-symbols.h"
 
 #define COUNT_SIZE 4u	/* u32 count */
 #define SLOT_SIZE 8u	/* u32 offset, u32 length */

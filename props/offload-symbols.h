@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 
-#include "props.h"
+#include "props/props.h"
 
 #ifdef __cplusplus
 extern "C" {

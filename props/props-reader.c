@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 struct reader {
 	const char *fname;

@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 /* Base64 is written in pieces of this many input bytes (a multiple of 3). */
 #define WRITE_CHUNK 3072u

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_limits.h"
-#include "internal.h"
+#include "util/devimg_limits.h"
+#include "props/internal.h"
 
 #define TUPLE_BYTES 12u
 

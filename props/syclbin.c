@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "devimg_limits.h"
-#include "internal.h"
-#include "syclbin.h"
+#include "util/checked.h"
+#include "util/devimg_limits.h"
+#include "props/internal.h"
+#include "props/syclbin.h"
 
 #define FILE_HDR 56u	/* magic, version, 3 counts, pad, 4 x u64 */
 #define TABLE_HDR 32u	/* each abstract-module, IR and native header */

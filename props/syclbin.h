@@ -36,8 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "offload-binary.h"
-#include "props.h"
+#include "props/offload-binary.h"
+#include "props/props.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 static int names_push(struct props_names *names, size_t *cap,
 		      const char *s, size_t len)

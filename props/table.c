@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "props/internal.h"
 
 static const char *const column_names[PROPS_NCOLS] = {
 	[PROPS_COL_CODE] = "Code",

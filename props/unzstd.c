@@ -23,8 +23,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "devimg_limits.h"
-#include "unzstd.h"
+#include "util/devimg_limits.h"
+#include "props/unzstd.h"
 
 /* What ZSTD_getFrameContentSize() says for no size and for an error. */
 #define ZSTD_SIZE_UNKNOWN (0ULL - 1)

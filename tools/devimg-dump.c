@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
-#include "dump.h"
-#include "escape.h"
-#include "outfile.h"
+#include "wrapper/check.h"
+#include "wrapper/dump.h"
+#include "util/escape.h"
+#include "wrapper/outfile.h"
 
 #define PROG DUMP_PROG
 

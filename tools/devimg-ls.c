@@ -18,8 +18,8 @@
 
 #include <devimg/devimg.h>
 
-#include "dispatch.h"
-#include "escape.h"
+#include "loader/dispatch/dispatch.h"
+#include "util/escape.h"
 
 #define PROG "devimg-ls"
 

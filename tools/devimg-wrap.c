@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "wrap.h"
-#include "wrap-syclbin.h"
+#include "wrapper/wrap.h"
+#include "wrapper/wrap-syclbin.h"
 
 #define PROG WRAP_PROG
 

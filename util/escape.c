@@ -11,7 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "escape.h"
+#include "util/escape.h"
 
 struct sink {
 	char *buf;		/* bounded: size bytes, NUL included */

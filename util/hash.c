@@ -4,8 +4,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "hash.h"
-#include "hashkey.h"
+#include "util/hash.h"
+#include "util/hashkey.h"
 
 #define HASH_MIN_SLOTS 64u
 /* From this size on, slots are mapped with their pages populated at once. */

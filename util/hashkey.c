@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hashkey.h"
+#include "util/hashkey.h"
 #include "util/le.h"
 
 static uint64_t key[2];

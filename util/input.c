@@ -15,7 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "devimg_limits.h"
+#include "util/devimg_limits.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

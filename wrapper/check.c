@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "check.h"
-#include "escape.h"
-#include "props.h"
+#include "wrapper/check.h"
+#include "util/escape.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 #define PROG "devimg-dump"

@@ -10,11 +10,11 @@
 
 #include <zstd.h>
 
-#include "compress.h"
+#include "wrapper/compress.h"
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "props.h"
-#include "unzstd.h"
+#include "util/devimg_limits.h"
+#include "props/props.h"
+#include "props/unzstd.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

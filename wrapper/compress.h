@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 #define WRAP_COMPRESS_LEVEL 10		/* -offload-compression-level */
 #define WRAP_COMPRESS_THRESHOLD 512	/* -offload-compression-threshold */

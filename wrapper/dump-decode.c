@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "dump-private.h"
-#include "unzstd.h"
+#include "wrapper/dump-private.h"
+#include "props/unzstd.h"
 
 /* ---- names ---- */
 

@@ -61,11 +61,11 @@
 #include <sys/mman.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "dump-descriptor.h"
-#include "escape.h"
-#include "props.h"
-#include "index-reader.h"
+#include "util/devimg_limits.h"
+#include "wrapper/dump-descriptor.h"
+#include "util/escape.h"
+#include "props/props.h"
+#include "wrapper/index-reader.h"
 
 #define DESC_SIZE 32u
 #define IMAGE_V2_SIZE 96u

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "index-reader.h"
+#include "wrapper/index-reader.h"
 
 /* bin_offset of an image whose bytes are not in the file (inflated). */
 #define DUMP_NOT_IN_FILE UINT64_MAX

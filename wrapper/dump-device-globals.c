@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "device-global.h"
-#include "dump-device-globals.h"
+#include "props/device-global.h"
+#include "wrapper/dump-device-globals.h"
 #include "util/errmsg.h"
 
 /* 1 when decoded into g; 0 when p is not of the set or why says why not. */

@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "json.h"
-#include "props.h"
-#include "index-reader.h"
+#include "wrapper/json.h"
+#include "props/props.h"
+#include "wrapper/index-reader.h"
 
 /*
  * When p is a byte array of the device-globals set: print

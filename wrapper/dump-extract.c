@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "dump-private.h"
-#include "escape.h"
-#include "hashkey.h"
-#include "outfile.h"
-#include "unzstd.h"
+#include "wrapper/dump-private.h"
+#include "util/escape.h"
+#include "util/hashkey.h"
+#include "wrapper/outfile.h"
+#include "props/unzstd.h"
 
 static int has_prefix(const unsigned char *p, size_t n, const char *s)
 {

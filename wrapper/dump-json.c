@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "devimg/descriptor.h"
-#include "dump-device-globals.h"
-#include "dump-private.h"
+#include "wrapper/dump-device-globals.h"
+#include "wrapper/dump-private.h"
 
 static const char *type_name(uint32_t type)
 {

@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "dump-descriptor.h"
-#include "dump-offload.h"
-#include "escape.h"
-#include "offload-binary.h"
-#include "offload-symbols.h"
-#include "index-reader.h"
-#include "syclbin.h"
+#include "util/devimg_limits.h"
+#include "wrapper/dump-descriptor.h"
+#include "wrapper/dump-offload.h"
+#include "util/escape.h"
+#include "props/offload-binary.h"
+#include "props/offload-symbols.h"
+#include "wrapper/index-reader.h"
+#include "props/syclbin.h"
 #include "util/errmsg.h"
 
 #define SHT_LLVM_OFFLOADING_TYPE 0x6fff4c0bu

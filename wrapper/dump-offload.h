@@ -22,8 +22,8 @@
 
 #include <stdio.h>
 
-#include "json.h"
-#include "index-reader.h"
+#include "wrapper/json.h"
+#include "wrapper/index-reader.h"
 
 struct dump_container;
 

@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dump.h"
-#include "dump-offload.h"
-#include "index-reader.h"
-#include "json.h"
-#include "props.h"
+#include "wrapper/dump.h"
+#include "wrapper/dump-offload.h"
+#include "wrapper/index-reader.h"
+#include "wrapper/json.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 #define PROG DUMP_PROG

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "dump-descriptor.h"
-#include "dump-device-globals.h"
-#include "dump-private.h"
-#include "escape.h"
+#include "wrapper/dump-descriptor.h"
+#include "wrapper/dump-device-globals.h"
+#include "wrapper/dump-private.h"
+#include "util/escape.h"
 
 static char short_escape(unsigned char c)
 {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump-descriptor.h"
-#include "dump-private.h"
-#include "escape.h"
+#include "wrapper/dump-descriptor.h"
+#include "wrapper/dump-private.h"
+#include "util/escape.h"
 
 static int u64_cmp(const void *a, const void *b)
 {

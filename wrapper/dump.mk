@@ -19,7 +19,7 @@ check_PROGRAMS += tests/dump/reader-mutate
 tests_dump_reader_mutate_SOURCES = tests/dump/reader-mutate.c \
 	wrapper/index-reader.c wrapper/index-reader.h wrapper/index.h
 tests_dump_reader_mutate_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	-I$(top_srcdir)/wrapper $(LIBELF_CFLAGS)
+	$(LIBELF_CFLAGS)
 tests_dump_reader_mutate_LDADD = props/libdevimg-props.la $(LIBELF_LIBS)
 
 # OffloadBinary blobs whose entries carry "symbols" in each of LLVM's

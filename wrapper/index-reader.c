@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "escape.h"
-#include "index.h"
-#include "index-reader.h"
+#include "util/devimg_limits.h"
+#include "util/escape.h"
+#include "wrapper/index.h"
+#include "wrapper/index-reader.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "props.h"
+#include "props/props.h"
 #include "util/input.h"
 
 struct devimg_prop {

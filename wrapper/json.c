@@ -3,8 +3,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "escape.h"
-#include "json.h"
+#include "util/escape.h"
+#include "wrapper/json.h"
 
 void json_init(struct json_writer *w, FILE *f)
 {

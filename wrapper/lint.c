@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "escape.h"
-#include "lint.h"
-#include "wrap.h"
+#include "util/escape.h"
+#include "wrapper/lint.h"
+#include "wrapper/wrap.h"
 #include "util/le.h"
 
 int wrap_warn(struct wrap_warnings *w, const char *fmt, ...)

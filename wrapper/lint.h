@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 struct wrap_warnings {
 	char **lines;

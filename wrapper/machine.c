@@ -5,7 +5,7 @@
 #include <elf.h>
 #include <string.h>
 
-#include "machine.h"
+#include "wrapper/machine.h"
 
 /*
  * x86-64:   lea rdi, [rip + descriptor]   48 8d 3d <pc32>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object-private.h"
+#include "wrapper/object-private.h"
 
 /* Reserve size zeroed bytes at the next multiple of align; *off gets it. */
 int obj_buf_alloc(struct buf *b, size_t size, size_t align, size_t *off)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "object-private.h"
+#include "wrapper/object-private.h"
 
 /*
  * A constructor and a destructor: both pass the descriptor at desc_off to

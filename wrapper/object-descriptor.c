@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "index.h"
-#include "object-private.h"
+#include "wrapper/index.h"
+#include "wrapper/object-private.h"
 
 /*
  * The descriptor as an LP64 target lays it out (include/devimg/descriptor.h);

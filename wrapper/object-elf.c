@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "object-private.h"
+#include "wrapper/object-private.h"
 
 static int elf_fail(struct errmsg *err, const char *out_name,
 		    const char *what)

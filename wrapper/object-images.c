@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "devimg_limits.h"
-#include "object-private.h"
+#include "util/devimg_limits.h"
+#include "wrapper/object-private.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

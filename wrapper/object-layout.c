@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "object-private.h"
+#include "wrapper/object-private.h"
 
 static int rel_cmp(const void *a, const void *b)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "index.h"
-#include "object-private.h"
+#include "wrapper/index.h"
+#include "wrapper/object-private.h"
 
 static int strtab_add(struct layout *l, unsigned which, const char *name)
 {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "util/errmsg.h"
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 /* Section header indices, in creation order. */
 enum {

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "index.h"
-#include "object-private.h"
+#include "wrapper/index.h"
+#include "wrapper/object-private.h"
 
 static void sec_set(struct sec *s, const char *name, uint32_t type,
 		    uint64_t flags, uint64_t align)

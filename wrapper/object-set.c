@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 struct wrap_image *wrap_set_add(struct wrap_set *set)
 {

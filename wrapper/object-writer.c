@@ -27,8 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "index.h"
-#include "object-private.h"
+#include "wrapper/index.h"
+#include "wrapper/object-private.h"
 
 static const char *format_name(uint8_t f)
 {

@@ -17,9 +17,9 @@
 
 #include "util/errmsg.h"
 
-#include "devimg_limits.h"
-#include "machine.h"
-#include "props.h"
+#include "util/devimg_limits.h"
+#include "wrapper/machine.h"
+#include "props/props.h"
 
 struct wrap_image {
 	char *path;		/* the image file */

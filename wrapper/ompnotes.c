@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompnotes.h"
+#include "wrapper/ompnotes.h"
 
 struct elf_view {
 	int is64;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "wrapper/outfile.h"
 
 #define TEMP_PREFIX ".devimg-"
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "index-reader.h"
-#include "symprop.h"
+#include "util/devimg_limits.h"
+#include "wrapper/index-reader.h"
+#include "wrapper/symprop.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

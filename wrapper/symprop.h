@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 /*
  * Replace the entries and property sets of set's SYCL images. Returns 0,

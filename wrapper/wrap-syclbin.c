@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "syclbin.h"
-#include "wrap-syclbin.h"
+#include "util/devimg_limits.h"
+#include "props/syclbin.h"
+#include "wrapper/wrap-syclbin.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

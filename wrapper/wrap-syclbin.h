@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "object-writer.h"
+#include "wrapper/object-writer.h"
 
 /* "input", "object", "executable" to 0, 1, 2; -1 for anything else. */
 int wrap_syclbin_state(const char *name);

@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "devimg/descriptor.h"
-#include "devimg_limits.h"
-#include "ompnotes.h"
-#include "outfile.h"
-#include "props.h"
-#include "symprop.h"
-#include "wrap.h"
-#include "wrap-syclbin.h"
+#include "util/devimg_limits.h"
+#include "wrapper/ompnotes.h"
+#include "wrapper/outfile.h"
+#include "props/props.h"
+#include "wrapper/symprop.h"
+#include "wrapper/wrap.h"
+#include "wrapper/wrap-syclbin.h"
 #include "util/errmsg.h"
 #include "util/input.h"
 

@@ -9,9 +9,9 @@
 #ifndef DEVIMG_WRAPPER_WRAP_H
 #define DEVIMG_WRAPPER_WRAP_H
 
-#include "compress.h"
-#include "lint.h"
-#include "object-writer.h"
+#include "wrapper/compress.h"
+#include "wrapper/lint.h"
+#include "wrapper/object-writer.h"
 
 #define WRAP_PROG "devimg-wrap"
 

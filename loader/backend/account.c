@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "account.h"
+#include "loader/backend/account.h"
 
 void account_add(struct account *a, const char *fmt, ...)
 {

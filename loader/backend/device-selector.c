@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "device-selector.h"
+#include "loader/backend/device-selector.h"
 
 enum backend {
 	BACKEND_ANY,

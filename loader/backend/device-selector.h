@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 #ifdef __cplusplus
 extern "C" {

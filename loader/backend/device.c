@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "dispatch.h"
+#include "loader/dispatch/dispatch.h"
 
 /* The plugin interface and the public header number aspects alike. */
 #define SAME_ASPECT(a)							\

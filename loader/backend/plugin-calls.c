@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "libdevimg-internal.h"
-#include "plugin-private.h"
-#include "plugin-ops.h"
-#include "plugins.h"
+#include "util/escape.h"
+#include "loader/libdevimg-internal.h"
+#include "loader/backend/plugin-private.h"
+#include "loader/backend/plugin-ops.h"
+#include "loader/backend/plugins.h"
 
 /*
  * Through the log (devimg_set_log_fn() sees it), every argument escaped:

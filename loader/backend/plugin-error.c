@@ -5,7 +5,7 @@
  */
 #include <stdarg.h>
 
-#include "dispatch.h"
+#include "loader/dispatch/dispatch.h"
 
 int dispatch_error(int err, const char *format, ...)
 {

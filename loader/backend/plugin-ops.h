@@ -34,7 +34,7 @@
 
 #include <inttypes.h>
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 #define DEVIMG_PLUGIN_OPS(REQ, OPT)                                            \
 	REQ(last_error, none, const char *, (void), (), ())                    \

@@ -7,7 +7,7 @@
 #ifndef DEVIMG_LOADER_PLUGIN_PRIVATE_H
 #define DEVIMG_LOADER_PLUGIN_PRIVATE_H
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 struct devimg_plugin {
 	char *file;

@@ -17,14 +17,14 @@
 #include <strings.h>
 #include <time.h>
 
-#include "account.h"
-#include "escape.h"
-#include "libdevimg-internal.h"
+#include "loader/backend/account.h"
+#include "util/escape.h"
+#include "loader/libdevimg-internal.h"
 #include "paths.h"
-#include "plugin-ops.h"
-#include "plugin-private.h"
-#include "plugins.h"
-#include "device-selector.h"
+#include "loader/backend/plugin-ops.h"
+#include "loader/backend/plugin-private.h"
+#include "loader/backend/plugins.h"
+#include "loader/backend/device-selector.h"
 
 /*
  * What discovery found, in order: a trace line, or a file to open and

@@ -46,9 +46,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "account.h"
-#include "devimg_plugin.h"
-#include "plugin-ops.h"
+#include "loader/backend/account.h"
+#include "plugins/devimg_plugin.h"
+#include "loader/backend/plugin-ops.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "dispatch.h"
+#include "loader/dispatch/dispatch.h"
 
 DEVIMG_EXPORT int devimg_buf_new(struct devimg_device *dev, size_t size,
 				 struct devimg_buf **out)

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
-#include "devimg_limits.h"
-#include "syclbin.h"
+#include "loader/dispatch/dispatch.h"
+#include "util/devimg_limits.h"
+#include "props/syclbin.h"
 #include "util/errmsg.h"
 
 struct syclbin_owned {

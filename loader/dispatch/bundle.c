@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "dispatch.h"
-#include "link.h"
+#include "util/checked.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/program/link.h"
 
 struct bundle_entry {
 	struct devimg_device *dev;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dispatch.h"
-#include "device-selector.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/backend/device-selector.h"
 
 static pthread_once_t plugins_once = PTHREAD_ONCE_INIT;
 static struct devimg_plugins *plugins;

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device-global.h"
-#include "dispatch.h"
-#include "device-globals.h"
-#include "link.h"
+#include "props/device-global.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/registry/device-globals.h"
+#include "loader/program/link.h"
 
 /* "image 3 (index 0, target spir64)" */
 #define IMG_FMT "image %" PRIu64 " (index %u, target %s)"

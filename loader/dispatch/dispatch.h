@@ -21,8 +21,8 @@
 
 #include <devimg/devimg.h>
 
-#include "registry-internal.h"
-#include "plugins.h"
+#include "loader/registry/registry-internal.h"
+#include "loader/backend/plugins.h"
 
 struct progcache_entry;
 struct global_mem;

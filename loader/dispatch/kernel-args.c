@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "kernel-private.h"
+#include "util/checked.h"
+#include "loader/dispatch/kernel-private.h"
 
 static bool eliminated(const struct devimg_kernel *k, unsigned i)
 {

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dispatch.h"
-#include "link.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/program/link.h"
 
 enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
 

@@ -29,11 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "dispatch.h"
-#include "link.h"
-#include "kernel-private.h"
-#include "props.h"
+#include "util/checked.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/program/link.h"
+#include "loader/dispatch/kernel-private.h"
+#include "props/props.h"
 
 static int pick_image(struct devimg_device *dev, const char *name,
 		      struct devimg_image **out)

@@ -12,8 +12,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "dispatch.h"
-#include "device-globals.h"
+#include "loader/dispatch/dispatch.h"
+#include "loader/registry/device-globals.h"
 
 struct global_mem {
 	struct global_mem *next;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "link.h"
+#include "loader/program/link.h"
 
 #define EXPORTED_SET "SYCL/exported symbols"
 #define IMPORTED_SET "SYCL/imported symbols"

@@ -6,7 +6,7 @@
 #ifndef DEVIMG_LOADER_LINK_H
 #define DEVIMG_LOADER_LINK_H
 
-#include "dispatch.h"
+#include "loader/dispatch/dispatch.h"
 
 /* The images of one program: imgs[0] the root, then its providers. */
 struct link_plan {

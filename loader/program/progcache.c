@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dispatch.h"
+#include "loader/dispatch/dispatch.h"
 
 struct progcache_entry {
 	struct progcache_entry *next;

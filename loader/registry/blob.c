@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "devimg_limits.h"
-#include "registry-internal.h"
-#include "offload-binary.h"
-#include "offload-symbols.h"
+#include "util/checked.h"
+#include "util/devimg_limits.h"
+#include "loader/registry/registry-internal.h"
+#include "props/offload-binary.h"
+#include "props/offload-symbols.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "registry-internal.h"
+#include "loader/registry/registry-internal.h"
 
 #define PTX_SCAN 4096
 

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_limits.h"
-#include "registry-internal.h"
-#include "unzstd.h"
+#include "util/devimg_limits.h"
+#include "loader/registry/registry-internal.h"
+#include "props/unzstd.h"
 
 #define M PTHREAD_MUTEX_INITIALIZER
 static pthread_mutex_t stripes[16] = { M, M, M, M, M, M, M, M,

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_limits.h"
-#include "registry-internal.h"
+#include "util/devimg_limits.h"
+#include "loader/registry/registry-internal.h"
 
 /* Sanity bounds (limits.h): beyond them a count comes from corruption. */
 #define MAX_ENTRIES DEVIMG_LIMIT_ENTRIES

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "device-globals.h"
+#include "util/checked.h"
+#include "loader/registry/device-globals.h"
 
 /*
  * Records are also listed from newest: a large map's slots live in pages

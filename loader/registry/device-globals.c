@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "device-global.h"
-#include "device-globals.h"
-#include "props.h"
+#include "util/checked.h"
+#include "props/device-global.h"
+#include "loader/registry/device-globals.h"
+#include "props/props.h"
 
 /* A host address tied to a record. */
 struct host_tie {

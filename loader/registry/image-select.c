@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "props.h"
-#include "image-select.h"
+#include "util/escape.h"
+#include "props/props.h"
+#include "loader/registry/image-select.h"
 
 static const char *backend_names[] = {
 	[DEVIMG_BACKEND_OPENCL] = "opencl",

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry-internal.h"
-#include "checked.h"
-#include "props.h"
+#include "loader/registry/registry-internal.h"
+#include "util/checked.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 DEVIMG_EXPORT int devimg_image_is_registered(const struct devimg_image *img)

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "devimg_limits.h"
-#include "registry-internal.h"
-#include "offload-binary.h"
+#include "util/checked.h"
+#include "util/devimg_limits.h"
+#include "loader/registry/registry-internal.h"
+#include "props/offload-binary.h"
 
 #define V2_SIZE sizeof(struct devimg_device_image)
 #define V3_SIZE sizeof(struct devimg_device_image_v3)

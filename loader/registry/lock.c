@@ -7,7 +7,7 @@
  */
 #include <pthread.h>
 
-#include "registry-internal.h"
+#include "loader/registry/registry-internal.h"
 
 /*
  * Prefer writers where glibc allows it: eight threads looking kernels up

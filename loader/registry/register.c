@@ -12,7 +12,7 @@
  */
 #include <errno.h>
 
-#include "registry-internal.h"
+#include "loader/registry/registry-internal.h"
 #include "util/errmsg.h"
 
 /*

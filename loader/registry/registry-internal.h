@@ -8,8 +8,8 @@
 #ifndef DEVIMG_LOADER_REGISTRY_INTERNAL_H
 #define DEVIMG_LOADER_REGISTRY_INTERNAL_H
 
-#include "hash.h"
-#include "libdevimg-internal.h"
+#include "util/hash.h"
+#include "loader/libdevimg-internal.h"
 
 /* ---- image.c: the image record ---- */
 

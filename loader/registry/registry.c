@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "escape.h"
-#include "device-globals.h"
-#include "registry-internal.h"
+#include "util/checked.h"
+#include "util/escape.h"
+#include "loader/registry/device-globals.h"
+#include "loader/registry/registry-internal.h"
 #include "util/errmsg.h"
 
 #define MAX_PROBLEMS 16

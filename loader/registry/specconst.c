@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry-internal.h"
-#include "props.h"
+#include "loader/registry/registry-internal.h"
+#include "props/props.h"
 #include "util/errmsg.h"
 
 void image_spec_free(struct image_spec *s)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "registry-internal.h"
-#include "props.h"
+#include "loader/registry/registry-internal.h"
+#include "props/props.h"
 
 struct devimg_spec_values {
 	atomic_uint refcount;

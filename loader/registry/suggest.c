@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "registry-internal.h"
+#include "loader/registry/registry-internal.h"
 
 #define SUGGEST_MAX 3
 #define DISTANCE_MAX 3

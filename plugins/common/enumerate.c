@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enumerate.h"
-#include "plugin-support.h"
+#include "plugins/common/enumerate.h"
+#include "plugins/common/plugin-support.h"
 
 void *plugin_enumerate(const struct plugin_enum *e, void *ctx, unsigned *n,
 		       int *rc)

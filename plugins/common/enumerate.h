@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 struct plugin_enum {
 	/* What the records are, plural, for "out of memory for %u %s". */

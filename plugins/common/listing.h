@@ -16,7 +16,7 @@
 #ifndef DEVIMG_PLUGIN_LISTING_H
 #define DEVIMG_PLUGIN_LISTING_H
 
-#include "plugin-support.h"
+#include "plugins/common/plugin-support.h"
 
 /* out[i] = &items[i], for arrays of platforms and of devices. */
 static inline void plugin_put_platform(void *items, unsigned i, void *out)

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "devimg_plugin.h"
-#include "plugin-support.h"
+#include "plugins/devimg_plugin.h"
+#include "plugins/common/plugin-support.h"
 
 /* PREFIX_global_info, _global_write, _global_read and _mem_address. */
 #define PLUGIN_GLOBAL_OPS(prefix)					\

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
-#include "plugin-support.h"
+#include "util/escape.h"
+#include "plugins/common/plugin-support.h"
 
 static _Thread_local char msg[PLUGIN_MSG_SIZE];
 

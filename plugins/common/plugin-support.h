@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 /* Long enough for a useful build log; longer ones are cut with a note. */
 #define PLUGIN_MSG_SIZE 16384

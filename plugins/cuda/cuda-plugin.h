@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "devimg_plugin.h"
-#include "plugin-support.h"
-#include "plugin-globals.h"
-#include "driver.h"
+#include "plugins/devimg_plugin.h"
+#include "plugins/common/plugin-support.h"
+#include "plugins/common/plugin-globals.h"
+#include "plugins/cuda/driver.h"
 
 /* The driver's entry points; valid while cu_driver_loaded(). */
 extern struct cu_driver cu;

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
-#include "listing.h"
+#include "plugins/cuda/cuda-plugin.h"
+#include "plugins/common/listing.h"
 
 static void context_free(struct devimg_plugin_context *ctx)
 {

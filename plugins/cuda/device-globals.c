@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuda-plugin.h"
-#include "plugin-globals.h"
+#include "plugins/cuda/cuda-plugin.h"
+#include "plugins/common/plugin-globals.h"
 
 /*
  * The device address and size of the variable name of prog: -ENOENT when

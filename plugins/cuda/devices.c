@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
-#include "enumerate.h"
-#include "listing.h"
+#include "plugins/cuda/cuda-plugin.h"
+#include "plugins/common/enumerate.h"
+#include "plugins/common/listing.h"
 
 static struct devimg_plugin_platform platform;
 static unsigned nplatforms;

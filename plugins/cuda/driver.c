@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
+#include "plugins/cuda/cuda-plugin.h"
 
 struct cu_driver cu;
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
+#include "plugins/cuda/cuda-plugin.h"
 
 
 /*

@@ -2,7 +2,7 @@
 /*
  * Launch geometry: local-memory offsets and the block the backend picks.
  */
-#include "geometry.h"
+#include "plugins/cuda/geometry.h"
 
 bool cu_local_place(size_t *total, size_t size, size_t limit,
 		    size_t *offset)

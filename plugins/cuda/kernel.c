@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
-#include "geometry.h"
+#include "plugins/cuda/cuda-plugin.h"
+#include "plugins/cuda/geometry.h"
 
 #define TWIN_SUFFIX "_with_offset"
 

@@ -17,7 +17,7 @@ plugins_devimg_cuda_la_SOURCES = \
 	plugins/cuda/kernel.c \
 	plugins/cuda/device-globals.c plugins/common/plugin-globals.h \
 	plugins/cuda/geometry.c plugins/cuda/geometry.h
-plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS)
+plugins_devimg_cuda_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_devimg_cuda_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)
 plugins_devimg_cuda_la_LDFLAGS = $(AM_LDFLAGS) $(PLUGIN_LDFLAGS)
@@ -30,15 +30,14 @@ check_PROGRAMS += tests/cuda/geometry-test
 TESTS += tests/cuda/geometry-test
 tests_cuda_geometry_test_SOURCES = tests/cuda/geometry-test.c \
 	plugins/cuda/geometry.c plugins/cuda/geometry.h
-tests_cuda_geometry_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/cuda
+tests_cuda_geometry_test_CPPFLAGS = $(AM_CPPFLAGS)
 tests_cuda_geometry_test_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_cuda_geometry_test_LDADD = $(CHECK_LIBS)
 
 # The CUDA-only cases through the dispatch API.
 check_PROGRAMS += tests/cuda/cuda-run
 tests_cuda_cuda_run_SOURCES = tests/cuda/cuda-run.c
-tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
-	-I$(top_srcdir)/plugins
+tests_cuda_cuda_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include
 tests_cuda_cuda_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
@@ -46,8 +45,7 @@ tests_cuda_cuda_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 check_PROGRAMS += tests/cuda/launch-args
 tests_cuda_launch_args_SOURCES = tests/cuda/launch-args.c \
 	tests/level_zero/plugin-check.c tests/level_zero/plugin-check.h
-tests_cuda_launch_args_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins \
-	-I$(top_srcdir)/tests/level_zero
+tests_cuda_launch_args_CPPFLAGS = $(AM_CPPFLAGS)
 tests_cuda_launch_args_LDADD = -ldl
 
 # Device globals end to end on a GPU (globals.sh).
@@ -60,8 +58,7 @@ tests_cuda_globals_run_LDADD = loader/libdevimg.la -ldl
 # where there is no GPU (no-gpu.sh points DEVIMG_CUDA_DRIVER at it).
 check_LTLIBRARIES += tests/cuda/libcuda-fake.la
 tests_cuda_libcuda_fake_la_SOURCES = tests/cuda/fake-driver.c
-tests_cuda_libcuda_fake_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/plugins/cuda
+tests_cuda_libcuda_fake_la_CPPFLAGS = $(AM_CPPFLAGS)
 tests_cuda_libcuda_fake_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS)
 tests_cuda_libcuda_fake_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -no-undefined -rpath /nowhere
@@ -79,7 +76,7 @@ tests_cuda_libcuda_fake_nolink_la_LDFLAGS = \
 # build tree carried to a GPU machine without clang runs the tests.
 CUDA_PTX_COMPILE = $(CLANG) -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 \
 	-nocudainc -nocudalib -Wno-unknown-cuda-version $(CUDA_PTX_FLAGS) \
-	-O2 -S -I$(top_srcdir)/tests/cuda
+	-O2 -S
 cuda_test_ptx = tests/cuda/dispatch.ptx tests/cuda/spec.ptx \
 	tests/cuda/broken.ptx tests/cuda/cuda.ptx tests/cuda/spec-off.ptx \
 	tests/cuda/link-caller.ptx tests/cuda/link-helper.ptx \

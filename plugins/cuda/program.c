@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda-plugin.h"
+#include "plugins/cuda/cuda-plugin.h"
 
 /* Bytes of each JIT log kept; the driver cuts longer ones. */
 #define JIT_LOG_SIZE 8192

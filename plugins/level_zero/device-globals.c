@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "level_zero.h"
-#include "plugin-globals.h"
+#include "plugins/level_zero/level_zero.h"
+#include "plugins/common/plugin-globals.h"
 
 /*
  * Drivers say "no such global" with ZE_RESULT_ERROR_INVALID_GLOBAL_NAME,

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "level_zero.h"
-#include "enumerate.h"
-#include "listing.h"
+#include "plugins/level_zero/level_zero.h"
+#include "plugins/common/enumerate.h"
+#include "plugins/common/listing.h"
 
 static struct devimg_plugin_platform *platforms;
 static unsigned nplatforms;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "level_zero.h"
+#include "plugins/level_zero/level_zero.h"
 
 
 static const struct {

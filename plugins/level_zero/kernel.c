@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "level_zero.h"
+#include "plugins/level_zero/level_zero.h"
 
 /*
  * The kernel from the first of prog's modules that has it: a linked

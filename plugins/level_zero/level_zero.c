@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "level_zero.h"
-#include "listing.h"
+#include "plugins/level_zero/level_zero.h"
+#include "plugins/common/listing.h"
 
 static int check_devices(unsigned n,
 			 struct devimg_plugin_device *const *devices)

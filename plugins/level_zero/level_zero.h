@@ -20,9 +20,9 @@
 #include <stdint.h>
 #include <ze_api.h>
 
-#include "devimg_plugin.h"
-#include "plugin-support.h"
-#include "plugin-globals.h"
+#include "plugins/devimg_plugin.h"
+#include "plugins/common/plugin-support.h"
+#include "plugins/common/plugin-globals.h"
 
 /* The experimental extension that gives kernels a global offset. */
 #define LZ_GLOBAL_OFFSET_EXT "ZE_experimental_global_offset"

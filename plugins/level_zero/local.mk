@@ -13,7 +13,7 @@ plugins_devimg_level_zero_la_SOURCES = \
 	plugins/level_zero/kernel.c \
 	plugins/level_zero/device-globals.c plugins/common/plugin-globals.h \
 	plugins/level_zero/errors.c
-plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
+plugins_devimg_level_zero_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(LEVEL_ZERO_CFLAGS)
 plugins_devimg_level_zero_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)
@@ -42,7 +42,7 @@ tests_level_zero_libze_recording_driver_la_LIBADD = $(PTHREAD_LIBS)
 check_PROGRAMS += tests/level_zero/contract-run
 tests_level_zero_contract_run_SOURCES = tests/level_zero/contract-run.c
 tests_level_zero_contract_run_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/include -I$(top_srcdir)/plugins
+	-I$(top_srcdir)/include
 tests_level_zero_contract_run_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_level_zero_contract_run_LDADD = loader/libdevimg.la $(PTHREAD_LIBS) -ldl
 
@@ -59,7 +59,7 @@ level_zero_plugin_check = tests/level_zero/plugin-check.c \
 check_PROGRAMS += tests/level_zero/plugin-ops
 tests_level_zero_plugin_ops_SOURCES = tests/level_zero/plugin-ops.c \
 	$(level_zero_plugin_check)
-tests_level_zero_plugin_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_plugin_ops_CPPFLAGS = $(AM_CPPFLAGS)
 tests_level_zero_plugin_ops_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 tests_level_zero_plugin_ops_LDADD = $(PTHREAD_LIBS) -ldl
 
@@ -67,7 +67,7 @@ tests_level_zero_plugin_ops_LDADD = $(PTHREAD_LIBS) -ldl
 check_PROGRAMS += tests/level_zero/link-ops
 tests_level_zero_link_ops_SOURCES = tests/level_zero/link-ops.c \
 	$(level_zero_plugin_check)
-tests_level_zero_link_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_link_ops_CPPFLAGS = $(AM_CPPFLAGS)
 tests_level_zero_link_ops_CFLAGS = $(AM_CFLAGS)
 tests_level_zero_link_ops_LDADD = -ldl
 
@@ -95,7 +95,7 @@ endif
 check_PROGRAMS += tests/level_zero/global-ops
 tests_level_zero_global_ops_SOURCES = tests/level_zero/global-ops.c \
 	tests/level_zero/plugin-check.c tests/level_zero/plugin-check.h
-tests_level_zero_global_ops_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
+tests_level_zero_global_ops_CPPFLAGS = $(AM_CPPFLAGS)
 tests_level_zero_global_ops_CFLAGS = $(AM_CFLAGS)
 tests_level_zero_global_ops_LDADD = -ldl
 

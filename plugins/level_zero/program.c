@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "level_zero.h"
+#include "plugins/level_zero/level_zero.h"
 
 /*
  * A constant's value is read by the driver at the width of the constant's

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "level_zero.h"
+#include "plugins/level_zero/level_zero.h"
 
 /* Order what follows after the commands before (q->lock held). */
 static int append_barrier(struct devimg_plugin_queue *q)

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl.h"
-#include "checked.h"
+#include "plugins/opencl/opencl.h"
+#include "util/checked.h"
 
 #define ACCESS_EXT "cl_intel_global_variable_access"
 #define POINTERS_EXT "cl_intel_global_variable_pointers"

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl.h"
-#include "enumerate.h"
-#include "listing.h"
+#include "plugins/opencl/opencl.h"
+#include "plugins/common/enumerate.h"
+#include "plugins/common/listing.h"
 
 static struct devimg_plugin_platform *platforms;
 static unsigned nplatforms;

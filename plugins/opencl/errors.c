@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl.h"
+#include "plugins/opencl/opencl.h"
 
 
 /*

@@ -11,7 +11,7 @@ plugins_devimg_opencl_la_SOURCES = \
 	plugins/opencl/device-globals.c \
 	plugins/opencl/words.c \
 	plugins/opencl/errors.c
-plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) $(PLUGIN_CPPFLAGS) \
+plugins_devimg_opencl_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(OPENCL_CFLAGS)
 plugins_devimg_opencl_la_CFLAGS = $(AM_CFLAGS) $(VISIBILITY_CFLAGS) \
 	$(PTHREAD_CFLAGS)

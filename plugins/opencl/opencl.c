@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl.h"
-#include "listing.h"
+#include "plugins/opencl/opencl.h"
+#include "plugins/common/listing.h"
 
 static int context_create(unsigned n,
 			  struct devimg_plugin_device *const *devices,

@@ -13,8 +13,8 @@
 #include <CL/cl_ext.h>
 #include <stdbool.h>
 
-#include "devimg_plugin.h"
-#include "plugin-support.h"
+#include "plugins/devimg_plugin.h"
+#include "plugins/common/plugin-support.h"
 
 /*
  * Entry points newer than OpenCL 1.2, resolved at run time so that the

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl.h"
+#include "plugins/opencl/opencl.h"
 
 /* What the cl_khr_spir extension asks for when building SPIR bitcode. */
 #define SPIR_BUILD_OPTIONS "-x spir -spir-std=1.2"

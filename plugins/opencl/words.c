@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "opencl.h"
+#include "plugins/opencl/opencl.h"
 
 unsigned ocl_parse_version(const char *version)
 {

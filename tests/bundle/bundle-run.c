@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner.h"
+#include "tests/runner.h"
 
 static struct env env;
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-#include "../runner.h"
+#include "tests/runner.h"
 
 int main(int argc, char **argv)
 {

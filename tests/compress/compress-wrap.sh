@@ -89,7 +89,7 @@ expect_fail "devimg-dump: --raw needs --extract" "$DUMP" --raw a.o
 # What __sycl_register_lib receives (tests/wrap's registrar, no
 # libdevimg): format 4 and the frame, byte for byte, for images 0 and 2.
 : "${CC:=cc}"
-$CC -std=c11 -O1 -fPIC -I"$top_srcdir/include" \
+$CC -std=c11 -O1 -fPIC -I"$top_srcdir" -I"$top_srcdir/include" \
 	-c "$top_srcdir/tests/wrap/registrar.c" -o registrar.o &&
 	echo 'int main(void) { return 0; }' >main.c &&
 	$CC -o prog main.c a.o registrar.o || fail "cannot link the registrar"

@@ -131,7 +131,7 @@ C
 # Not libzstd itself, which the program must not link.
 ldflags=$(printf ' %s ' "$LOADER_LDFLAGS" | sed 's/ -lzstd / /g')
 # shellcheck disable=SC2086
-${CC:-cc} -std=c11 -D_GNU_SOURCE $LOADER_CFLAGS -I"$top_srcdir/include" \
+${CC:-cc} -std=c11 -D_GNU_SOURCE $LOADER_CFLAGS -I"$top_srcdir" -I"$top_srcdir/include" \
 	-o lazy lazy.c -L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" \
 	-ldevimg -ldl $ldflags 2>cc.err ||
 	fail "cannot build the test's program against devimg.h and libdevimg: $(cat cc.err)"

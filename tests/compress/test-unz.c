@@ -13,8 +13,8 @@
 
 #include <zstd.h>
 
-#include "fixture.h"
-#include "registry-internal.h"
+#include "tests/loader/fixture.h"
+#include "loader/registry/registry-internal.h"
 
 /* Callers set the size of the structs they hand over. */
 #define CAPS sizeof(struct devimg_device_caps)

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offload-binary.h"
-#include "../slurp.h"
+#include "props/offload-binary.h"
+#include "tests/slurp.h"
 #include "util/errmsg.h"
 
 static unsigned kind(const char *s, unsigned (*from_name)(const char *))

@@ -13,8 +13,8 @@
  *   mk-syclbin many MODULES IRMODULES SHAPE OUT
  *   mk-syclbin v2 MODULES IRMODULES PROPERTIES SHAPE OUT
  */
-#include "syclbin-fixture.h"
-#include "../slurp.h"
+#include "tests/containers/syclbin-fixture.h"
+#include "tests/slurp.h"
 
 static unsigned shape_of(char *list)
 {

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner.h"
-#include "../slurp.h"
+#include "tests/runner.h"
+#include "tests/slurp.h"
 
 static struct env env;
 

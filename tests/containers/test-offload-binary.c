@@ -15,8 +15,8 @@
 #include <malloc.h>
 #include <stdio.h>
 
-#include "offload-binary.h"
-#include "../props/testutil.h"
+#include "props/offload-binary.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

@@ -10,10 +10,10 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "devimg_limits.h"
-#include "syclbin.h"
-#include "syclbin-fixture.h"
-#include "../props/testutil.h"
+#include "util/devimg_limits.h"
+#include "props/syclbin.h"
+#include "tests/containers/syclbin-fixture.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

@@ -36,8 +36,8 @@
 
 #include <devimg/devimg.h>
 
-#include "devimg_plugin.h"
-#include "../runner.h"
+#include "plugins/devimg_plugin.h"
+#include "tests/runner.h"
 
 /* The i-th CUDA device of ctx, or NULL. */
 static struct devimg_device *cuda_device(struct devimg_ctx *ctx, unsigned i)

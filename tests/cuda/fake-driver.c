@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver.h"
+#include "plugins/cuda/driver.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #define MAX_PARAMS 64

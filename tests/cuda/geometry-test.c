@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "geometry.h"
+#include "plugins/cuda/geometry.h"
 
 /* Place each size in turn; check the offsets and the total. */
 static void layout(const size_t *sizes, const size_t *want, size_t n,

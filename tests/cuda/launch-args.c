@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin-check.h"
+#include "tests/level_zero/plugin-check.h"
 
 /* cuCtxSetCurrent(NULL) in the driver the plugin opened; 0 when done. */
 static int switch_off(void)

@@ -11,7 +11,7 @@
 #ifndef DEVIMG_TESTS_DISPATCH_CHECKS_H
 #define DEVIMG_TESTS_DISPATCH_CHECKS_H
 
-#include "../runner.h"
+#include "tests/runner.h"
 
 /* offN (N = dims) launched at offset off over glob, what it wrote in out. */
 struct dispatch_offset {

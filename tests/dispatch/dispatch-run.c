@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-#include "../runner.h"
-#include "checks.h"
+#include "tests/runner.h"
+#include "tests/dispatch/checks.h"
 
 static int test_vadd(struct env *e)
 {

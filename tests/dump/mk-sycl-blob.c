@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "offload-binary.h"
-#include "../slurp.h"
+#include "props/offload-binary.h"
+#include "tests/slurp.h"
 #include "util/errmsg.h"
 
 #define MAX_ENTRIES 8

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "index-reader.h"
+#include "wrapper/index-reader.h"
 
 static unsigned long sink;
 

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-#include "../runner.h"
+#include "tests/runner.h"
 
 #define CHECK_MSG(sub)							\
 	CHECK(strstr(devimg_last_error(), (sub)),			\

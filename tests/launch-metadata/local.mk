@@ -16,8 +16,7 @@ TESTS += $(metadata_unit_tests)
 
 tests_launch_metadata_test_launch_props_SOURCES = \
 	tests/launch-metadata/test-launch-props.c
-tests_launch_metadata_test_launch_props_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/tests/props
+tests_launch_metadata_test_launch_props_CPPFLAGS = $(AM_CPPFLAGS)
 tests_launch_metadata_test_launch_props_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_launch_metadata_test_launch_props_LDADD = \
 	props/libdevimg-props.la $(CHECK_LIBS)

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 static const uint32_t wg_8x4[] = { 8, 4 };
 

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

@@ -30,7 +30,7 @@
 
 #include <devimg/devimg.h>
 
-#include "../runner.h"
+#include "tests/runner.h"
 
 static struct env env;
 

@@ -35,9 +35,9 @@
 
 #include <devimg/devimg.h>
 
-#include "devimg_plugin.h"
-#include "../runner.h"
-#include "../dispatch/checks.h"
+#include "plugins/devimg_plugin.h"
+#include "tests/runner.h"
+#include "tests/dispatch/checks.h"
 
 /* A context of the devices selector keeps (NULL: the environment's). */
 static int ctx_open(struct env *e, const char *selector)

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin-check.h"
+#include "tests/level_zero/plugin-check.h"
 
 #define COUNTER "devimg_test_counter"
 #define POINTER "devimg_test_ptr"

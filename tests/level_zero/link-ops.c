@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "plugin-check.h"
+#include "tests/level_zero/plugin-check.h"
 
 struct state {
 	struct devimg_plugin_device *dev;

@@ -3,7 +3,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-#include "plugin-check.h"
+#include "tests/level_zero/plugin-check.h"
 
 struct devimg_plugin_ops ops;
 int failed;

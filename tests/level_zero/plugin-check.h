@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 
 extern struct devimg_plugin_ops ops;
 /* Set by a failed CHECK: the test exits 1 at the end. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin-check.h"
+#include "tests/level_zero/plugin-check.h"
 
 struct state {
 	struct devimg_plugin_platform *pl;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spirv-scan.h"
+#include "tests/level_zero/spirv-scan.h"
 
 #define SPV_MAGIC 0x07230203u
 #define HEADER_WORDS 5

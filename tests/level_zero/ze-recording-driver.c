@@ -58,7 +58,7 @@
 #include <zes_ddi.h>
 #include <zet_ddi.h>
 
-#include "spirv-scan.h"
+#include "tests/level_zero/spirv-scan.h"
 
 #define NATIVE_MAGIC "ZERECNAT"
 #define NATIVE_MAGIC_SIZE 8

@@ -40,7 +40,7 @@ internal=$top_builddir/loader/.libs/libdevimg-internal.a
 props=$top_builddir/props/.libs/libdevimg-props.a
 if [ -f "$internal" ] && [ -f "$props" ]; then
 	# shellcheck disable=SC2086
-	$CC -std=c11 $LOADER_CFLAGS -I"$top_srcdir/include" \
+	$CC -std=c11 $LOADER_CFLAGS -I"$top_srcdir" -I"$top_srcdir/include" \
 		-o prog-ctor-static "$lsrc/prog-ctor.c" w1.o w2.o \
 		"$internal" "$props" -ldl $LOADER_LDFLAGS ||
 		fail "cannot link prog-ctor with libdevimg-internal.a"

@@ -39,7 +39,7 @@ registrar() {
 	shift
 	# shellcheck disable=SC2086
 	$CC -std=c11 $LOADER_CFLAGS $warn -fPIC -shared \
-		-I"$top_srcdir/include" -o "$out" "$lsrc/lib-slow.c" "$@" \
+		-I"$top_srcdir" -I"$top_srcdir/include" -o "$out" "$lsrc/lib-slow.c" "$@" \
 		-L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" -ldevimg \
 		$LOADER_LDFLAGS || fail "cannot link $out"
 }

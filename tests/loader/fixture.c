@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 const unsigned char fx_spirv[16] = { 0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0 };
 const unsigned char fx_llvmbc[16] = { 'B', 'C', 0xc0, 0xde, 0x35, 0x14 };

@@ -24,7 +24,7 @@ build_prog() {
 	src=$2
 	shift 2
 	# shellcheck disable=SC2086
-	$CC -std=c11 $LOADER_CFLAGS $warn -I"$top_srcdir/include" -o "$out" \
+	$CC -std=c11 $LOADER_CFLAGS $warn -I"$top_srcdir" -I"$top_srcdir/include" -o "$out" \
 		"$src" "$@" -L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" \
 		-ldevimg -ldl $LOADER_LDFLAGS ||
 		fail "cannot build $out from $src"
@@ -75,7 +75,7 @@ fixture_lib() {
 		-target=nvptx64 -format=none -entries="$name-1.sym" \
 		"$name-1.ptx"
 	# shellcheck disable=SC2086
-	$CC -std=c11 $LOADER_CFLAGS -fPIC -shared -I"$top_srcdir/include" \
+	$CC -std=c11 $LOADER_CFLAGS -fPIC -shared -I"$top_srcdir" -I"$top_srcdir/include" \
 		-DMARKER="\"marker_${name}0\"" -o "lib$name.so" \
 		"$lsrc/fixture-lib.c" "$name-wrap.o" \
 		-L"$LOADER_LIBDIR" -Wl,-rpath,"$LOADER_LIBDIR" -ldevimg \

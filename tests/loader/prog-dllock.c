@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include <devimg/devimg.h>
-#include "../slurp.h"
+#include "tests/slurp.h"
 
 static atomic_int finished;
 static int cue[2];

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include <devimg/devimg.h>
-#include "../runner.h"
+#include "tests/runner.h"
 
 #define N 64
 #define W 8

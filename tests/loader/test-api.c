@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 #define CANARY UINT64_C(0x5a5a5a5a5a5a5a5a)
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 #define SET_PARAM_OPT "SYCL/kernel param opt"
 #define SET_META "SYCL/program metadata"

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dispatch.h"
-#include "fixture.h"
+#include "loader/dispatch/dispatch.h"
+#include "tests/loader/fixture.h"
 #include "util/errmsg.h"
 
 #define EVIL "\x1b[2J\nFAIL"

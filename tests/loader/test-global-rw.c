@@ -16,7 +16,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 #define SET "SYCL/device globals"
 

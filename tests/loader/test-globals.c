@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
-#include "device-globals.h"
+#include "tests/loader/fixture.h"
+#include "loader/registry/device-globals.h"
 
 #define SET "SYCL/device globals"
 

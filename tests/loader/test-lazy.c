@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 struct guarded {
 	unsigned char *pages;	/* page 0: image bytes; page 1: values */

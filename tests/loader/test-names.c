@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "fixture.h"
+#include "tests/loader/fixture.h"
 
 static const unsigned char bytes[16] = { 0x03, 0x02, 0x23, 0x07 };
 

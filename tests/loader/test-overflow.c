@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dispatch.h"
-#include "fixture.h"
+#include "loader/dispatch/dispatch.h"
+#include "tests/loader/fixture.h"
 
 #define SET_NAMES 5
 

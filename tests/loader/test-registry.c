@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "fixture.h"
-#include "offload-binary.h"
+#include "tests/loader/fixture.h"
+#include "props/offload-binary.h"
 #include "util/errmsg.h"
 
 static const unsigned char bytes[32] = { 0x03, 0x02, 0x23, 0x07, 9, 9 };

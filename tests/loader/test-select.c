@@ -9,8 +9,8 @@
  */
 #include <errno.h>
 
-#include "fixture.h"
-#include "image-select.h"
+#include "tests/loader/fixture.h"
+#include "loader/registry/image-select.h"
 
 #define CAND(t, f) { .target = (t), .kind = DEVIMG_KIND_SYCL, .format = (f), \
 		     .size = 16 }

@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 
-#include "fixture.h"
-#include "props.h"
+#include "tests/loader/fixture.h"
+#include "props/props.h"
 
 #define PAD 0xffffffffu
 #define SPEC_SET "SYCL/specialization constants"

@@ -6,9 +6,9 @@
  */
 #include <errno.h>
 
-#include "devimg_limits.h"
-#include "fixture.h"
-#include "registry-internal.h"
+#include "util/devimg_limits.h"
+#include "tests/loader/fixture.h"
+#include "loader/registry/registry-internal.h"
 #include "util/errmsg.h"
 
 static const unsigned char bytes[64] = { 0x03, 0x02, 0x23, 0x07 };

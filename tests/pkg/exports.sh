@@ -133,11 +133,11 @@ done <"$scratch/script.names"
 # gcc writes every prototype it saw with -aux-info; other compilers: gcc.
 printf '#include <devimg/devimg.h>\n' >"$scratch/h.c"
 # Only gcc's absence skips: a header that does not compile is a failure.
-if ! $CC -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
+if ! $CC -std=c11 -I"$top_srcdir" -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 	-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err"; then
 	command -v gcc >/dev/null 2>&1 ||
 		skip tools "gcc not found: $CC cannot write -aux-info to read devimg.h ($(head -n 1 "$scratch/h.err"))"
-	gcc -std=c11 -I"$top_srcdir/include" -aux-info "$scratch/aux" \
+	gcc -std=c11 -I"$top_srcdir" -I"$top_srcdir/include" -aux-info "$scratch/aux" \
 		-c "$scratch/h.c" -o "$scratch/h.o" 2>"$scratch/h.err" ||
 		fail "devimg.h does not compile (gcc -std=c11): $(cat "$scratch/h.err")"
 fi

@@ -43,7 +43,7 @@
 #ifdef DEVIMG_FAKE_INSTALLED
 #include <devimg/devimg_plugin.h>
 #else
-#include "devimg_plugin.h"
+#include "plugins/devimg_plugin.h"
 #endif
 
 /* Handles are the addresses of these; nothing is ever allocated. */

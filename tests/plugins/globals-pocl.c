@@ -13,7 +13,7 @@
  */
 #include <stdint.h>
 
-#include "../runner.h"
+#include "tests/runner.h"
 
 #define COUNTER_ID "5b0e41c7a93d2f68____ZL7counter"
 #define SHARED_ID "5b0e41c7a93d2f68____ZL6shared"

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devimg_plugin.h"
-#include "../slurp.h"
+#include "plugins/devimg_plugin.h"
+#include "tests/slurp.h"
 
 #define SKIP 77
 #define FAKE_DEVICE "devimg fake GPU"

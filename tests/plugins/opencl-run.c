@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins.h"
-#include "../slurp.h"
+#include "loader/backend/plugins.h"
+#include "tests/slurp.h"
 
 #define SKIP 77
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "plugins.h"
-#include "../slurp.h"
+#include "loader/backend/plugins.h"
+#include "tests/slurp.h"
 
 #define SKIP 77
 #define N 64u

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugins.h"
-#include "device-selector.h"
+#include "loader/backend/plugins.h"
+#include "loader/backend/device-selector.h"
 
 static int list_devices(struct devimg_plugin *p,
 			const struct devimg_selector *sel)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device-selector.h"
+#include "loader/backend/device-selector.h"
 
 #define CPU DEVIMG_PLUGIN_DEVICE_CPU
 #define GPU DEVIMG_PLUGIN_DEVICE_GPU

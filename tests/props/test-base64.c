@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 
 static const char alphabet[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

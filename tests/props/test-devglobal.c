@@ -7,9 +7,9 @@
  */
 #include <errno.h>
 
-#include "../slurp.h"
-#include "device-global.h"
-#include "testutil.h"
+#include "tests/slurp.h"
+#include "props/device-global.h"
+#include "tests/props/testutil.h"
 #include "util/le.h"
 
 /* A property value: 64-bit bit count, uint32 size, uint8 flag, padding. */

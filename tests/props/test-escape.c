@@ -9,8 +9,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "escape.h"
-#include "testutil.h"
+#include "util/escape.h"
+#include "tests/props/testutil.h"
 
 /* Undo the escapes; -1 on a backslash that starts none. */
 static long unescape(const char *s, size_t n, unsigned char *out)

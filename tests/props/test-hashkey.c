@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "hashkey.h"
-#include "testutil.h"
+#include "util/hashkey.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 
 START_TEST(test_reference_vectors)

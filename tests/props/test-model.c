@@ -2,7 +2,7 @@
 /* The in-memory model: sets, properties, lookups, equality, byte arrays. */
 #include <errno.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

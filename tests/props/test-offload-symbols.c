@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "devimg_limits.h"
-#include "offload-symbols.h"
-#include "testutil.h"
+#include "util/devimg_limits.h"
+#include "props/offload-symbols.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

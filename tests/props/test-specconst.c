@@ -2,7 +2,7 @@
 /* Specialization-constant descriptors and the defaults blob. */
 #include <errno.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 #include "util/le.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 
 START_TEST(test_sym_one_name_per_line)

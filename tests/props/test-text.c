@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "testutil.h"
+#include "tests/props/testutil.h"
 #include "util/errmsg.h"
 
 static const char canonical[] =

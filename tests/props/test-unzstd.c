@@ -10,9 +10,9 @@
  */
 #include <zstd.h>
 
-#include "devimg_limits.h"
-#include "testutil.h"
-#include "unzstd.h"
+#include "util/devimg_limits.h"
+#include "tests/props/testutil.h"
+#include "props/unzstd.h"
 #include "util/le.h"
 
 static unsigned char src[3000];

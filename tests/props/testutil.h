@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "props.h"
+#include "props/props.h"
 #include "util/le.h"
 
 #define ck_assert_err_has(err, sub)                                         \

@@ -39,8 +39,7 @@ EXTRA_DIST += tests/stress/stress.cl tests/stress/tsan.supp
 # frames are all inside PoCL and its LLVM only.
 stress_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread \
 	-include $(top_builddir)/config.h -I$(top_builddir) \
-	-I$(top_srcdir)/include -I$(top_srcdir) -I$(top_srcdir)/props -I$(top_srcdir)/util $(loader_includes) \
-	-I$(top_srcdir)/plugins -I$(top_srcdir)/plugins/common
+	-I$(top_srcdir)/include -I$(top_srcdir)
 stress_tsan_lib_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
 	$(libdevimg_sources) $(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES) \

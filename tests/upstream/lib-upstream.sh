@@ -31,10 +31,10 @@ need_spirv_device() {
 # host_objs: regshow.o (its constructor prints the registry before main)
 # and up-run.o in the scratch folder.
 host_objs() {
-	$CC -std=c11 -O1 -g -fPIC -I"$top_srcdir/include" -c \
+	$CC -std=c11 -O1 -g -fPIC -I"$top_srcdir" -I"$top_srcdir/include" -c \
 		"$usrc/regshow.c" -o "$scratch/regshow.o" ||
 		fail "cannot compile regshow.c"
-	$CC -std=c11 -O1 -g -I"$top_srcdir/include" -c "$usrc/up-run.c" \
+	$CC -std=c11 -O1 -g -I"$top_srcdir" -I"$top_srcdir/include" -c "$usrc/up-run.c" \
 		-o "$scratch/up-run.o" || fail "cannot compile up-run.c"
 }
 

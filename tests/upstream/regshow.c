@@ -14,7 +14,7 @@
 
 #include <devimg/devimg.h>
 
-#include "regshow.h"
+#include "tests/upstream/regshow.h"
 
 void regshow_print(const char *when)
 {

@@ -22,7 +22,7 @@ ex=$top_srcdir/examples/sycl.cpp
 kernels='_ZTS4Fill _ZTS5Scale'
 
 for n in 22 23; do
-	"clang++-$n" -fsycl -I"$top_srcdir/include" -c "$ex" -o "sycl$n.o" ||
+	"clang++-$n" -fsycl -I"$top_srcdir" -I"$top_srcdir/include" -c "$ex" -o "sycl$n.o" ||
 		fail "clang++-$n -fsycl -c failed"
 	offload_link "$n" "sycl$n" "sycl$n.o" "$scratch/regshow.o"
 	run_traced "prog$n" "./sycl$n"
@@ -58,7 +58,7 @@ for n in 22 23; do
 		diff -u want got || fail "devimg-dump and llvm-objdump-23 disagree on sycl23"
 	fi
 
-	"clang++-$n" -fsycl -fPIC -DSYCL_EXAMPLE_LIBRARY -I"$top_srcdir/include" \
+	"clang++-$n" -fsycl -fPIC -DSYCL_EXAMPLE_LIBRARY -I"$top_srcdir" -I"$top_srcdir/include" \
 		-c "$ex" -o "lib$n.o" || fail "clang++-$n -fsycl -c (library) failed"
 	offload_link "$n" "libsycl$n.so" -shared "lib$n.o"
 	run_traced "lib$n" ./up-run dlopen "./libsycl$n.so" sycl_example_main

@@ -20,7 +20,7 @@
 
 #include <devimg/devimg.h>
 
-#include "regshow.h"
+#include "tests/upstream/regshow.h"
 
 #define N 1024
 

@@ -88,13 +88,13 @@ echo "plain OffloadBinary: 1 image, kernel vadd, run, unregistered"
 # 2 and 3. clang-sycl-linker-23 and -22 on examples/sycl.cpp's device
 # code; the host part compiled by clang++-23 -fsycl (its own
 # .llvm.offloading is a link input, dropped by the linker).
-clang++-23 -fsycl -I"$top_srcdir/include" -c "$top_srcdir/examples/sycl.cpp" \
+clang++-23 -fsycl -I"$top_srcdir" -I"$top_srcdir/include" -c "$top_srcdir/examples/sycl.cpp" \
 	-o host.o || fail "clang++-23 -fsycl -c failed"
-clang++-23 -fsycl -fPIC -DSYCL_EXAMPLE_LIBRARY -I"$top_srcdir/include" \
+clang++-23 -fsycl -fPIC -DSYCL_EXAMPLE_LIBRARY -I"$top_srcdir" -I"$top_srcdir/include" \
 	-c "$top_srcdir/examples/sycl.cpp" -o host-lib.o ||
 	fail "clang++-23 -fsycl -c (library) failed"
 for n in 23 22; do
-	"clang++-$n" -fsycl -fsycl-device-only -I"$top_srcdir/include" -c \
+	"clang++-$n" -fsycl -fsycl-device-only -I"$top_srcdir" -I"$top_srcdir/include" -c \
 		"$top_srcdir/examples/sycl.cpp" -o "dev$n.bc" ||
 		fail "clang++-$n -fsycl-device-only failed"
 	"clang-sycl-linker-$n" --triple=spirv64-unknown-unknown "dev$n.bc" -o "linked$n.bin" ||

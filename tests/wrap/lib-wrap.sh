@@ -12,7 +12,7 @@ wsrc=$top_srcdir/tests/wrap
 # Test programs and the registrar: built without the project's flags, so
 # that an ASan build of devimg-wrap does not leak into the programs.
 build_registrar() {
-	$CC -std=c11 -O1 -g -fPIC -I"$top_srcdir/include" \
+	$CC -std=c11 -O1 -g -fPIC -I"$top_srcdir" -I"$top_srcdir/include" \
 		-c "$wsrc/registrar.c" -o "$scratch/registrar.o" ||
 		fail "cannot build the registrar"
 	$CC -shared -o "$scratch/libreg.so" "$scratch/registrar.o" ||
