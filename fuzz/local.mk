@@ -140,7 +140,7 @@ fuzz_headers = $(top_srcdir)/fuzz/fuzz.h $(top_srcdir)/fuzz/inspect.h \
 	$(top_srcdir)/include/devimg/descriptor.h \
 	$(top_srcdir)/loader/libdevimg-internal.h \
 	$(top_srcdir)/util/hash.h $(top_srcdir)/util/errmsg.h \
-	$(top_srcdir)/loader/registry/registry-internal.h \
+	$(top_srcdir)/loader/registry/registry.h \
 	$(top_srcdir)/loader/registry/image-select.h \
 	$(top_srcdir)/props/offload-binary.h $(top_srcdir)/props/syclbin.h \
 	$(top_srcdir)/props/offload-symbols.h \

@@ -6,9 +6,10 @@
 # contexts, queues, buffers, kernels, launches, bundles, device globals'
 # API). The plugin set is its own convenience library, at the end.
 dispatch_sources = \
+	loader/backend/backend.h \
 	loader/backend/device.c loader/backend/plugin-error.c \
 	loader/program/progcache.c loader/program/link.c \
-	loader/program/link.h loader/program/device-global-memory.c \
+	loader/program/program.h loader/program/device-global-memory.c \
 	loader/dispatch/dispatch.h \
 	loader/dispatch/context.c loader/dispatch/queue.c \
 	loader/dispatch/buffer.c loader/dispatch/kernel.c \

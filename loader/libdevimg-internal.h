@@ -2,7 +2,7 @@
 /*
  * The loader's core, which every wing shares and the installed header does
  * not show: the error channel, the environment, the log. The registry
- * wing's declarations are in loader/registry/registry-internal.h.
+ * wing's declarations are in loader/registry/registry.h.
  */
 #ifndef DEVIMG_LIBDEVIMG_INTERNAL_H
 #define DEVIMG_LIBDEVIMG_INTERNAL_H
@@ -45,7 +45,7 @@ int devimg_fail_at(int err, int priority, const char *file, int line,
  * "return fail_dbg(-ENOENT, "image %llu: ...", ...);". The priority goes by
  * the kind of error, not by the wing: a failure returned to the caller,
  * who has its code and devimg_last_error(), is logged at DEBUG
- * (fail_dbg(), dispatch_error()); ERR is for what no caller is told (a
+ * (fail_dbg(), backend_fail()); ERR is for what no caller is told (a
  * descriptor rejected inside a constructor), WARNING for what is left
  * out and goes on (a platform without a context).
  */
@@ -74,7 +74,7 @@ int image_stale(uint64_t id, unsigned index);
 
 /*
  * devimg_vfail() at DEVIMG_LOG_DEBUG, for the wings above the registry
- * (dispatch_error()). Returns err.
+ * (backend_fail()). Returns err.
  */
 int error_vset(int err, const char *lines, const char *format, va_list ap)
 	DEVIMG_PRINTF(3, 0);

@@ -23,7 +23,7 @@ pkgconfig_DATA = libdevimg.pc
 # includes a header of the plugins or of a wing above.
 libdevimg_sources = \
 	loader/libdevimg-internal.h \
-	loader/registry/registry-internal.h \
+	loader/registry/registry.h \
 	loader/log.c loader/error.c loader/env.c \
 	loader/registry/image.c loader/registry/descriptor.c \
 	loader/registry/register.c loader/registry/registry.c \

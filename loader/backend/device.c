@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "loader/dispatch/dispatch.h"
+#include "loader/backend/backend.h"
 
 /* The plugin interface and the public header number aspects alike. */
 #define SAME_ASPECT(a)							\
@@ -143,7 +143,7 @@ DEVIMG_EXPORT int devimg_device_caps(const struct devimg_device *dev,
 	int err;
 
 	if (!dev || !caps)
-		return dispatch_error(-EINVAL, "devimg_device_caps: NULL %s",
+		return backend_fail(-EINVAL, "devimg_device_caps: NULL %s",
 				      !dev ? "device" : "caps");
 	err = api_struct_size("devimg_device_caps", caps->size,
 			      DEVIMG_SIZE_0_1(devimg_device_caps, ptx));
@@ -160,7 +160,7 @@ devimg_device_features(const struct devimg_device *dev,
 	int err;
 
 	if (!dev || !features)
-		return dispatch_error(-EINVAL,
+		return backend_fail(-EINVAL,
 				      "devimg_device_features: NULL %s",
 				      !dev ? "device" : "features");
 	err = api_struct_size("devimg_device_features", features->size,

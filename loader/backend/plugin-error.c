@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * dispatch_error(): the error channel (error.c) for the program and
+ * backend_fail(): the error channel (error.c) for the program and
  * dispatch wings, whose messages quote the plugin's last one.
  */
 #include <stdarg.h>
 
-#include "loader/dispatch/dispatch.h"
+#include "loader/backend/backend.h"
 
-int dispatch_error(int err, const char *format, ...)
+int backend_fail(int err, const char *format, ...)
 {
 	va_list ap;
 
@@ -17,7 +17,7 @@ int dispatch_error(int err, const char *format, ...)
 	return err;
 }
 
-int dispatch_error_prefix(int err, const char *format, ...)
+int backend_fail_prefix(int err, const char *format, ...)
 {
 	va_list ap;
 

@@ -12,16 +12,16 @@ DEVIMG_EXPORT int devimg_buf_new(struct devimg_device *dev, size_t size,
 	int err;
 
 	if (!dev || !out || size == 0)
-		return dispatch_error(-EINVAL, "devimg_buf_new: %s",
+		return backend_fail(-EINVAL, "devimg_buf_new: %s",
 				      size ? "NULL argument" : "size 0");
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return dispatch_error(-ENOMEM, "devimg_buf_new: out of memory");
+		return backend_fail(-ENOMEM, "devimg_buf_new: out of memory");
 	err = devimg_plugin_mem_create(dev->plugin, dev->pctx, 0, size,
 				       &b->mem);
 	if (err < 0) {
 		free(b);
-		return dispatch_error(err, "cannot create a %zu-byte buffer on %s: %s",
+		return backend_fail(err, "cannot create a %zu-byte buffer on %s: %s",
 				      size, devimg_device_name(dev),
 				      devimg_plugin_last_error(dev->plugin));
 	}
@@ -38,12 +38,12 @@ static int buf_check(const char *fn, struct devimg_queue *q,
 		     const void *host)
 {
 	if (!q || !b || (!host && n))
-		return dispatch_error(-EINVAL, "%s: NULL argument", fn);
+		return backend_fail(-EINVAL, "%s: NULL argument", fn);
 	if (off > b->size || n > b->size - off)
-		return dispatch_error(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
+		return backend_fail(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
 				      fn, off, off + n, b->size);
 	if (q->dev->pctx != b->dev->pctx)
-		return dispatch_error(-EINVAL, "%s: the buffer belongs to another platform than the queue's device",
+		return backend_fail(-EINVAL, "%s: the buffer belongs to another platform than the queue's device",
 				      fn);
 	return 0;
 }
@@ -58,7 +58,7 @@ DEVIMG_EXPORT int devimg_buf_write(struct devimg_queue *q, struct devimg_buf *b,
 	err = devimg_plugin_mem_write(q->dev->plugin, q->pq, b->mem, 1, off, n,
 				      src);
 	if (err < 0)
-		return dispatch_error(err, "buffer write: %s",
+		return backend_fail(err, "buffer write: %s",
 				      devimg_plugin_last_error(q->dev->plugin));
 	return 0;
 }
@@ -73,7 +73,7 @@ DEVIMG_EXPORT int devimg_buf_read(struct devimg_queue *q, struct devimg_buf *b,
 	err = devimg_plugin_mem_read(q->dev->plugin, q->pq, b->mem, 1, off, n,
 				     dst);
 	if (err < 0)
-		return dispatch_error(err, "buffer read: %s",
+		return backend_fail(err, "buffer read: %s",
 				      devimg_plugin_last_error(q->dev->plugin));
 	return 0;
 }

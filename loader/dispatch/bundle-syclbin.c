@@ -139,7 +139,7 @@ static int build_desc(struct syclbin_owned *o)
 
 	/* the reader refused more before it made any */
 	if (n > DEVIMG_LIMIT_IMAGES)
-		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: %zu images, more than the %u of a descriptor",
+		return backend_fail(-EINVAL, "devimg_bundle_new_from_syclbin: %zu images, more than the %u of a descriptor",
 				      n, DEVIMG_LIMIT_IMAGES);
 	o->imgs = calloc(n + 1, sizeof(*o->imgs));
 	o->entries = calloc(sb->nmetas + 1, sizeof(*o->entries));
@@ -177,28 +177,28 @@ static int owned_new(const void *data, size_t size,
 	o = calloc(1, sizeof(*o));
 	if (!o || !(o->copy = malloc(size ? size : 1))) {
 		free(o);
-		return dispatch_error(-ENOMEM, "devimg_bundle_new_from_syclbin: out of memory");
+		return backend_fail(-ENOMEM, "devimg_bundle_new_from_syclbin: out of memory");
 	}
 	memcpy(o->copy, data, size);
 	err = syclbin_parse(o->copy, size, "SYCLBIN", &o->sb, &perr);
 	if (err < 0) {
 		owned_free(o);
-		return dispatch_error(err, "devimg_bundle_new_from_syclbin: %s",
+		return backend_fail(err, "devimg_bundle_new_from_syclbin: %s",
 				      perr.msg);
 	}
 	err = build_desc(o);
 	if (err == -ENOMEM)
-		err = dispatch_error(err, "devimg_bundle_new_from_syclbin: out of memory");
+		err = backend_fail(err, "devimg_bundle_new_from_syclbin: out of memory");
 	if (err == 0) {
 		err = descriptor_validate(&o->desc, &msg);
 		if (err < 0)
-			err = dispatch_error(err, "devimg_bundle_new_from_syclbin: %s",
+			err = backend_fail(err, "devimg_bundle_new_from_syclbin: %s",
 					     msg.msg);
 	}
 	if (err == 0) {
 		err = registry_add(&o->desc, &o->desc, NULL);
 		if (err < 0)
-			err = dispatch_error(err, "devimg_bundle_new_from_syclbin: the registry: %s",
+			err = backend_fail(err, "devimg_bundle_new_from_syclbin: the registry: %s",
 					     devimg_strerror(err));
 	}
 	if (err < 0) {
@@ -221,10 +221,10 @@ devimg_bundle_new_from_syclbin(struct devimg_ctx *ctx, const void *data,
 	int err;
 
 	if (!ctx || !data || !out)
-		return dispatch_error(-EINVAL, "devimg_bundle_new_from_syclbin: NULL argument");
+		return backend_fail(-EINVAL, "devimg_bundle_new_from_syclbin: NULL argument");
 	err = bundle_filter_read(filter, &f);
 	if (err < 0)
-		return dispatch_error_prefix(err, "devimg_bundle_new_from_syclbin");
+		return backend_fail_prefix(err, "devimg_bundle_new_from_syclbin");
 	err = owned_new(data, size, &o);
 	if (err < 0)
 		return err;

@@ -18,7 +18,7 @@
 
 #include "util/checked.h"
 #include "loader/dispatch/dispatch.h"
-#include "loader/program/link.h"
+#include "loader/program/program.h"
 
 struct bundle_entry {
 	struct devimg_device *dev;
@@ -66,7 +66,7 @@ devimg_bundle_state_name(enum devimg_bundle_state state)
 
 static int nomem(const char *what)
 {
-	return dispatch_error(-ENOMEM, "%s: out of memory", what);
+	return backend_fail(-ENOMEM, "%s: out of memory", what);
 }
 
 static struct devimg_bundle *bundle_alloc(struct devimg_ctx *ctx,
@@ -140,7 +140,7 @@ static int entry_add(struct devimg_bundle *b, struct devimg_device *dev,
 
 	err = devimg_image_spec_consts(img, &consts, &nconsts, NULL, NULL);
 	if (err < 0)
-		return dispatch_error(err, "spec constants of image %u (target %s): %s",
+		return backend_fail(err, "spec constants of image %u (target %s): %s",
 				      devimg_image_index(img),
 				      devimg_image_target(img),
 				      devimg_strerror(err));
@@ -161,7 +161,7 @@ static int entry_add(struct devimg_bundle *b, struct devimg_device *dev,
 		if (err < 0) {
 			devimg_spec_values_unref(e->spec);
 			free(e->options);
-			return dispatch_error(err, "spec constants of image %u: %s",
+			return backend_fail(err, "spec constants of image %u: %s",
 					      devimg_image_index(img),
 					      devimg_strerror(err));
 		}
@@ -261,13 +261,13 @@ static int bundle_gather(struct devimg_ctx *ctx,
 	ndevs = f && f->ndevs ? f->ndevs : ctx->ndevs;
 	for (d = 0; f && f->ndevs && d < f->ndevs; d++)
 		if (!of_ctx(ctx, f->devs ? f->devs[d] : NULL))
-			return dispatch_error(-EINVAL, "devimg_bundle_new: device %u of the filter is not a device of the context",
+			return backend_fail(-EINVAL, "devimg_bundle_new: device %u of the filter is not a device of the context",
 					      d);
 	err = images_collect(f ? f->kernel : NULL, &imgs, &n);
 	if (err == -ENOENT)
 		err = 0;
 	if (err < 0)
-		return dispatch_error(err, "devimg_bundle_new: the registry: %s",
+		return backend_fail(err, "devimg_bundle_new: the registry: %s",
 				      devimg_strerror(err));
 	b = bundle_alloc(ctx, DEVIMG_BUNDLE_INPUT);
 	err = b ? 0 : nomem("devimg_bundle_new");
@@ -302,7 +302,7 @@ static int entry_native(const struct bundle_entry *e,
 		*spec = e->spec;
 		err = devimg_spec_values_buffer(e->spec, key, size);
 	}
-	return err < 0 ? dispatch_error(err, "spec constants: %s",
+	return err < 0 ? backend_fail(err, "spec constants: %s",
 					devimg_strerror(err)) : 0;
 }
 
@@ -312,9 +312,9 @@ static int check_state(const struct devimg_bundle *b,
 		       const char *fn)
 {
 	if (!b || !has_out)
-		return dispatch_error(-EINVAL, "%s: NULL argument", fn);
+		return backend_fail(-EINVAL, "%s: NULL argument", fn);
 	if (b->state != want)
-		return dispatch_error(-EINVAL, "%s: the bundle is in state %s, %s expected",
+		return backend_fail(-EINVAL, "%s: the bundle is in state %s, %s expected",
 				      fn, devimg_bundle_state_name(b->state),
 				      devimg_bundle_state_name(want));
 	return 0;
@@ -487,16 +487,16 @@ static int check_many(struct devimg_bundle *const *bundles, size_t n,
 	size_t i;
 
 	if (!n || !bundles)
-		return dispatch_error(-EINVAL, "%s: no bundle given", fn);
+		return backend_fail(-EINVAL, "%s: no bundle given", fn);
 	for (i = 0; i < n; i++) {
 		if (!bundles[i])
-			return dispatch_error(-EINVAL, "%s: bundle %zu is NULL",
+			return backend_fail(-EINVAL, "%s: bundle %zu is NULL",
 					      fn, i);
 		if (bundles[i]->ctx != bundles[0]->ctx)
-			return dispatch_error(-EINVAL, "%s: bundle %zu is of another context than bundle 0",
+			return backend_fail(-EINVAL, "%s: bundle %zu is of another context than bundle 0",
 					      fn, i);
 		if (bundles[i]->state != bundles[0]->state)
-			return dispatch_error(-EINVAL, "%s: bundle %zu is in state %s, bundle 0 in state %s",
+			return backend_fail(-EINVAL, "%s: bundle %zu is in state %s, bundle 0 in state %s",
 					      fn, i,
 					      devimg_bundle_state_name(bundles[i]->state),
 					      devimg_bundle_state_name(bundles[0]->state));
@@ -541,7 +541,7 @@ DEVIMG_EXPORT int devimg_bundle_join(struct devimg_bundle *const *bundles,
 	if (err < 0)
 		return err;
 	if (!out)
-		return dispatch_error(-EINVAL, "devimg_bundle_join: NULL out");
+		return backend_fail(-EINVAL, "devimg_bundle_join: NULL out");
 	return bundle_join(bundles, n, out);
 }
 
@@ -592,13 +592,13 @@ DEVIMG_EXPORT int devimg_bundle_new(struct devimg_ctx *ctx,
 	int err;
 
 	if (!ctx || !out)
-		return dispatch_error(-EINVAL, "devimg_bundle_new: NULL argument");
+		return backend_fail(-EINVAL, "devimg_bundle_new: NULL argument");
 	if ((unsigned)state > DEVIMG_BUNDLE_EXECUTABLE)
-		return dispatch_error(-EINVAL, "devimg_bundle_new: state %d (0 input, 1 object, 2 executable)",
+		return backend_fail(-EINVAL, "devimg_bundle_new: state %d (0 input, 1 object, 2 executable)",
 				      (int)state);
 	err = bundle_filter_read(filter, &f);
 	if (err < 0)
-		return dispatch_error_prefix(err, "devimg_bundle_new");
+		return backend_fail_prefix(err, "devimg_bundle_new");
 	err = bundle_gather(ctx, filter ? &f : NULL,
 			    state == DEVIMG_BUNDLE_EXECUTABLE, &in);
 	if (err < 0 || state == DEVIMG_BUNDLE_INPUT) {
@@ -631,9 +631,9 @@ static const struct bundle_entry *entry_at(const struct devimg_bundle *b,
 	if (b && i < b->n)
 		return &b->e[i];
 	if (!b)
-		dispatch_error(-EINVAL, "NULL bundle (image %zu)", i);
+		backend_fail(-EINVAL, "NULL bundle (image %zu)", i);
 	else
-		dispatch_error(-ERANGE, "no image %zu in the bundle, it has %zu",
+		backend_fail(-ERANGE, "no image %zu in the bundle, it has %zu",
 			       i, b->n);
 	return NULL;
 }
@@ -783,14 +783,14 @@ DEVIMG_EXPORT int devimg_bundle_set_spec_const(struct devimg_bundle *b,
 	if (err < 0)
 		return err;
 	if (!symbolic_id || !value)
-		return dispatch_error(-EINVAL, "devimg_bundle_set_spec_const: NULL argument");
+		return backend_fail(-EINVAL, "devimg_bundle_set_spec_const: NULL argument");
 	for (i = 0; i < b->n; i++) {
 		if (!b->e[i].spec || !has_const(b->e[i].img, symbolic_id))
 			continue;
 		err = devimg_spec_values_set(b->e[i].spec, symbolic_id, size,
 					     value);
 		if (err < 0)
-			return dispatch_error(err, "spec constant '%s' of image %u (target %s), %zu bytes given: %s",
+			return backend_fail(err, "spec constant '%s' of image %u (target %s), %zu bytes given: %s",
 					      symbolic_id,
 					      devimg_image_index(b->e[i].img),
 					      devimg_image_target(b->e[i].img),
@@ -798,7 +798,7 @@ DEVIMG_EXPORT int devimg_bundle_set_spec_const(struct devimg_bundle *b,
 		found++;
 	}
 	if (!found)
-		return dispatch_error(-ENOENT, "no image of the bundle has spec constant '%s'",
+		return backend_fail(-ENOENT, "no image of the bundle has spec constant '%s'",
 				      symbolic_id);
 	return 0;
 }
@@ -820,9 +820,9 @@ DEVIMG_EXPORT int devimg_bundle_kernel_new(struct devimg_bundle *b,
 	if (err < 0)
 		return err;
 	if (!name)
-		return dispatch_error(-EINVAL, "devimg_bundle_kernel_new: NULL argument");
+		return backend_fail(-EINVAL, "devimg_bundle_kernel_new: NULL argument");
 	if (!of_ctx(b->ctx, dev))
-		return dispatch_error(-EINVAL, "devimg_bundle_kernel_new: the device is not one of the bundle's context");
+		return backend_fail(-EINVAL, "devimg_bundle_kernel_new: the device is not one of the bundle's context");
 	imgs = calloc(b->n ? b->n : 1, sizeof(*imgs));
 	from = calloc(b->n ? b->n : 1, sizeof(*from));
 	if (!imgs || !from) {
@@ -835,24 +835,24 @@ DEVIMG_EXPORT int devimg_bundle_kernel_new(struct devimg_bundle *b,
 			from[n++] = &b->e[i];
 		}
 	if (!n) {
-		err = dispatch_error(-ENOENT, "kernel '%s' is not in the bundle for %s",
+		err = backend_fail(-ENOENT, "kernel '%s' is not in the bundle for %s",
 				     name, devimg_device_name(dev));
 		goto out;
 	}
 	if (selector) {
 		err = selector(data, dev, name, imgs, n);
 		if (err >= 0 && (size_t)err >= n)
-			err = dispatch_error(-EINVAL, "the image selector chose image %d of %zu for kernel '%s'",
+			err = backend_fail(-EINVAL, "the image selector chose image %d of %zu for kernel '%s'",
 					     err, n, name);
 		else if (err < 0)
-			err = dispatch_error(err, "the image selector refused every image of kernel '%s': %s",
+			err = backend_fail(err, "the image selector refused every image of kernel '%s': %s",
 					     name, devimg_strerror(err));
 		chosen = (size_t)err;
 	} else {
 		err = devimg_select_image_with(&dev->caps, &dev->features,
 					       imgs, n, &chosen, NULL);
 		if (err < 0)
-			err = dispatch_error(err, "no image of kernel '%s' in the bundle is usable on %s any more",
+			err = backend_fail(err, "no image of kernel '%s' in the bundle is usable on %s any more",
 					     name, devimg_device_name(dev));
 	}
 	if (err < 0)

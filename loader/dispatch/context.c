@@ -107,6 +107,7 @@ static int ctx_add_devices(struct devimg_ctx *ctx, struct devimg_plugin *p,
 		struct devimg_device *dev = &devs[i];
 
 		dev->ctx = ctx;
+		dev->builds = &ctx->builds;
 		dev->plugin = p;
 		dev->pdev = kept[i];
 		dev->pctx = pctx;
@@ -271,7 +272,7 @@ static int ctx_enumerate(struct devimg_ctx *ctx, unsigned want)
 	}
 	pthread_mutex_unlock(&ctx->enum_lock);
 	if (err < 0)
-		return dispatch_error(err, "enumerating devices: %s",
+		return backend_fail(err, "enumerating devices: %s",
 				      devimg_strerror(err));
 	return 0;
 }
@@ -289,18 +290,18 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 	int err;
 
 	if (!out)
-		return dispatch_error(-EINVAL, "devimg_ctx_new: NULL out");
+		return backend_fail(-EINVAL, "devimg_ctx_new: NULL out");
 	if (!dispatch_plugins())
-		return dispatch_error(-ENOMEM, "cannot load the plugins: out of memory");
+		return backend_fail(-ENOMEM, "cannot load the plugins: out of memory");
 	err = devimg_selector_parse(devimg_env(DEVIMG_ENV_DEVICE_SELECTOR),
 				    &sel, &serr);
 	if (err < 0)
-		return dispatch_error(err, "DEVIMG_DEVICE_SELECTOR: %s",
+		return backend_fail(err, "DEVIMG_DEVICE_SELECTOR: %s",
 				      err == -EINVAL ? serr.msg : "out of memory");
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx) {
 		devimg_selector_free(sel);
-		return dispatch_error(-ENOMEM, "devimg_ctx_new: out of memory");
+		return backend_fail(-ENOMEM, "devimg_ctx_new: out of memory");
 	}
 	atomic_init(&ctx->refcount, 1);
 	atomic_init(&ctx->builds, 0);
@@ -365,12 +366,12 @@ static void no_device_error(struct devimg_ctx *ctx, unsigned i)
 	struct account *found = malloc(sizeof(*found));
 
 	if (!found) {
-		dispatch_error(-ERANGE, "no device %u in the context, it has 0",
+		backend_fail(-ERANGE, "no device %u in the context, it has 0",
 			       i);
 		return;
 	}
 	devimg_plugins_account(dispatch_plugins(), found);
-	dispatch_error(-ERANGE, "no device %u in the context, it has 0: %s%s%s%s%s%s",
+	backend_fail(-ERANGE, "no device %u in the context, it has 0: %s%s%s%s%s%s",
 		       i, found->text, found->len && ctx->account.len ? "; " : "",
 		       ctx->account.text, selector && *selector ?
 		       "; DEVIMG_DEVICE_SELECTOR=" : "",
@@ -399,7 +400,7 @@ DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 		no_device_error(ctx, i);
 	pthread_mutex_unlock(&ctx->enum_lock);
 	if (!dev && n)
-		dispatch_error(-ERANGE, "no device %u in the context, it has %u",
+		backend_fail(-ERANGE, "no device %u in the context, it has %u",
 			       i, n);
 	return dev;
 }

@@ -21,7 +21,7 @@
 #include "props/device-global.h"
 #include "loader/dispatch/dispatch.h"
 #include "loader/registry/device-globals.h"
-#include "loader/program/link.h"
+#include "loader/program/program.h"
 
 /* "image 3 (index 0, target spir64)" */
 #define IMG_FMT "image %" PRIu64 " (index %u, target %s)"
@@ -53,7 +53,7 @@ static int compatible(struct devimg_device *dev, const struct devimg_global *g,
 
 	why = calloc(n, sizeof(*why));
 	if (!why)
-		return dispatch_error(-ENOMEM, "device global '%s': out of memory",
+		return backend_fail(-ENOMEM, "device global '%s': out of memory",
 				      devimg_global_id(g));
 	for (i = 0; i < n; i++)
 		if (devimg_select_image_with(&dev->caps, &dev->features, &ds[i],
@@ -75,7 +75,7 @@ static int compatible(struct devimg_device *dev, const struct devimg_global *g,
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; %s",
 					why[i]);
 	free(why);
-	return dispatch_error(-ENOENT, "%s", msg);
+	return backend_fail(-ENOENT, "%s", msg);
 }
 
 /*
@@ -100,12 +100,12 @@ static int image_access(const struct devimg_global *g,
 		return 0;
 	r = image_bytes(img, &bytes, &size);
 	if (r < 0)
-		return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(img),
+		return backend_fail(r, IMG_FMT ": %s", IMG_ARGS(img),
 				      devimg_strerror(r));
 	r = devglobal_spirv_access(bytes, size, devimg_global_id(g), &acc,
 				   msg, sizeof(msg));
 	if (r < 0 && r != -ENOENT)
-		return dispatch_error(r, IMG_FMT ": %s", IMG_ARGS(img), msg);
+		return backend_fail(r, IMG_FMT ": %s", IMG_ARGS(img), msg);
 	if (r == 0)
 		*access = (int)acc;
 	globals_access_keep(g, img, *access);
@@ -147,7 +147,7 @@ static int image_program(struct devimg_device *dev, struct devimg_image *img,
 
 	err = devimg_image_guess_format(img, &fmt);
 	if (err < 0)
-		return dispatch_error(err, IMG_FMT ": %s", IMG_ARGS(img),
+		return backend_fail(err, IMG_FMT ": %s", IMG_ARGS(img),
 				      devimg_strerror(err));
 	err = link_plan_make(dev, img, NULL, 0, &plan);
 	if (err < 0)
@@ -158,7 +158,7 @@ static int image_program(struct devimg_device *dev, struct devimg_image *img,
 		options = link_build_options(img, "", "");
 		err = options ? progcache_get(dev, img, fmt, options, NULL, NULL,
 					      0, prog) :
-				dispatch_error(-ENOMEM, "out of memory");
+				backend_fail(-ENOMEM, "out of memory");
 		free(options);
 	}
 	link_plan_fini(&plan);
@@ -176,10 +176,10 @@ static int transfer_check(const char *fn, struct devimg_queue *q,
 	size_t size;
 
 	if (!q || !g || (!host && n))
-		return dispatch_error(-EINVAL, "%s: NULL argument", fn);
+		return backend_fail(-EINVAL, "%s: NULL argument", fn);
 	size = devimg_global_size(g);
 	if (off > size || n > size - off)
-		return dispatch_error(-EINVAL, "%s: device global '%s': bytes %zu..%zu outside its %zu bytes",
+		return backend_fail(-EINVAL, "%s: device global '%s': bytes %zu..%zu outside its %zu bytes",
 				      fn, devimg_global_id(g), off, off + n,
 				      size);
 	return 0;
@@ -197,7 +197,7 @@ static int access_check(const struct devimg_global *g, struct devimg_image **img
 	if (dir == READ ? acc & DEVGLOBAL_ACCESS_READ :
 			  acc & DEVGLOBAL_ACCESS_WRITE)
 		return 0;
-	return dispatch_error(-EACCES, "device global '%s' has host access '%s': the host may not %s it",
+	return backend_fail(-EACCES, "device global '%s' has host access '%s': the host may not %s it",
 			      devimg_global_id(g), access_name(acc),
 			      dir == READ ? "read" : "write");
 }
@@ -208,7 +208,7 @@ static int scope_image(struct devimg_device *dev, const struct devimg_global *g,
 {
 	if (n == 1)
 		return 0;
-	return dispatch_error(-EINVAL, "device global '%s' has device_image_scope, but " IMG_FMT " and " IMG_FMT " both define it for device %s",
+	return backend_fail(-EINVAL, "device global '%s' has device_image_scope, but " IMG_FMT " and " IMG_FMT " both define it for device %s",
 			      devimg_global_id(g), IMG_ARGS(ok[0]),
 			      IMG_ARGS(ok[1]), devimg_device_name(dev));
 }
@@ -224,7 +224,7 @@ static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g
 
 	err = image_program(dev, img, &prog);
 	if (err < 0)
-		return dispatch_error_prefix(err, "device global '%s'",
+		return backend_fail_prefix(err, "device global '%s'",
 					     devimg_global_id(g));
 	err = globals_symbol(img, g, global_mapped(dev), &sym);
 	if (err < 0)
@@ -237,7 +237,7 @@ static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g
 						off, n, host, 1);
 	free(sym);
 	if (err < 0)
-		return dispatch_error(err, "device global '%s' in the program of " IMG_FMT " on %s: %s",
+		return backend_fail(err, "device global '%s' in the program of " IMG_FMT " on %s: %s",
 				      devimg_global_id(g), IMG_ARGS(img),
 				      devimg_device_name(dev),
 				      devimg_plugin_last_error(dev->plugin));
@@ -266,7 +266,7 @@ static int pointed_transfer(struct devimg_queue *q,
 		err = devimg_plugin_mem_read(dev->plugin, q->pq, mem, 1, off, n,
 					     host);
 	if (err < 0)
-		return dispatch_error(err, "device global '%s' on %s: %s",
+		return backend_fail(err, "device global '%s' on %s: %s",
 				      devimg_global_id(g),
 				      devimg_device_name(dev),
 				      devimg_plugin_last_error(dev->plugin));
@@ -289,7 +289,7 @@ static int transfer(const char *fn, struct devimg_queue *q,
 		return err;
 	ok = calloc(ndefs, sizeof(*ok));
 	if (!ok) {
-		err = dispatch_error(-ENOMEM, "%s: out of memory", fn);
+		err = backend_fail(-ENOMEM, "%s: out of memory", fn);
 		goto out;
 	}
 	err = compatible(q->dev, g, defs, ndefs, ok, &nok);

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The internal objects above the registry: devices (loader/backend/),
- * contexts, queues, buffers and kernels (loader/dispatch/), with the
- * declarations of the program cache and linking (loader/program/) and of
- * bundles, which the devices and contexts hold. One header for the three
- * wings for now; what each file may call is the stack of docs/design.md.
+ * The dispatch wing (loader/dispatch/): contexts, queues, buffers,
+ * kernels and launches, bundles; what its files share. Below it: the
+ * program wing (loader/program/program.h), the backend
+ * (loader/backend/backend.h), the registry.
  *
  * Lifetimes: devices belong to their context and live as long as it;
  * queues, buffers and kernels each hold a reference to the context. The
@@ -21,30 +20,13 @@
 
 #include <devimg/devimg.h>
 
-#include "loader/registry/registry-internal.h"
-#include "loader/backend/plugins.h"
-
-struct progcache_entry;
-struct global_mem;
+#include "loader/program/program.h"
 
 /* One plugin context: the kept devices of one platform. */
 struct dispatch_platform {
 	struct devimg_plugin *plugin;
 	struct devimg_plugin_context *pctx;
 	struct devimg_device *devs;	/* the platform's, one allocation */
-};
-
-struct devimg_device {
-	struct devimg_ctx *ctx;			/* borrowed: ctx owns us */
-	struct devimg_plugin *plugin;
-	struct devimg_plugin_device *pdev;
-	struct devimg_plugin_context *pctx;
-	const struct devimg_plugin_device_info *info;
-	struct devimg_device_caps caps;
-	struct devimg_device_features features;
-	pthread_mutex_t cache_lock;		/* guards cache, serialises builds */
-	struct progcache_entry *cache;
-	struct global_mem *globals;		/* device-global-access.c; under cache_lock */
 };
 
 /*
@@ -122,69 +104,10 @@ int ctx_enumerate_all(struct devimg_ctx *ctx);
 int bundle_filter_read(const struct devimg_bundle_filter *filter,
 		       struct devimg_bundle_filter *f);
 
-
-/* ---- device-global-memory.c: memory of device globals without image scope ---- */
-
-/*
- * prog was just built on dev from imgs (n; dev->cache_lock held): the
- * memory of their globals without image scope, made if needed, has its
- * address written into prog's variables. A failure is logged; reading or
- * writing such a global then fails with the reason.
- */
-void global_program_built(struct devimg_device *dev,
-			  struct devimg_image *const *imgs, size_t n,
-			  struct devimg_plugin_program *prog);
-/* Free the memory of dev's globals (its context is freed). */
-void global_mem_free(struct devimg_device *dev);
-/*
- * The memory of g (a global without image scope) on dev, made now if
- * needed, zero-filled through pq (dev->cache_lock held). -ENOTSUP when the
- * backend cannot tell its address (the message names the plugin and the
- * operation), -ENOMEM, the plugin's error.
- */
-int global_mem_get_locked(struct devimg_device *dev,
-			  struct devimg_plugin_queue *pq,
-			  const struct devimg_global *g,
-			  struct global_mem **out);
-/* The plugin buffer of a global's memory. */
-struct devimg_plugin_mem *global_mem_buffer(const struct global_mem *m);
-/*
- * Whether dev's backend finds a global by the name its image's
- * "<id>@global_id_mapping" gives (CUDA, as DPC++'s CUDA adapter does)
- * rather than by the unique id (the SPIR-V backends: HostAccessINTEL's
- * name is the id).
- */
-static inline bool global_mapped(const struct devimg_device *dev)
-{
-	return dev->caps.backend == DEVIMG_BACKEND_CUDA;
-}
-
-/* ---- plugin-error.c ---- */
-
-/*
- * Record the calling thread's detailed message (devimg_last_error()) and
- * return err, so that callers can write "return dispatch_error(...)".
- */
-int dispatch_error(int err, const char *format, ...) DEVIMG_PRINTF(2, 3);
-/* Put "<format>: " before the calling thread's message; returns err. */
-int dispatch_error_prefix(int err, const char *format, ...)
-	DEVIMG_PRINTF(2, 3);
-
 /* ---- context.c ---- */
-
-/*
- * Put own on ctx's release list (any thread): ctx_free() calls its
- * release(), the newest first, once the context's programs are freed.
- */
-void ctx_own(struct devimg_ctx *ctx, struct ctx_owned *own);
 
 /* The process-wide plugin set, bound on first use; NULL when -ENOMEM. */
 struct devimg_plugins *dispatch_plugins(void);
-
-/* ---- device.c ---- */
-
-/* Fill dev->caps and dev->features from dev->info. */
-void device_init_caps(struct devimg_device *dev);
 
 /* ---- kernel.c ---- */
 
@@ -209,58 +132,5 @@ struct kernel_source {
 int kernel_new_from(struct devimg_device *dev, const char *name,
 		    const struct kernel_source *src,
 		    struct devimg_kernel **out);
-
-/* ---- progcache.c ---- */
-
-enum progcache_kind {
-	PROGCACHE_BUILT,	/* built from one image */
-	PROGCACHE_OBJECT,	/* compiled from one image, for linking */
-	PROGCACHE_LINKED,	/* linked from the objects of several */
-};
-
-/* One image of a link: how its object is compiled. */
-struct progcache_unit {
-	struct devimg_image *img;
-	enum devimg_image_format fmt;
-	const char *options;		/* compile options */
-	struct devimg_spec_values *spec;	/* as for progcache_get() */
-	const void *spec_key;
-	size_t key_size;
-};
-
-/*
- * The built program of img for dev, with the given options and, for the
- * native spec-constant path, the values in spec (NULL: the module's
- * defaults; key is spec_key/key_size, the full value blob). Built on the
- * first request (counted in ctx->builds), then cached for the context's
- * life. The program is borrowed from the cache. -ENOEXEC on a build
- * failure (the message holds the plugin's error and build log), -ENOMEM,
- * -ESTALE when the image was unregistered, or the plugin's error.
- */
-int progcache_get(struct devimg_device *dev, struct devimg_image *img,
-		  enum devimg_image_format fmt, const char *options,
-		  struct devimg_spec_values *spec, const void *spec_key,
-		  size_t key_size, struct devimg_plugin_program **out);
-/*
- * As progcache_get(), the object compiled from img for linking (counted in
- * ctx->builds too). -ENOTSUP when the plugin cannot compile separately
- * (the message says why).
- */
-int progcache_get_object(struct devimg_device *dev, struct devimg_image *img,
-			 enum devimg_image_format fmt, const char *options,
-			 struct devimg_spec_values *spec, const void *spec_key,
-			 size_t key_size, struct devimg_plugin_program **out);
-/*
- * The program linked from the objects of u[0] to u[n - 1] (n >= 1; u[0]
- * the image whose kernels are wanted; its spec key keys the link) with
- * link options; each object from the cache or compiled, the link cached.
- * -ENOEXEC on a compile or link failure, -ENOTSUP when the backend
- * cannot link, -ENOMEM, -ESTALE.
- */
-int progcache_get_linked(struct devimg_device *dev,
-			 const struct progcache_unit *u, size_t n,
-			 const char *options,
-			 struct devimg_plugin_program **out);
-void progcache_free(struct devimg_device *dev);
 
 #endif

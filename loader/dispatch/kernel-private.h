@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "loader/dispatch/dispatch.h"
-#include "loader/program/link.h"
+#include "loader/program/program.h"
 
 enum arg_kind { ARG_UNSET, ARG_VALUE, ARG_BUF, ARG_LOCAL };
 

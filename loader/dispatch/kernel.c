@@ -31,7 +31,7 @@
 
 #include "util/checked.h"
 #include "loader/dispatch/dispatch.h"
-#include "loader/program/link.h"
+#include "loader/program/program.h"
 #include "loader/dispatch/kernel-private.h"
 #include "props/props.h"
 
@@ -47,15 +47,15 @@ static int pick_image(struct devimg_device *dev, const char *name,
 	err = images_collect(name, &imgs, &n);
 	if (err == -ENOENT) {
 		registry_suggest(name, msg, sizeof(msg));
-		return dispatch_error(err, "no registered image defines kernel '%s'%s%s",
+		return backend_fail(err, "no registered image defines kernel '%s'%s%s",
 				      name, msg[0] ? ": " : "", msg);
 	}
 	if (err < 0)
-		return dispatch_error(err, "looking up kernel '%s': %s", name,
+		return backend_fail(err, "looking up kernel '%s': %s", name,
 				      devimg_strerror(err));
 	reasons = calloc(n, sizeof(*reasons));
 	if (!reasons) {
-		err = dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+		err = backend_fail(-ENOMEM, "kernel '%s': out of memory",
 				     name);
 		goto out;
 	}
@@ -72,7 +72,7 @@ static int pick_image(struct devimg_device *dev, const char *name,
 	for (i = 0; i < n && len < sizeof(msg); i++)
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; %s",
 					reasons[i]);
-	err = dispatch_error(err, "%s", msg);
+	err = backend_fail(err, "%s", msg);
 out:
 	images_drop(imgs, n);
 	free(reasons);
@@ -90,7 +90,7 @@ static int kernel_bind(struct devimg_kernel *k,
 
 	err = devimg_plugin_kernel_create(p, prog, k->name, &pk);
 	if (err < 0)
-		return dispatch_error(err, "no kernel '%s' in the program built from image %u (target %s): %s",
+		return backend_fail(err, "no kernel '%s' in the program built from image %u (target %s): %s",
 				      k->name, devimg_image_index(k->img),
 				      devimg_image_target(k->img),
 				      devimg_plugin_last_error(p));
@@ -104,7 +104,7 @@ static int kernel_bind(struct devimg_kernel *k,
 		err = devimg_plugin_kernel_set_arg_mem(p, pk, k->spec_index,
 						       k->spec_mem);
 		if (err < 0)
-			err = dispatch_error(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
+			err = backend_fail(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
 					     k->name, k->spec_index,
 					     devimg_plugin_last_error(p));
 	}
@@ -138,13 +138,13 @@ static int kernel_setup_elimination(struct devimg_kernel *k)
 	if (err == -ENOENT)
 		return 0;
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': '%s' of image %u (target %s): %s",
+		return backend_fail(err, "kernel '%s': '%s' of image %u (target %s): %s",
 				      k->name, "SYCL/kernel param opt",
 				      devimg_image_index(k->img),
 				      devimg_image_target(k->img),
 				      devimg_strerror(err));
 	if (nbits >= UINT_MAX)
-		return dispatch_error(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' counts %zu arguments",
+		return backend_fail(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' counts %zu arguments",
 				      k->name, nbits);
 	for (i = 0; i < nbits; i++)
 		kept += !props_arg_eliminated(mask, i);
@@ -155,12 +155,12 @@ static int kernel_setup_elimination(struct devimg_kernel *k)
 		kept--;
 	}
 	if (nuser != UINT_MAX && kept != nuser)
-		return dispatch_error(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' of image %u keeps %zu of %zu arguments, the built kernel has %u",
+		return backend_fail(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' of image %u keeps %zu of %zu arguments, the built kernel has %u",
 				      k->name, devimg_image_index(k->img), kept,
 				      nbits, nuser);
 	k->backend = calloc(nbits ? nbits : 1, sizeof(*k->backend));
 	if (!k->backend)
-		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
 				      k->name);
 	for (i = 0; i < nbits; i++)
 		k->backend[i] = props_arg_eliminated(mask, i) ? ELIMINATED :
@@ -186,7 +186,7 @@ static int kernel_setup_metadata(struct devimg_kernel *k)
 		return 0;
 	}
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': '%s%s' of image %u (target %s): %s",
+		return backend_fail(err, "kernel '%s': '%s%s' of image %u (target %s): %s",
 				      k->name, k->name, "@reqd_work_group_size",
 				      devimg_image_index(k->img),
 				      devimg_image_target(k->img),
@@ -215,7 +215,7 @@ static int spec_blob(struct devimg_kernel *k, const void **blob, size_t *size)
 {
 	int err = devimg_spec_values_buffer(k->spec, blob, size);
 
-	return err < 0 ? dispatch_error(err, "kernel '%s': spec constants: %s",
+	return err < 0 ? backend_fail(err, "kernel '%s': spec constants: %s",
 					k->name, devimg_strerror(err)) : 0;
 }
 
@@ -232,14 +232,14 @@ static int kernel_source_program(struct devimg_kernel *k,
 		if (!k->spec || !src->spec)
 			return 0;
 		err = spec_values_copy(k->spec, src->spec);
-		return err < 0 ? dispatch_error(err, "kernel '%s': the bundle's spec constants are not its image's",
+		return err < 0 ? backend_fail(err, "kernel '%s': the bundle's spec constants are not its image's",
 						k->name) : 0;
 	}
 	err = link_plan_make(k->dev, k->img, NULL, 0, &k->plan);
 	if (err == 0)
 		err = kernel_program(k, NULL, NULL, 0, prog);
 	if (err < 0 && k->plan.n != 1)
-		return dispatch_error_prefix(err, "kernel '%s'", k->name);
+		return backend_fail_prefix(err, "kernel '%s'", k->name);
 	return err;
 }
 
@@ -260,24 +260,24 @@ static int kernel_setup(struct devimg_kernel *k,
 		return err;
 	err = devimg_image_guess_format(k->img, &k->fmt);
 	if (err < 0)
-		return dispatch_error(err, "image %u of kernel '%s': %s",
+		return backend_fail(err, "image %u of kernel '%s': %s",
 				      devimg_image_index(k->img), k->name,
 				      devimg_strerror(err));
 	k->options = link_build_options(k->img, "", "");
 	if (!k->options)
-		return dispatch_error(-ENOMEM, "kernel '%s': out of memory",
+		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
 				      k->name);
 	err = devimg_image_spec_consts(k->img, &consts, &nconsts,
 				       &k->spec_defaults, &k->spec_defaults_size);
 	if (err < 0)
-		return dispatch_error(err, "spec constants of image %u (target %s) of kernel '%s': %s",
+		return backend_fail(err, "spec constants of image %u (target %s) of kernel '%s': %s",
 				      devimg_image_index(k->img),
 				      devimg_image_target(k->img), k->name,
 				      devimg_strerror(err));
 	if (nconsts) {
 		err = devimg_spec_values_new(k->img, &k->spec);
 		if (err < 0)
-			return dispatch_error(err, "kernel '%s': spec constants: %s",
+			return backend_fail(err, "kernel '%s': spec constants: %s",
 					      k->name, devimg_strerror(err));
 		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
 			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
@@ -287,7 +287,7 @@ static int kernel_setup(struct devimg_kernel *k,
 		return err;
 	err = devimg_plugin_kernel_create(dev->plugin, prog, k->name, &k->pk);
 	if (err < 0)
-		return dispatch_error(err, "no kernel '%s' in the program built from image %u (target %s): %s",
+		return backend_fail(err, "no kernel '%s' in the program built from image %u (target %s): %s",
 				      k->name, devimg_image_index(k->img),
 				      devimg_image_target(k->img),
 				      devimg_plugin_last_error(dev->plugin));
@@ -295,14 +295,14 @@ static int kernel_setup(struct devimg_kernel *k,
 	if (err == -ENOTSUP)
 		count = UINT_MAX;
 	else if (err < 0)
-		return dispatch_error(err, "kernel '%s': argument count: %s",
+		return backend_fail(err, "kernel '%s': argument count: %s",
 				      k->name,
 				      devimg_plugin_last_error(dev->plugin));
 	k->nuser = count;
 	if (k->spec && !k->native_spec) {
 		/* Emulated: the last argument is the buffer of all values. */
 		if (count == UINT_MAX || count == 0)
-			return dispatch_error(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
+			return backend_fail(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
 					      k->name);
 		k->spec_index = count - 1;
 		k->nuser = count - 1;
@@ -317,13 +317,13 @@ static int kernel_setup(struct devimg_kernel *k,
 				       DEVIMG_PLUGIN_MEM_READ_ONLY,
 				       spec_size ? spec_size : 1, &k->spec_mem);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': spec-constant buffer: %s",
+		return backend_fail(err, "kernel '%s': spec-constant buffer: %s",
 				      k->name,
 				      devimg_plugin_last_error(dev->plugin));
 	err = devimg_plugin_kernel_set_arg_mem(dev->plugin, k->pk,
 					       k->spec_index, k->spec_mem);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
+		return backend_fail(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
 				      k->name, k->spec_index,
 				      devimg_plugin_last_error(dev->plugin));
 	k->spec_dirty = true;
@@ -340,7 +340,7 @@ int kernel_new_from(struct devimg_device *dev, const char *name,
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->name = strdup(name))) {
 		free(k);
-		return dispatch_error(-ENOMEM, "devimg_kernel_new: out of memory");
+		return backend_fail(-ENOMEM, "devimg_kernel_new: out of memory");
 	}
 	atomic_init(&k->refcount, 1);
 	k->ctx = devimg_ctx_ref(dev->ctx);
@@ -365,7 +365,7 @@ DEVIMG_EXPORT int devimg_kernel_new(struct devimg_device *dev, const char *name,
 				    struct devimg_kernel **out)
 {
 	if (!dev || !name || !out)
-		return dispatch_error(-EINVAL, "devimg_kernel_new: NULL argument");
+		return backend_fail(-EINVAL, "devimg_kernel_new: NULL argument");
 	return kernel_new_from(dev, name, NULL, out);
 }
 
@@ -422,12 +422,12 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 	int err;
 
 	if (!k || !symbolic_id || !value)
-		return dispatch_error(-EINVAL, "devimg_kernel_set_spec_const: NULL argument");
+		return backend_fail(-EINVAL, "devimg_kernel_set_spec_const: NULL argument");
 	if (!k->spec)
-		return dispatch_error(-ENOENT, "kernel '%s': its image has no spec constant '%s' (none at all)",
+		return backend_fail(-ENOENT, "kernel '%s': its image has no spec constant '%s' (none at all)",
 				      k->name, symbolic_id);
 	if (k->spec_fixed)
-		return dispatch_error(-EINVAL, "kernel '%s' comes from an executable bundle, whose spec constants are fixed: set '%s' on the input bundle",
+		return backend_fail(-EINVAL, "kernel '%s' comes from an executable bundle, whose spec constants are fixed: set '%s' on the input bundle",
 				      k->name, symbolic_id);
 	pthread_mutex_lock(&k->lock);
 	err = devimg_spec_values_set(k->spec, symbolic_id, size, value);
@@ -439,10 +439,10 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 	}
 	pthread_mutex_unlock(&k->lock);
 	if (err == -ENOENT)
-		return dispatch_error(err, "kernel '%s': its image has no spec constant '%s'",
+		return backend_fail(err, "kernel '%s': its image has no spec constant '%s'",
 				      k->name, symbolic_id);
 	if (err < 0)
-		return dispatch_error(err, "kernel '%s': spec constant '%s' (%zu bytes given): %s",
+		return backend_fail(err, "kernel '%s': spec constant '%s' (%zu bytes given): %s",
 				      k->name, symbolic_id, size,
 				      devimg_strerror(err));
 	return 0;
@@ -472,7 +472,7 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 		err = devimg_plugin_mem_write(dev->plugin, q->pq, k->spec_mem,
 					      1, 0, size, blob);
 		if (err < 0)
-			err = dispatch_error(err, "kernel '%s': writing the spec-constant buffer: %s",
+			err = backend_fail(err, "kernel '%s': writing the spec-constant buffer: %s",
 					     k->name,
 					     devimg_plugin_last_error(dev->plugin));
 	}
@@ -510,7 +510,7 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
 	for (d = dims; d < k->reqd_dims; d++)
 		if (out[d] != 1) {
 			dims_label(out, k->reqd_dims, want, sizeof(want));
-			return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s, which a %u-dimensional launch cannot have",
+			return backend_fail(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s, which a %u-dimensional launch cannot have",
 					      k->name, want, dims);
 		}
 	if (!local_size)
@@ -519,7 +519,7 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
 		if (local_size[d] != out[d]) {
 			dims_label(out, dims, want, sizeof(want));
 			dims_label(local_size, dims, got, sizeof(got));
-			return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s (SYCL/program metadata), the launch asks for %s",
+			return backend_fail(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s (SYCL/program metadata), the launch asks for %s",
 					      k->name, want, got);
 		}
 	return 0;
@@ -544,15 +544,15 @@ int launch_range_check(unsigned dims, const size_t *global_offset,
 		off = global_offset ? global_offset[d] : 0;
 		if (global_size[d] &&
 		    size_add(off, global_size[d] - 1, &last))
-			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: offset %zu + global size %zu pass SIZE_MAX",
+			return backend_fail(-EINVAL, "devimg_launch: dimension %u: offset %zu + global size %zu pass SIZE_MAX",
 					      d, off, global_size[d]);
 		if (size_mul(items, global_size[d], &items))
-			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: global size %zu makes the work-item count pass SIZE_MAX",
+			return backend_fail(-EINVAL, "devimg_launch: dimension %u: global size %zu makes the work-item count pass SIZE_MAX",
 					      d, global_size[d]);
 		if (!local_size || !global_size[d])
 			continue;
 		if (!local_size[d] || global_size[d] % local_size[d])
-			return dispatch_error(-EINVAL, "devimg_launch: dimension %u: global size %zu is not a multiple of local size %zu",
+			return backend_fail(-EINVAL, "devimg_launch: dimension %u: global size %zu is not a multiple of local size %zu",
 					      d, global_size[d], local_size[d]);
 	}
 	return 0;
@@ -562,7 +562,7 @@ int launch_range_check(unsigned dims, const size_t *global_offset,
 static __attribute__((noinline, cold)) int
 launch_failed(struct devimg_kernel *k, int err)
 {
-	return dispatch_error(err, "launching kernel '%s' on %s: %s", k->name,
+	return backend_fail(err, "launching kernel '%s' on %s: %s", k->name,
 			      devimg_device_name(k->dev),
 			      devimg_plugin_last_error(k->dev->plugin));
 }
@@ -584,7 +584,7 @@ launch_locked(struct devimg_queue *q, struct devimg_kernel *k, unsigned dims,
 	gate_enter(k);
 	i = kernel_first_unset(k);
 	if (i != UINT_MAX) {
-		err = dispatch_error(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
+		err = backend_fail(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
 				     i, k->name);
 		goto out;
 	}
@@ -621,12 +621,12 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 	int err;
 
 	if (!q || !k || !global_size)
-		return dispatch_error(-EINVAL, "devimg_launch: NULL argument");
+		return backend_fail(-EINVAL, "devimg_launch: NULL argument");
 	if (dims < 1 || dims > 3)
-		return dispatch_error(-EINVAL, "devimg_launch: %u dimensions (1 to 3)",
+		return backend_fail(-EINVAL, "devimg_launch: %u dimensions (1 to 3)",
 				      dims);
 	if (q->dev != k->dev)
-		return dispatch_error(-EINVAL, "devimg_launch: kernel '%s' was made for %s, the queue is on another device",
+		return backend_fail(-EINVAL, "devimg_launch: kernel '%s' was made for %s, the queue is on another device",
 				      k->name, devimg_device_name(k->dev));
 	if (k->reqd_dims) {
 		err = reqd_local_size(k, dims, local_size, reqd);
@@ -643,7 +643,7 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 	if (global_offset && !k->offset_ok)
 		for (i = 0; i < dims; i++)
 			if (global_offset[i])
-				return dispatch_error(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
+				return backend_fail(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
 						      devimg_device_name(k->dev));
 	if (!atomic_load_explicit(&k->waiting, memory_order_relaxed) &&
 	    gate_try(k)) {

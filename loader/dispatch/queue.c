@@ -13,15 +13,15 @@ DEVIMG_EXPORT int devimg_queue_new(struct devimg_device *dev,
 	int err;
 
 	if (!dev || !out)
-		return dispatch_error(-EINVAL, "devimg_queue_new: NULL argument");
+		return backend_fail(-EINVAL, "devimg_queue_new: NULL argument");
 	q = calloc(1, sizeof(*q));
 	if (!q)
-		return dispatch_error(-ENOMEM, "devimg_queue_new: out of memory");
+		return backend_fail(-ENOMEM, "devimg_queue_new: out of memory");
 	err = devimg_plugin_queue_create(dev->plugin, dev->pctx, dev->pdev,
 					 &q->pq);
 	if (err < 0) {
 		free(q);
-		return dispatch_error(err, "cannot create a queue on %s: %s",
+		return backend_fail(err, "cannot create a queue on %s: %s",
 				      devimg_device_name(dev),
 				      devimg_plugin_last_error(dev->plugin));
 	}
@@ -39,11 +39,11 @@ DEVIMG_EXPORT int devimg_queue_finish(struct devimg_queue *q)
 	int err;
 
 	if (!q)
-		return dispatch_error(-EINVAL, "devimg_queue_finish: NULL queue");
+		return backend_fail(-EINVAL, "devimg_queue_finish: NULL queue");
 	err = q->finish ? q->finish(q->pq) :
 			  devimg_plugin_queue_finish(q->dev->plugin, q->pq);
 	if (err < 0)
-		return dispatch_error(err, "queue_finish on %s: %s",
+		return backend_fail(err, "queue_finish on %s: %s",
 				      devimg_device_name(q->dev),
 				      devimg_plugin_last_error(q->dev->plugin));
 	return 0;

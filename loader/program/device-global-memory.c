@@ -12,7 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "loader/dispatch/dispatch.h"
+#include "loader/program/program.h"
 #include "loader/registry/device-globals.h"
 
 struct global_mem {
@@ -40,14 +40,14 @@ static int mem_make(struct devimg_device *dev, struct devimg_plugin_queue *pq,
 	int err;
 
 	if (!m || !zeros) {
-		err = dispatch_error(-ENOMEM, "device global '%s': out of memory",
+		err = backend_fail(-ENOMEM, "device global '%s': out of memory",
 				     devimg_global_id(g));
 		goto fail;
 	}
 	err = devimg_plugin_mem_create(dev->plugin, dev->pctx, 0, size,
 				       &m->mem);
 	if (err < 0) {
-		err = dispatch_error(err, "device global '%s': cannot create its %zu bytes on %s: %s",
+		err = backend_fail(err, "device global '%s': cannot create its %zu bytes on %s: %s",
 				     devimg_global_id(g), size,
 				     devimg_device_name(dev),
 				     devimg_plugin_last_error(dev->plugin));
@@ -58,7 +58,7 @@ static int mem_make(struct devimg_device *dev, struct devimg_plugin_queue *pq,
 		err = devimg_plugin_mem_write(dev->plugin, pq, m->mem, 1, 0,
 					      size, zeros);
 	if (err < 0) {
-		err = dispatch_error(err, "device global '%s' on %s: %s",
+		err = backend_fail(err, "device global '%s' on %s: %s",
 				     devimg_global_id(g),
 				     devimg_device_name(dev),
 				     devimg_plugin_last_error(dev->plugin));
@@ -112,7 +112,7 @@ static int pointer_write(struct devimg_device *dev,
 					 bytes, 1);
 	free(sym);
 	if (err < 0)
-		return dispatch_error(err, "device global '%s': cannot write its address into a program on %s: %s",
+		return backend_fail(err, "device global '%s': cannot write its address into a program on %s: %s",
 				      devimg_global_id(m->g),
 				      devimg_device_name(dev),
 				      devimg_plugin_last_error(dev->plugin));
@@ -132,7 +132,7 @@ static int program_pointers(struct devimg_device *dev,
 
 	err = globals_of_image(img, &gs, &n);
 	if (err < 0)
-		return dispatch_error(err, IMG_FMT ": its device globals: %s",
+		return backend_fail(err, IMG_FMT ": its device globals: %s",
 				      IMG_ARGS(img), devimg_strerror(err));
 	for (i = 0; i < n && err == 0; i++) {
 		if (devimg_global_image_scope(gs[i]))
@@ -141,7 +141,7 @@ static int program_pointers(struct devimg_device *dev,
 			err = devimg_plugin_queue_create(dev->plugin, dev->pctx,
 							 dev->pdev, pq);
 			if (err < 0) {
-				err = dispatch_error(err, "device globals: no queue on %s: %s",
+				err = backend_fail(err, "device globals: no queue on %s: %s",
 						     devimg_device_name(dev),
 						     devimg_plugin_last_error(dev->plugin));
 				break;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/program/link.h"
+#include "loader/program/program.h"
 
 #define EXPORTED_SET "SYCL/exported symbols"
 #define IMPORTED_SET "SYCL/imported symbols"
@@ -186,7 +186,7 @@ static int resolve(struct devimg_device *dev, struct link_plan *plan,
 				return err;
 		}
 		if (!found)
-			return dispatch_error(-ENOEXEC, "image %u (target %s) imports '%s', which no registered image compatible with %s exports",
+			return backend_fail(-ENOEXEC, "image %u (target %s) imports '%s', which no registered image compatible with %s exports",
 					      devimg_image_index(img),
 					      devimg_image_target(img), sym,
 					      devimg_device_name(dev));
@@ -216,10 +216,10 @@ int link_plan_make(struct devimg_device *dev, struct devimg_image *root,
 	if (r.loaded)
 		images_drop(r.imgs, r.n);
 	if (err == -ENOMEM)
-		err = dispatch_error(err, "linking image %u: out of memory",
+		err = backend_fail(err, "linking image %u: out of memory",
 				     devimg_image_index(root));
 	else if (err < 0 && err != -ENOEXEC)
-		err = dispatch_error(err, "linking image %u (target %s): %s",
+		err = backend_fail(err, "linking image %u (target %s): %s",
 				     devimg_image_index(root),
 				     devimg_image_target(root),
 				     devimg_strerror(err));
@@ -302,12 +302,12 @@ out:
 	free(u);
 	free(lopts);
 	if (err == -ENOMEM)
-		return dispatch_error(err, "linking image %u: out of memory",
+		return backend_fail(err, "linking image %u: out of memory",
 				      devimg_image_index(plan->imgs[0]));
 	if (err < 0 && ((err != -ENOEXEC && err != -ENOTSUP) || plan->n == 1))
 		return err;
 	if (err < 0)
-		return dispatch_error_prefix(err, "image %u (target %s) imports symbols from %zu other image(s) and must be linked with them on %s",
+		return backend_fail_prefix(err, "image %u (target %s) imports symbols from %zu other image(s) and must be linked with them on %s",
 					     devimg_image_index(plan->imgs[0]),
 					     devimg_image_target(plan->imgs[0]),
 					     plan->n - 1, devimg_device_name(dev));

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader/dispatch/dispatch.h"
+#include "loader/program/program.h"
 
 struct progcache_entry {
 	struct progcache_entry *next;
@@ -88,7 +88,7 @@ static int cache_add(struct devimg_device *dev, const struct cache_key *k,
 	dev->cache = e;
 	return 0;
 nomem:
-	return dispatch_error(-ENOMEM, "program cache: out of memory");
+	return backend_fail(-ENOMEM, "program cache: out of memory");
 }
 
 static const char *dump_suffix(enum devimg_image_format fmt,
@@ -196,7 +196,7 @@ static int program_create(struct devimg_device *dev, struct devimg_image *img,
 
 	err = devimg_image_bin_copy(img, &bytes, &size);
 	if (err < 0)
-		return dispatch_error(err, "image %u (target %s): %s",
+		return backend_fail(err, "image %u (target %s): %s",
 				      devimg_image_index(img),
 				      devimg_image_target(img),
 				      devimg_strerror(err));
@@ -217,7 +217,7 @@ static int program_create(struct devimg_device *dev, struct devimg_image *img,
 	}
 	free(bytes);
 	if (err < 0)
-		return dispatch_error(err, "cannot create a program from image %u (target %s) on %s: %s",
+		return backend_fail(err, "cannot create a program from image %u (target %s) on %s: %s",
 				      devimg_image_index(img),
 				      devimg_image_target(img),
 				      devimg_device_name(dev),
@@ -237,7 +237,7 @@ static int program_spec(struct devimg_device *dev, struct devimg_image *img,
 	if (spec) {
 		err = devimg_spec_values_native(spec, &list, &n);
 		if (err < 0)
-			return dispatch_error(err, "spec constants: %s",
+			return backend_fail(err, "spec constants: %s",
 					      devimg_strerror(err));
 	}
 	for (i = 0; i < n; i++) {
@@ -246,7 +246,7 @@ static int program_spec(struct devimg_device *dev, struct devimg_image *img,
 							   list[i].size,
 							   list[i].value);
 		if (err < 0)
-			return dispatch_error(err, "cannot set SpecId %u of image %u on %s: %s",
+			return backend_fail(err, "cannot set SpecId %u of image %u on %s: %s",
 					      list[i].id,
 					      devimg_image_index(img),
 					      devimg_device_name(dev),
@@ -264,10 +264,10 @@ static int program_build(struct devimg_device *dev, struct devimg_image *img,
 	err = program_spec(dev, img, prog, spec);
 	if (err < 0)
 		return err;
-	atomic_fetch_add(&dev->ctx->builds, 1);
+	atomic_fetch_add(dev->builds, 1);
 	err = devimg_plugin_program_build(dev->plugin, prog, options);
 	if (err < 0)
-		return dispatch_error(err, "building image %u (target %s) for %s with options '%s' failed: %s",
+		return backend_fail(err, "building image %u (target %s) for %s with options '%s' failed: %s",
 				      devimg_image_index(img),
 				      devimg_image_target(img),
 				      devimg_device_name(dev), options,
@@ -284,15 +284,15 @@ static int program_compile(struct devimg_device *dev,
 
 	err = devimg_plugin_need_link(dev->plugin);
 	if (err < 0)
-		return dispatch_error(err, "%s",
+		return backend_fail(err, "%s",
 				      devimg_plugin_last_error(dev->plugin));
 	err = program_spec(dev, img, prog, spec);
 	if (err < 0)
 		return err;
-	atomic_fetch_add(&dev->ctx->builds, 1);
+	atomic_fetch_add(dev->builds, 1);
 	err = devimg_plugin_program_compile(dev->plugin, prog, options);
 	if (err < 0)
-		return dispatch_error(err, "compiling image %u (target %s) for %s with options '%s' failed: %s",
+		return backend_fail(err, "compiling image %u (target %s) for %s with options '%s' failed: %s",
 				      devimg_image_index(img),
 				      devimg_image_target(img),
 				      devimg_device_name(dev), options,
@@ -397,7 +397,7 @@ static int build_for_link(struct devimg_device *dev,
 	int err;
 
 	if (!both)
-		return dispatch_error(-ENOMEM, "program cache: out of memory");
+		return backend_fail(-ENOMEM, "program cache: out of memory");
 	snprintf(both, len, "%s%s%s", u->options, *u->options && *options ?
 		 " " : "", options);
 	err = program_create(dev, u->img, u->fmt, &prog);
@@ -434,11 +434,11 @@ static int link_locked(struct devimg_device *dev,
 		if (err < 0)
 			return err;
 	}
-	atomic_fetch_add(&dev->ctx->builds, 1);
+	atomic_fetch_add(dev->builds, 1);
 	err = devimg_plugin_program_link(dev->plugin, dev->pctx, dev->pdev,
 					 (unsigned)n, objs, options, out);
 	if (err < 0)
-		return dispatch_error(err, "linking image %u (target %s) with %zu other image(s) for %s with options '%s' failed: %s",
+		return backend_fail(err, "linking image %u (target %s) with %zu other image(s) for %s with options '%s' failed: %s",
 				      devimg_image_index(u[0].img),
 				      devimg_image_target(u[0].img), n - 1,
 				      devimg_device_name(dev), options,
@@ -468,7 +468,7 @@ int progcache_get_linked(struct devimg_device *dev,
 	if (!ids || !objs) {
 		free(ids);
 		free(objs);
-		return dispatch_error(-ENOMEM, "program cache: out of memory");
+		return backend_fail(-ENOMEM, "program cache: out of memory");
 	}
 	for (i = 0; i < n; i++)
 		ids[i] = devimg_image_id(u[i].img);

@@ -25,7 +25,7 @@
 
 #include "util/checked.h"
 #include "util/devimg_limits.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "props/offload-binary.h"
 #include "props/offload-symbols.h"
 #include "util/errmsg.h"

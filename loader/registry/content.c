@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 #define PTX_SCAN 4096
 

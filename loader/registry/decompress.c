@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "util/devimg_limits.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "props/unzstd.h"
 
 #define M PTHREAD_MUTEX_INITIALIZER

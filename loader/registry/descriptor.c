@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "util/devimg_limits.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 /* Sanity bounds (limits.h): beyond them a count comes from corruption. */
 #define MAX_ENTRIES DEVIMG_LIMIT_ENTRIES

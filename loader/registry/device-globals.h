@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 #define GLOBALS_SET "SYCL/device globals"
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 /* An image's "SYCL/device requirements", as selection checks them. */
 struct select_reqs {

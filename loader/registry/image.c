@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 static const char *opt_or_empty(const char *s)
 {

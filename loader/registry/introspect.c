@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "util/checked.h"
 #include "props/props.h"
 #include "util/errmsg.h"

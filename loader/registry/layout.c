@@ -28,7 +28,7 @@
 
 #include "util/checked.h"
 #include "util/devimg_limits.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "props/offload-binary.h"
 
 #define V2_SIZE sizeof(struct devimg_device_image)

@@ -7,7 +7,7 @@
  */
 #include <pthread.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 /*
  * Prefer writers where glibc allows it: eight threads looking kernels up

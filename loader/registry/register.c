@@ -12,7 +12,7 @@
  */
 #include <errno.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "util/errmsg.h"
 
 /*

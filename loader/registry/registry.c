@@ -29,7 +29,7 @@
 #include "util/checked.h"
 #include "util/escape.h"
 #include "loader/registry/device-globals.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "util/errmsg.h"
 
 #define MAX_PROBLEMS 16

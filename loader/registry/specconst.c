@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "props/props.h"
 #include "util/errmsg.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "props/props.h"
 
 struct devimg_spec_values {

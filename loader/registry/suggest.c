@@ -18,7 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 #define SUGGEST_MAX 3
 #define DISTANCE_MAX 3

@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "tests/loader/fixture.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 /* Callers set the size of the structs they hand over. */
 #define CAPS sizeof(struct devimg_device_caps)

@@ -79,7 +79,7 @@ static void log_some(void *arg)
 {
 	devimg_set_log_priority(DEVIMG_LOG_DEBUG);
 	log_dbg("name %s", (const char *)arg);
-	dispatch_error(-ENOENT, "no kernel '%s'", (const char *)arg);
+	backend_fail(-ENOENT, "no kernel '%s'", (const char *)arg);
 }
 
 START_TEST(test_log_stderr)
@@ -98,19 +98,19 @@ START_TEST(test_last_error)
 {
 	char long_name[6000];
 
-	ck_assert_int_eq(dispatch_error(-ENOENT, "no kernel '%s'", EVIL),
+	ck_assert_int_eq(backend_fail(-ENOENT, "no kernel '%s'", EVIL),
 			 -ENOENT);
 	ck_assert_str_eq(devimg_last_error(), "no kernel '" EVIL_ESC "'");
-	dispatch_error_prefix(-ENOENT, "on %s", "dev\x07");
+	backend_fail_prefix(-ENOENT, "on %s", "dev\x07");
 	ck_assert_str_eq(devimg_last_error(),
 			 "on dev\\x07: no kernel '" EVIL_ESC "'");
 	/* Cut at the bound between two escapes. */
 	memset(long_name, '\x1b', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = '\0';
-	dispatch_error(-ENOENT, "x%s", long_name);
+	backend_fail(-ENOENT, "x%s", long_name);
 	ck_assert_uint_eq(strlen(devimg_last_error()), 1 + 1023 * 4);
 	assert_clean(devimg_last_error());
-	dispatch_error_prefix(-ENOENT, "yy");
+	backend_fail_prefix(-ENOENT, "yy");
 	ck_assert_uint_eq(strlen(devimg_last_error()), 4 + 1 + 1022 * 4);
 }
 END_TEST

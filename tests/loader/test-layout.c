@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "tests/loader/fixture.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 
 static const unsigned char spirv[16] = { 0x03, 0x02, 0x23, 0x07, 0, 0, 1 };
 static const unsigned char bc[16] = { 'B', 'C', 0xc0, 0xde, 1, 2, 3 };

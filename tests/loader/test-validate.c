@@ -8,7 +8,7 @@
 
 #include "util/devimg_limits.h"
 #include "tests/loader/fixture.h"
-#include "loader/registry/registry-internal.h"
+#include "loader/registry/registry.h"
 #include "util/errmsg.h"
 
 static const unsigned char bytes[64] = { 0x03, 0x02, 0x23, 0x07 };

@@ -4,7 +4,8 @@
 # (tools/call-loops.sh: strongly connected components; checked here to
 # find loops of two and three files and one planted in a copy of the
 # loader); the loader's wings form a stack, each file calling only its
-# own wing and those below (core, registry, backend, program, dispatch).
+# own wing and those below (core, registry, backend, program, dispatch),
+# and including only their headers.
 . "$top_srcdir/tests/lib.sh"
 
 loops=$top_srcdir/tools/call-loops.sh
@@ -118,4 +119,56 @@ stack_check "$top_srcdir/loader" ||
 n=$(sh "$loops" -v "$top_srcdir/loader" | grep -c ' -> ')
 [ "$n" -gt 50 ] || fail "only $n calls between the loader's files: the stack check read nothing"
 
-echo "PASS: no loops; the stack holds"
+# Includes keep the stack too: a file of the loader includes headers of
+# its own wing and those below, the plugin interface (plugins/) from the
+# backend up, and util/, props/, the public headers and those make
+# generates (paths.h) anywhere. Every quoted #include names
+# its folder (Makefile.am), so the folder is the wing.
+# include_check DIR: the includes of DIR (a loader) that go up, in
+# $scratch/incs; fails the check when there is one.
+include_check() {
+	grep -H '^#include "' "$1"/*.[ch] "$1"/*/*.[ch] |
+		sed 's/^\([^:]*\):#include "\([^"]*\)".*/\1 \2/' |
+		awk -v top="$1/" '
+		function wing(w) {
+			if (w == "registry") return 1
+			if (w == "backend") return 2
+			if (w == "program") return 3
+			if (w == "dispatch") return 4
+			return 9
+		}
+		function rank_file(f,    w) {
+			w = substr(f, length(top) + 1)
+			if (w !~ /\//) return 0
+			sub(/\/.*/, "", w)
+			return wing(w)
+		}
+		function rank_inc(h,    w) {
+			if (h ~ /^(util|props|devimg)\// || h !~ /\//) return -1
+			if (h ~ /^plugins\//) return 2
+			if (h !~ /^loader\//) return 9
+			w = substr(h, 8)
+			if (w !~ /\//) return 0
+			sub(/\/.*/, "", w)
+			return wing(w)
+		}
+		{ n++ }
+		rank_inc($2) > rank_file($1) { print "include up the stack: " $1 " " $2; bad = 1 }
+		END { if (n < 50) { print "only " n " includes read"; bad = 1 } exit bad }' \
+		>"$scratch/incs"
+}
+# It sees an include planted up the stack (the registry seeing contexts),
+# and the plugin interface in the core.
+cp -R "$top_srcdir/loader" "$scratch/inc"
+printf '#include "loader/dispatch/dispatch.h"\n' >>"$scratch/inc/registry/registry.c"
+printf '#include "plugins/devimg_plugin.h"\n' >>"$scratch/inc/env.c"
+if include_check "$scratch/inc"; then
+	fail "the include check missed registry.c -> dispatch.h"
+fi
+grep -qx "include up the stack: $scratch/inc/registry/registry.c loader/dispatch/dispatch.h" \
+	"$scratch/incs" &&
+	grep -qx "include up the stack: $scratch/inc/env.c plugins/devimg_plugin.h" \
+		"$scratch/incs" || fail "the include check: $(cat "$scratch/incs")"
+include_check "$top_srcdir/loader" ||
+	fail "an include goes up the stack: $(cat "$scratch/incs")"
+echo "PASS: no loops; the stack holds for calls and includes"

@@ -5,8 +5,8 @@
  * (property sets, spec constants, content), image selection. The wings
  * above it (the program cache, dispatch) include this; the core does not.
  */
-#ifndef DEVIMG_LOADER_REGISTRY_INTERNAL_H
-#define DEVIMG_LOADER_REGISTRY_INTERNAL_H
+#ifndef DEVIMG_LOADER_REGISTRY_H
+#define DEVIMG_LOADER_REGISTRY_H
 
 #include "util/hash.h"
 #include "loader/libdevimg-internal.h"
