@@ -194,7 +194,7 @@ fuzz/bin/introspect: fuzz/obj/fuzz/fuzz-introspect.o $(fuzz_loader_objs) \
 fuzz/bin/dump: fuzz/obj/fuzz/fuzz-dump.o $(fuzz_dump_objs) $(fuzz_props_objs)
 	$(fuzz_link) $(LIBELF_LIBS) -ldl $(ZSTD_LIBS)
 fuzz/bin/devglobal: fuzz/obj/fuzz/fuzz-devglobal.o \
-		fuzz/obj/wrapper/dump-globals.o fuzz/obj/wrapper/json.o \
+		fuzz/obj/wrapper/dump-device-globals.o fuzz/obj/wrapper/json.o \
 		$(fuzz_props_objs)
 	$(fuzz_link) -ldl
 fuzz/bin/blob: fuzz/obj/fuzz/fuzz-blob.o $(fuzz_loader_objs) $(fuzz_props_objs)
