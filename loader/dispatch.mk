@@ -83,6 +83,9 @@ noinst_LTLIBRARIES += loader/libdevimg-plugins.la
 loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \
 	loader/backend/plugins.c loader/backend/plugins.h \
+	loader/backend/plugin-discovery.c loader/backend/plugin-start.c \
+	loader/backend/plugin-binding.c loader/backend/plugin-notes.c \
+	loader/backend/plugin-names.c \
 	loader/backend/plugin-calls.c loader/backend/plugin-private.h \
 	loader/backend/plugin-ops.h \
 	loader/backend/account.c loader/backend/account.h \

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The operations of a plugin's table (struct devimg_plugin_ops,
- * devimg_plugin.h) as one list, in the table's order: plugins.c checks a
- * table against it, plugins.h declares the traced devimg_plugin_<op>()
- * of each and plugin-calls.c defines them from it.
+ * devimg_plugin.h) as one list, in the table's order: plugin-binding.c
+ * checks a table against it, plugins.h declares the traced
+ * devimg_plugin_<op>() of each and plugin-calls.c defines them from it.
  *
  * DEVIMG_PLUGIN_OPS(REQ, OPT) is REQ(...) for each operation of the
  * minimum table, then OPT(...) for each optional one appended after it,

@@ -36,8 +36,9 @@
  * The loader calls plugins only through devimg_plugin_<op>(p, ...), one per
  * operation of struct devimg_plugin_ops and with the same contract (see
  * devimg_plugin.h); they add the level-2 trace, so plugins never trace.
- * plugins.c finds, starts and binds; plugin-calls.c holds the calls
- * (plugin-private.h is what the two share).
+ * plugin-discovery.c finds, plugin-start.c starts, plugin-binding.c
+ * binds, plugins.c holds the set; plugin-calls.c holds the calls
+ * (plugin-private.h is what they share).
  */
 #ifndef DEVIMG_LOADER_PLUGINS_H
 #define DEVIMG_LOADER_PLUGINS_H
