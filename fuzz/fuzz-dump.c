@@ -39,8 +39,6 @@
 #include "props/syclbin.h"
 #include "util/errmsg.h"
 
-#define ERRLEN 1024
-
 static const unsigned char *lo;
 static size_t len;
 static char path[64];
@@ -81,12 +79,12 @@ static void touch(const void *p, uint64_t n)
 	sink += s;
 }
 
-static void check_err(int r, const char *err, const char *name)
+static void check_err(int r, const struct errmsg *err, const char *name)
 {
 	FUZZ_ASSERT(r == -EINVAL || r == -ENOMEM || r == -E2BIG ||
 		    r == -EOPNOTSUPP || r == -EOVERFLOW || r == -EFBIG,
-		    "error %d: %s", r, err);
-	fuzz_check_msg(err, ERRLEN, name);
+		    "error %d: %s", r, err->msg);
+	fuzz_check_msg(err->msg, sizeof(err->msg), name);
 }
 
 /* A string of the model: NUL-terminated, inside the input when in is set. */
@@ -214,14 +212,14 @@ static void check_entries(const struct devimg_file *f)
 static int containers(void)
 {
 	struct dump_container *c = NULL;
-	char err[ERRLEN] = "";
+	struct errmsg err = { 0 };
 	const struct devimg_file *f;
 	int r;
 
-	r = dump_container_open(path, &c, err, sizeof(err));
+	r = dump_container_open(path, &c, &err);
 	if (r < 0) {
 		FUZZ_ASSERT(!c, "output on failure");
-		check_err(r, err, path);
+		check_err(r, &err, path);
 		return 1;
 	}
 	if (r == 0) {
@@ -242,13 +240,13 @@ static int containers(void)
 static void offloading(void)
 {
 	struct dump_container *c = NULL;
-	char err[ERRLEN] = "";
+	struct errmsg err = { 0 };
 	int r;
 
-	r = dump_offloading_open(path, &c, err, sizeof(err));
+	r = dump_offloading_open(path, &c, &err);
 	if (r < 0) {
 		FUZZ_ASSERT(!c, "output on failure");
-		check_err(r, err, path);
+		check_err(r, &err, path);
 		return;
 	}
 	if (!c)
@@ -270,16 +268,16 @@ static int u64_cmp(const void *a, const void *b)
 static void descriptors(const uint8_t *data, size_t size)
 {
 	struct dump_descriptors *d = NULL, *again = NULL;
+	struct errmsg err = { 0 };
 	const struct devimg_file *f;
-	char err[ERRLEN] = "";
 	uint64_t *known;
 	size_t i;
 	int r;
 
-	r = dump_descriptors_open_mem(data, size, "fuzz.elf", NULL, 0, &d, err,
-				      sizeof(err));
+	r = dump_descriptors_open_mem(data, size, "fuzz.elf", NULL, 0, &d,
+				      &err);
 	if (r < 0) {
-		check_err(r, err, "fuzz.elf: ");
+		check_err(r, &err, "fuzz.elf: ");
 		return;
 	}
 	f = dump_descriptors_images(d);
@@ -296,9 +294,8 @@ static void descriptors(const uint8_t *data, size_t size)
 			known[i] = f->images[i].bin_offset;
 		qsort(known, f->nimages, sizeof(*known), u64_cmp);
 		r = dump_descriptors_open_mem(data, size, "fuzz.elf", known,
-					      f->nimages, &again, err,
-					      sizeof(err));
-		FUZZ_ASSERT(r == 0, "the second search failed: %s", err);
+					      f->nimages, &again, &err);
+		FUZZ_ASSERT(r == 0, "the second search failed: %s", err.msg);
 		f = dump_descriptors_images(again);
 		FUZZ_ASSERT(!f || !f->nimages,
 			    "%zu images found again, listed already",

@@ -103,7 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct errmsg err = { 0 };
 	struct devimg_propset *sets = NULL;
 	struct props *p = NULL;
-	char msg[512];
 	size_t nsets = 0;
 	int r;
 
@@ -116,11 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_roundtrip(p);
-	msg[0] = '\0';
-	r = devimg_propsets_from_props(p, FNAME, &sets, &nsets, msg,
-				       sizeof(msg));
+	err.msg[0] = '\0';
+	r = devimg_propsets_from_props(p, FNAME, &sets, &nsets, &err);
 	if (r < 0) {
-		fuzz_check_msg(msg, sizeof(msg), FNAME ": ");
+		fuzz_check_msg(err.msg, sizeof(err.msg), FNAME ": ");
 	} else {
 		FUZZ_ASSERT(nsets == p->nsets, "%zu sets, parsed %zu", nsets,
 			    p->nsets);

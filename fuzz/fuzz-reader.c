@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "fuzz/fuzz.h"
+#include "util/errmsg.h"
 #include "wrapper/index-reader.h"
 
 #define FNAME "fuzz.elf"
@@ -88,18 +89,17 @@ static void check_image(const struct reader_image *img)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct devimg_file *f = NULL;
-	char err[512];
+	struct errmsg err = { 0 };
 	size_t i;
 	int r;
 
 	lo = data;
 	hi = data + size;
-	err[0] = '\0';
-	r = devimg_reader_open_mem(data, size, FNAME, &f, err, sizeof(err));
+	r = devimg_reader_open_mem(data, size, FNAME, &f, &err);
 	if (r < 0) {
 		FUZZ_ASSERT(!f, "output on failure");
 		FUZZ_ASSERT(r == -EINVAL || r == -ENOMEM, "error %d", r);
-		fuzz_check_msg(err, sizeof(err), FNAME ": ");
+		fuzz_check_msg(err.msg, sizeof(err.msg), FNAME ": ");
 		return 0;
 	}
 	FUZZ_ASSERT(f && !strcmp(f->fname, FNAME), "file name");

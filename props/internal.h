@@ -22,10 +22,10 @@
 
 /*
  * Check the 8-byte bit-count header against the payload. On failure,
- * detail receives "what: saw ..., expected ..." without a place.
+ * detail (may be NULL) gets "what: saw ..., expected ..." without a place.
  */
 int props_bytes_check(const unsigned char *buf, uint64_t size, uint64_t *nbits,
-		      char *detail, size_t detailsz);
+		      struct errmsg *detail);
 
 /* ---- model (model.c) ---- */
 

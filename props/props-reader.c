@@ -277,7 +277,7 @@ static int decode_b64(struct reader *rd, const struct prop_line *pl,
 static int fit_bytes(struct reader *rd, const struct prop_line *pl,
 		     unsigned char *buf, size_t *size)
 {
-	char detail[256];
+	struct errmsg detail = { 0 };
 	uint64_t bits, need;
 
 	if (*size >= PROPS_BYTES_HEADER) {
@@ -292,9 +292,9 @@ static int fit_bytes(struct reader *rd, const struct prop_line *pl,
 			*size = PROPS_BYTES_HEADER + (size_t)need;
 		}
 	}
-	if (props_bytes_check(buf, *size, &bits, detail, sizeof(detail)) < 0) {
+	if (props_bytes_check(buf, *size, &bits, &detail) < 0) {
 		errmsg_at(rd->err, rd->fname, pl->ln->lineno,
-			     col_of(pl->ln, pl->val), "%s", detail);
+			     col_of(pl->ln, pl->val), "%s", detail.msg);
 		return -EINVAL;
 	}
 	return 0;

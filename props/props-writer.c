@@ -18,7 +18,6 @@
 
 static int valid_prop(const struct props_prop *pr)
 {
-	char detail[256];
 	uint64_t bits;
 
 	if (!pr->name[0] || pr->name[0] == '[' || strpbrk(pr->name, "=\n"))
@@ -27,8 +26,7 @@ static int valid_prop(const struct props_prop *pr)
 	case PROPS_UINT32:
 		return 1;
 	case PROPS_BYTE_ARRAY:
-		return !props_bytes_check(pr->data, pr->size, &bits, detail,
-					  sizeof(detail));
+		return !props_bytes_check(pr->data, pr->size, &bits, NULL);
 	default:
 		return 0;
 	}

@@ -103,8 +103,7 @@ void dump_meta_decode(const char *set, const struct devimg_prop *p,
 		break;
 	}
 	if (r < 0 && !m->err.msg[0])
-		snprintf(m->err.msg, sizeof(m->err.msg), "%s: cannot decode",
-			 where);
+		errmsg_set(&m->err, "%s: cannot decode", where);
 }
 
 uint64_t dump_meta_uint(const struct devimg_prop *p, unsigned elem_bytes,

@@ -63,7 +63,7 @@
 #include "devimg/descriptor.h"
 #include "util/devimg_limits.h"
 #include "wrapper/dump-descriptor.h"
-#include "util/escape.h"
+#include "util/errmsg.h"
 #include "props/props.h"
 #include "wrapper/index-reader.h"
 
@@ -135,8 +135,7 @@ struct scan {
 	struct loc cur;		/* the descriptor being checked */
 	struct dimg *found;
 	size_t nfound, capfound;
-	char *err;
-	size_t errlen;
+	struct errmsg *err;
 };
 
 struct dump_descriptors {
@@ -146,22 +145,22 @@ struct dump_descriptors {
 	size_t map_size;
 };
 
+/*
+ * "<fname>: " and the message, all of it escaped; a file name that leaves
+ * no room for the rest is left out.
+ */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct scan *s, int ret, const char *fmt, ...)
 {
-	char msg[1024];
+	struct errmsg msg = { 0 };
 	va_list ap;
-	int n;
 
-	n = snprintf(msg, sizeof(msg), "%s: ", s->fname);
-	if (n < 0 || (size_t)n >= sizeof(msg))
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	errmsg_vset(&msg, fmt, ap);
 	va_end(ap);
-	if (s->errlen)
-		esc_bytes(s->err, s->errlen, msg, strlen(msg), 0);
-	return ret;
+	if (strlen(s->fname) + 2 < sizeof(msg.msg))
+		errmsg_prefix(&msg, "%s", s->fname);
+	return errmsg_esc(s->err, ret, "%s", msg.msg);
 }
 
 static uint64_t rd(const unsigned char *p, unsigned n)
@@ -977,8 +976,8 @@ static const char *after_fname(const struct scan *s, const char *msg)
 /* The property sets of a found image, read again and decoded. */
 static int decode_propsets(struct scan *s, struct dimg *d, unsigned idx)
 {
+	struct errmsg err = { 0 };
 	struct props p = { 0 };
-	char err[1024] = "";
 	size_t i;
 	int r;
 
@@ -986,17 +985,16 @@ static int decode_propsets(struct scan *s, struct dimg *d, unsigned idx)
 	r = read_propsets(s, d->props_b, d->props_e, &p);
 	if (r > 0)
 		r = devimg_propsets_from_props(&p, s->fname, &d->img.propsets,
-					       &d->img.npropsets, err,
-					       sizeof(err));
+					       &d->img.npropsets, &err);
 	else if (r == 0)
 		r = fail(s, -EINVAL,
 			 "section [%zu] '%s' descriptor at 0x%" PRIx64
 			 ": image %u: property sets no longer check out",
 			 d->desc_sec, d->img.found_section, d->desc_off, idx);
-	if (r < 0 && r != -ENOMEM && err[0])
+	if (r < 0 && r != -ENOMEM && err.msg[0])
 		fail(s, r, "section [%zu] '%s' descriptor at 0x%" PRIx64
 		     ": image %u: %s", d->desc_sec, d->img.found_section,
-		     d->desc_off, idx, after_fname(s, err));
+		     d->desc_off, idx, after_fname(s, err.msg));
 	for (i = 0; i < p.nsets; i++)
 		free(p.sets[i].props);
 	free(p.sets);
@@ -1101,19 +1099,18 @@ static int scan_file(struct scan *s)
 
 int dump_descriptors_open_mem(const void *buf, size_t size, const char *fname,
 			      const uint64_t *known, size_t nknown,
-			      struct dump_descriptors **out, char *err,
-			      size_t errlen)
+			      struct dump_descriptors **out,
+			      struct errmsg *err)
 {
 	struct dump_descriptors *d;
 	struct scan s = {
 		.fname = fname, .buf = buf, .size = size, .err = err,
-		.errlen = errlen, .charging = 1,
-		.budget = (uint64_t)size / 4 + BUDGET_BASE,
+		.charging = 1, .budget = (uint64_t)size / 4 + BUDGET_BASE,
 	};
 	int r;
 
-	if (errlen)
-		err[0] = '\0';
+	if (err)
+		err->msg[0] = '\0';
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return fail(&s, -ENOMEM, "%s", strerror(ENOMEM));
@@ -1147,17 +1144,17 @@ int dump_descriptors_open_mem(const void *buf, size_t size, const char *fname,
 
 int dump_descriptors_open(const char *path, const uint64_t *known,
 			  size_t nknown, struct dump_descriptors **out,
-			  char *err, size_t errlen)
+			  struct errmsg *err)
 {
 	void *map = NULL;
 	size_t size = 0;
 	int r;
 
-	r = devimg_reader_map(path, &map, &size, err, errlen);
+	r = devimg_reader_map(path, &map, &size, err);
 	if (r < 0)
 		return r;
 	r = dump_descriptors_open_mem(map ? map : "", size, path, known,
-				      nknown, out, err, errlen);
+				      nknown, out, err);
 	if (r < 0) {
 		if (map)
 			munmap(map, size);

@@ -13,11 +13,11 @@
  *
  * Error contract: the open functions return 0 and *out (which may hold no
  * image: finding no descriptor is no error), or a negative errno with one
- * line "<file>: <where>: <reason>" in err (errlen bytes, always
- * NUL-terminated): -E2BIG when the file's structure repeats beyond the
- * check budget (a small constant number of checks per byte of the file),
- * -EINVAL for section headers that cannot be read or a property value of a
- * found image that does not decode, -ENOMEM.
+ * line "<file>: <where>: <reason>", escaped, in err: -E2BIG when the
+ * file's structure repeats beyond the check budget (a small constant
+ * number of checks per byte of the file), -EINVAL for section headers that
+ * cannot be read or a property value of a found image that does not
+ * decode, -ENOMEM.
  */
 #ifndef DEVIMG_WRAPPER_DUMP_DESCRIPTOR_H
 #define DEVIMG_WRAPPER_DUMP_DESCRIPTOR_H
@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/errmsg.h"
 #include "wrapper/index-reader.h"
 
 /* bin_offset of an image whose bytes are not in the file (inflated). */
@@ -43,12 +44,12 @@ struct dump_descriptors;
  */
 int dump_descriptors_open_mem(const void *buf, size_t size, const char *fname,
 			      const uint64_t *known, size_t nknown,
-			      struct dump_descriptors **out, char *err,
-			      size_t errlen);
+			      struct dump_descriptors **out,
+			      struct errmsg *err);
 /* Map path (devimg_reader_map()) and read it as above. */
 int dump_descriptors_open(const char *path, const uint64_t *known,
 			  size_t nknown, struct dump_descriptors **out,
-			  char *err, size_t errlen);
+			  struct errmsg *err);
 void dump_descriptors_close(struct dump_descriptors *d);
 
 /* The images found, found = "descriptor", indices from 0. */

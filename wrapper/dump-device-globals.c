@@ -19,8 +19,7 @@ static int decode(const char *set, const struct devimg_prop *p,
 		return 0;
 	if (devglobal_decode(p->value, p->size, g, msg, sizeof(msg)) == 0)
 		return 1;
-	snprintf(why->msg, sizeof(why->msg), "set '%s' property '%s': %s",
-		 set, p->name, msg);
+	errmsg_set(why, "set '%s' property '%s': %s", set, p->name, msg);
 	return 0;
 }
 

@@ -176,8 +176,9 @@ static int extract_bytes(const struct devimg_file *df,
 			 const struct reader_image *img, struct dump_job *o,
 			 const unsigned char *p, size_t n)
 {
-	char path[PATH_MAX], err[ERRLEN];
+	struct errmsg err = { 0 };
 	struct out_file out;
+	char path[PATH_MAX];
 	int ret;
 
 	ret = extract_name(df, img, o->dir, &o->written, path, sizeof(path),
@@ -187,9 +188,9 @@ static int extract_bytes(const struct devimg_file *df,
 				  df->fname, img->index);
 		return ret;
 	}
-	if (out_open(&out, path, err, sizeof(err)) < 0) {
+	if (out_open(&out, path, &err) < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
-				  df->fname, img->index, err);
+				  df->fname, img->index, err.msg);
 		return -EIO;
 	}
 	ret = write_all(out.fd, p, n);
@@ -207,9 +208,9 @@ static int extract_bytes(const struct devimg_file *df,
 				  df->fname, img->index, strerror(-ret));
 		return ret;
 	}
-	if (out_commit(&out, err, sizeof(err)) < 0) {
+	if (out_commit(&out, &err) < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
-				  df->fname, img->index, err);
+				  df->fname, img->index, err.msg);
 		return -EIO;
 	}
 	esc_fprintf(stdout, NULL, "%s\n", path);
@@ -217,20 +218,19 @@ static int extract_bytes(const struct devimg_file *df,
 }
 
 /* --extract's reason for a compressed image it cannot expand. */
-static void unzstd_error(int status, const struct props_unzstd *z, char *err,
-			 size_t errlen)
+static void unzstd_error(int status, const struct props_unzstd *z,
+			 struct errmsg *err)
 {
 	if (status == PROPS_UNZSTD_NO_MEMORY)
-		snprintf(err, errlen, "no memory for %llu expanded bytes",
-			 z->declared);
+		errmsg_set(err, "no memory for %llu expanded bytes",
+			   z->declared);
 	else if (status == PROPS_UNZSTD_CORRUPT)
-		snprintf(err, errlen, "corrupt zstd frame: %s", z->detail);
+		errmsg_set(err, "corrupt zstd frame: %s", z->detail);
 	else if (status == PROPS_UNZSTD_SHORT)
-		snprintf(err, errlen,
-			 "corrupt zstd frame: %zu bytes, %llu recorded",
-			 z->size, z->declared);
+		errmsg_set(err, "corrupt zstd frame: %zu bytes, %llu recorded",
+			   z->size, z->declared);
 	else
-		snprintf(err, errlen, "%s", dump_unzstd_why(status));
+		errmsg_set(err, "%s", dump_unzstd_why(status));
 }
 
 static int extract_image(const struct devimg_file *df,
@@ -239,16 +239,16 @@ static int extract_image(const struct devimg_file *df,
 	struct props_unzstd z = { .head = 0, .want = PROPS_UNZSTD_ANY };
 	const unsigned char *p = img->bin;
 	size_t n = (size_t)img->bin_size;
-	char err[ERRLEN];
+	struct errmsg err = { 0 };
 	int ret;
 
 	/* A compressed image is written expanded unless --raw. */
 	if (img->format == DEVIMG_FORMAT_COMPRESSED && !o->raw) {
 		ret = props_unzstd(img->bin, n, &z);
 		if (ret) {
-			unzstd_error(ret, &z, err, sizeof(err));
+			unzstd_error(ret, &z, &err);
 			esc_fprintf(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
-					  df->fname, img->index, err);
+					  df->fname, img->index, err.msg);
 			return -EBADMSG;
 		}
 		p = z.buf;

@@ -106,10 +106,9 @@ void dump_container_close(struct dump_container *c)
 	free(c);
 }
 
-static int nomem(const char *path, char *err, size_t errlen)
+static int nomem(const char *path, struct errmsg *err)
 {
-	esc_snprintf(err, errlen, NULL, "%s: %s", path, strerror(ENOMEM));
-	return -ENOMEM;
+	return errmsg_esc(err, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 }
 
 /* Targets are borrowed from the SYCLBIN: images share them. */
@@ -141,7 +140,7 @@ static void add_image(struct dump_container *c, const struct module_view *v,
  * metadata range however many modules name it.
  */
 static int module_view(struct dump_container *c, const struct syclbin_module *m,
-		       const char *path, char *err, size_t errlen)
+		       const char *path, struct errmsg *err)
 {
 	struct module_view *v = &c->mods[m->meta_id];
 	size_t j, k = syclbin_module_kernel_count(m);
@@ -150,12 +149,12 @@ static int module_view(struct dump_container *c, const struct syclbin_module *m,
 	if (v->built)
 		return 0;
 	ret = devimg_propsets_from_props(m->meta, path, &v->sets, &v->nsets,
-					 err, errlen);
+					 err);
 	if (ret < 0)
 		return ret;
 	v->entries = calloc(k + 1, sizeof(*v->entries));
 	if (!v->entries)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	for (j = 0; j < k; j++)
 		v->entries[j] = syclbin_module_kernel(m, j);
 	v->nentries = k;
@@ -165,7 +164,7 @@ static int module_view(struct dump_container *c, const struct syclbin_module *m,
 
 /* The images DPC++'s runtime makes of the SYCLBIN, in its order. */
 static int syclbin_view(struct dump_container *c, const char *path,
-			char *err, size_t errlen)
+			struct errmsg *err)
 {
 	const struct syclbin *sb = c->sb;
 	size_t i, j;
@@ -175,11 +174,11 @@ static int syclbin_view(struct dump_container *c, const char *path,
 	c->mods = calloc(sb->nmetas + 1, sizeof(*c->mods));
 	c->images.images = calloc(sb->nimages + 1, sizeof(*c->images.images));
 	if (!c->mods || !c->images.images)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	for (i = 0; i < sb->nmodules; i++) {
 		const struct syclbin_module *m = &sb->modules[i];
 
-		ret = module_view(c, m, path, err, errlen);
+		ret = module_view(c, m, path, err);
 		if (ret < 0)
 			return ret;
 		for (j = 0; j < m->nir; j++)
@@ -203,8 +202,8 @@ static uint8_t entry_format(unsigned image_kind)
 }
 
 /* The OffloadBinary entries as images: named PATH.offload.I.TRIPLE-ARCH. */
-static int entries_view(struct dump_container *c, const char *path, char *err,
-			size_t errlen)
+static int entries_view(struct dump_container *c, const char *path,
+			struct errmsg *err)
 {
 	size_t i, j, n = 0;
 
@@ -213,7 +212,7 @@ static int entries_view(struct dump_container *c, const char *path, char *err,
 	c->entries_fname = malloc(strlen(path) + sizeof(".offload"));
 	c->entries.images = calloc(n + 1, sizeof(*c->entries.images));
 	if (!c->entries_fname || !c->entries.images)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	sprintf(c->entries_fname, "%s.offload", path);
 	c->entries.fname = c->entries_fname;
 	for (i = 0; i < c->nobs; i++) {
@@ -227,7 +226,7 @@ static int entries_view(struct dump_container *c, const char *path, char *err,
 			char *target = malloc(tl + al + 2);
 
 			if (!target)
-				return nomem(path, err, errlen);
+				return nomem(path, err);
 			snprintf(target, tl + al + 2, "%s%s%s", t ? t : "",
 				 al ? "-" : "", a ? a : "");
 			img->index = (unsigned)c->entries.nimages;
@@ -273,7 +272,7 @@ static int add_blob(struct dump_container *c, struct offload_binary *ob,
  */
 static int read_blobs(struct dump_container *c, const unsigned char *p,
 		      size_t n, const char *where,
-		      const struct blob_place *place, char *err, size_t errlen)
+		      const struct blob_place *place, struct errmsg *err)
 {
 	struct errmsg perr = { 0 };
 	struct offload_binary *ob;
@@ -287,13 +286,11 @@ static int read_blobs(struct dump_container *c, const unsigned char *p,
 			here.off = off;
 		}
 		ret = offload_binary_parse_at(p, n, &off, where, &ob, &perr);
-		if (ret < 0) {
-			esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
-			return ret;
-		}
+		if (ret < 0)
+			return errmsg_esc(err, ret, "%s", perr.msg);
 		if (add_blob(c, ob, place ? &here : NULL)) {
 			offload_binary_free(ob);
-			return nomem(where, err, errlen);
+			return nomem(where, err);
 		}
 	}
 	return 0;
@@ -325,7 +322,7 @@ static int add_problem(struct dump_container *c, const char *fmt, ...)
  * decode is a problem of its own, and the others are unharmed.
  */
 static int decode_symbols(struct dump_container *c, const char *path,
-			  char *err, size_t errlen)
+			  struct errmsg *err)
 {
 	struct errmsg perr = { 0 };
 	char where[PATH_MAX + 64];
@@ -337,7 +334,7 @@ static int decode_symbols(struct dump_container *c, const char *path,
 		n += c->obs[i]->nentries;
 	c->syms = calloc(n + 1, sizeof(*c->syms));
 	if (!c->syms)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	c->nsyms = n;
 	for (i = 0; i < c->nobs; i++) {
 		for (j = 0; j < c->obs[i]->nentries; j++, k++) {
@@ -351,13 +348,13 @@ static int decode_symbols(struct dump_container *c, const char *path,
 			ret = offload_symbols_decode(s, len, where,
 						     &c->syms[k].sy, &perr);
 			if (ret == -ENOMEM)
-				return nomem(path, err, errlen);
+				return nomem(path, err);
 			if (ret == 0)
 				continue;
 			c->syms[k].error = strdup(perr.msg);
 			if (!c->syms[k].error ||
 			    add_problem(c, "%s", perr.msg) < 0)
-				return nomem(path, err, errlen);
+				return nomem(path, err);
 		}
 	}
 	return 0;
@@ -394,7 +391,7 @@ static int is_registered_image(const struct offload_entry *e)
  * in why; 0 when it would not. first: b's first entry's number.
  */
 static int blob_refused(const struct dump_container *c, size_t b,
-			size_t first, char *why, size_t len)
+			size_t first, struct errmsg *why)
 {
 	const struct offload_binary *ob = c->obs[b];
 	size_t j, n = 0;
@@ -406,21 +403,21 @@ static int blob_refused(const struct dump_container *c, size_t b,
 			continue;
 		n++;
 		if (registered_format(e->image_kind) < 0) {
-			snprintf(why, len,
-				 "OFFLOADING IMAGE [%zu]: image kind %u unknown, expected 0 to 6",
-				 first + j, e->image_kind);
+			errmsg_set(why,
+				   "OFFLOADING IMAGE [%zu]: image kind %u unknown, expected 0 to 6",
+				   first + j, e->image_kind);
 			return 1;
 		}
 		if (!offload_entry_string(e, "triple", NULL)) {
-			snprintf(why, len,
-				 "OFFLOADING IMAGE [%zu]: no \"triple\" string",
-				 first + j);
+			errmsg_set(why,
+				   "OFFLOADING IMAGE [%zu]: no \"triple\" string",
+				   first + j);
 			return 1;
 		}
 	}
 	if (n > DEVIMG_LIMIT_IMAGES) {
-		snprintf(why, len, "%zu SYCL images, more than %u", n,
-			 DEVIMG_LIMIT_IMAGES);
+		errmsg_set(why, "%zu SYCL images, more than %u", n,
+			   DEVIMG_LIMIT_IMAGES);
 		return 1;
 	}
 	return 0;
@@ -461,9 +458,9 @@ static void add_registered(struct dump_container *c, size_t b, size_t k,
  * whole gives none (both reported and counted).
  */
 static int registered_view(struct dump_container *c, const char *path,
-			   char *err, size_t errlen)
+			   struct errmsg *err)
 {
-	char why[160];
+	struct errmsg why = { 0 };
 	size_t i, j, k = 0, n = 0;
 
 	for (i = 0; i < c->nobs; i++)
@@ -473,17 +470,17 @@ static int registered_view(struct dump_container *c, const char *path,
 	c->registered.fname = path;
 	c->registered.images = calloc(n, sizeof(*c->registered.images));
 	if (!c->registered.images)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	for (i = 0; i < c->nobs; k += c->obs[i]->nentries, i++) {
 		if (!c->places[i].registered)
 			continue;
-		if (blob_refused(c, i, k, why, sizeof(why))) {
+		if (blob_refused(c, i, k, &why)) {
 			if (add_problem(c, "%s: section [%zu] '%s' blob at 0x%"
 					PRIx64 ": %s: a constructor registers none of its images",
 					path, c->places[i].sec,
 					c->places[i].sec_name, c->places[i].off,
-					why) < 0)
-				return nomem(path, err, errlen);
+					why.msg) < 0)
+				return nomem(path, err);
 			continue;
 		}
 		for (j = 0; j < c->obs[i]->nentries; j++) {
@@ -497,7 +494,7 @@ static int registered_view(struct dump_container *c, const char *path,
 }
 
 int dump_container_open(const char *path, struct dump_container **out,
-			char *err, size_t errlen)
+			struct errmsg *err)
 {
 	struct errmsg perr = { 0 };
 	struct dump_container *c;
@@ -506,24 +503,24 @@ int dump_container_open(const char *path, struct dump_container **out,
 	*out = NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	c->fname = path;
-	ret = devimg_reader_map(path, &c->map, &c->size, err, errlen);
+	ret = devimg_reader_map(path, &c->map, &c->size, err);
 	if (ret < 0)
 		goto fail;
 	if (syclbin_is(c->map, c->size)) {
 		ret = syclbin_parse(c->map, c->size, path, &c->sb, &perr);
 		if (ret < 0) {
-			esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
+			errmsg_esc(err, ret, "%s", perr.msg);
 			goto fail;
 		}
-		ret = syclbin_view(c, path, err, errlen);
+		ret = syclbin_view(c, path, err);
 	} else if (offload_binary_is(c->map, c->size)) {
-		ret = read_blobs(c, c->map, c->size, path, NULL, err, errlen);
+		ret = read_blobs(c, c->map, c->size, path, NULL, err);
 		if (!ret)
-			ret = entries_view(c, path, err, errlen);
+			ret = entries_view(c, path, err);
 		if (!ret)
-			ret = decode_symbols(c, path, err, errlen);
+			ret = decode_symbols(c, path, err);
 	} else {
 		dump_container_close(c);
 		return 0;
@@ -543,7 +540,7 @@ fail:
  * to (LLVM 22's wrapper): no blob, no error.
  */
 static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
-			 char *err, size_t errlen)
+			 struct errmsg *err)
 {
 	struct blob_place place;
 	Elf_Scn *scn = NULL;
@@ -558,14 +555,12 @@ static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_LLVM_OFFLOADING_TYPE)
 			continue;
-		if (sh.sh_offset > c->size || sh.sh_size > c->size - sh.sh_offset) {
-			esc_snprintf(err, errlen, NULL,
-					   "%s: section %zu (SHT_LLVM_OFFLOADING): offset %" PRIu64 " size %" PRIu64 " past the end of the file (%zu bytes)",
-					   path, elf_ndxscn(scn),
-					   (uint64_t)sh.sh_offset,
-					   (uint64_t)sh.sh_size, c->size);
-			return -EINVAL;
-		}
+		if (sh.sh_offset > c->size || sh.sh_size > c->size - sh.sh_offset)
+			return errmsg_esc(err, -EINVAL,
+					  "%s: section %zu (SHT_LLVM_OFFLOADING): offset %" PRIu64 " size %" PRIu64 " past the end of the file (%zu bytes)",
+					  path, elf_ndxscn(scn),
+					  (uint64_t)sh.sh_offset,
+					  (uint64_t)sh.sh_size, c->size);
 		if ((sh.sh_flags & SHF_ALLOC) &&
 		    !offload_binary_is((const unsigned char *)c->map +
 				       sh.sh_offset, (size_t)sh.sh_size))
@@ -580,7 +575,7 @@ static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 		snprintf(where, sizeof(where), "%s: section %zu", path,
 			 elf_ndxscn(scn));
 		ret = read_blobs(c, (const unsigned char *)c->map + sh.sh_offset,
-				 (size_t)sh.sh_size, where, &place, err, errlen);
+				 (size_t)sh.sh_size, where, &place, err);
 		if (ret < 0)
 			return ret;
 	}
@@ -588,7 +583,7 @@ static int scan_sections(struct dump_container *c, Elf *elf, const char *path,
 }
 
 int dump_offloading_open(const char *path, struct dump_container **out,
-			 char *err, size_t errlen)
+			 struct errmsg *err)
 {
 	struct dump_container *c;
 	Elf *elf = NULL;
@@ -597,22 +592,22 @@ int dump_offloading_open(const char *path, struct dump_container **out,
 	*out = NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return nomem(path, err, errlen);
+		return nomem(path, err);
 	c->fname = path;
-	ret = devimg_reader_map(path, &c->map, &c->size, err, errlen);
+	ret = devimg_reader_map(path, &c->map, &c->size, err);
 	if (ret < 0 || !c->map)
 		goto out;
 	elf_version(EV_CURRENT);
 	elf = elf_memory(c->map, c->size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto out;
-	ret = scan_sections(c, elf, path, err, errlen);
+	ret = scan_sections(c, elf, path, err);
 	if (!ret && c->nobs)
-		ret = entries_view(c, path, err, errlen);
+		ret = entries_view(c, path, err);
 	if (!ret && c->nobs)
-		ret = decode_symbols(c, path, err, errlen);
+		ret = decode_symbols(c, path, err);
 	if (!ret && c->nobs)
-		ret = registered_view(c, path, err, errlen);
+		ret = registered_view(c, path, err);
 	if (!ret && c->nobs) {
 		elf_end(elf);
 		*out = c;

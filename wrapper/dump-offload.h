@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 
+#include "util/errmsg.h"
 #include "wrapper/json.h"
 #include "wrapper/index-reader.h"
 
@@ -32,14 +33,14 @@ struct dump_container;
  * 0 when it is neither (nothing opened); or a negative errno.
  */
 int dump_container_open(const char *path, struct dump_container **out,
-			char *err, size_t errlen);
+			struct errmsg *err);
 /*
  * The OffloadBinary blobs of the SHT_LLVM_OFFLOADING sections of the ELF
  * file path: 0 with *out NULL when it has none (or is no ELF file), 0 and
  * *out, or a negative errno for a malformed section or blob.
  */
 int dump_offloading_open(const char *path, struct dump_container **out,
-			 char *err, size_t errlen);
+			 struct errmsg *err);
 void dump_container_close(struct dump_container *c);
 
 /* The SYCLBIN's images as devimg-dump shows an object's; NULL if none. */

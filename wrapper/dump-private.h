@@ -20,7 +20,6 @@
 #include "util/errmsg.h"
 
 #define PROG DUMP_PROG
-#define ERRLEN 1024
 
 /* ---- dump-decode.c ---- */
 

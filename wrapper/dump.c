@@ -16,7 +16,6 @@
 
 #include "wrapper/dump-descriptor.h"
 #include "wrapper/dump-private.h"
-#include "util/escape.h"
 
 static int u64_cmp(const void *a, const void *b)
 {
@@ -94,12 +93,12 @@ static int dump_container(const char *path, struct dump_job *o,
 	const struct devimg_file *df;
 	struct devimg_file none = { .fname = path };
 	struct dump_container *dc = NULL;
-	char err[ERRLEN];
+	struct errmsg err = { 0 };
 	int ret;
 
-	ret = dump_container_open(path, &dc, err, sizeof(err));
+	ret = dump_container_open(path, &dc, &err);
 	if (ret <= 0)
-		return ret < 0 ? file_failed(o, ret, "%s", err) : 0;
+		return ret < 0 ? file_failed(o, ret, "%s", err.msg) : 0;
 	df = dump_container_images(dc);
 	*partial = print_problems(dc);
 	ret = dump_view(df ? df : &none, dc, o, w);
@@ -178,20 +177,19 @@ static int dump_elf_view(const char *path, struct devimg_file *df,
 			 struct json_writer *w)
 {
 	struct dump_descriptors *dd = NULL;
+	struct errmsg err = { 0 };
 	struct devimg_file view;
 	uint64_t *known;
-	char err[ERRLEN];
 	int ret, partial;
 
 	known = bin_offsets(df->images, df->nimages, NULL, 0);
 	if (!known)
 		return file_failed(o, -ENOMEM, "%s: %s", path,
 				   strerror(ENOMEM));
-	ret = dump_descriptors_open(path, known, df->nimages, &dd, err,
-				    sizeof(err));
+	ret = dump_descriptors_open(path, known, df->nimages, &dd, &err);
 	free(known);
 	if (ret < 0)
-		return file_failed(o, ret, "%s", err);
+		return file_failed(o, ret, "%s", err.msg);
 	ret = merge_views(df, dump_descriptors_images(dd),
 			  dump_container_registered(dc), &view);
 	if (ret < 0) {
@@ -212,19 +210,19 @@ static int dump_elf(const char *path, struct dump_job *o,
 {
 	struct dump_container *dc = NULL;
 	struct devimg_file *df = NULL;
-	char err[ERRLEN];
+	struct errmsg err = { 0 };
 	int ret, partial = 0;
 
 	ret = dump_container(path, o, w, &partial);
 	if (ret)
 		return ret < 0 ? ret : partial;
-	ret = devimg_reader_open(path, &df, err, sizeof(err));
+	ret = devimg_reader_open(path, &df, &err);
 	if (ret < 0)
-		return file_failed(o, ret, "%s", err);
-	ret = dump_offloading_open(path, &dc, err, sizeof(err));
+		return file_failed(o, ret, "%s", err.msg);
+	ret = dump_offloading_open(path, &dc, &err);
 	if (ret < 0) {
 		devimg_reader_close(df);
-		return file_failed(o, ret, "%s", err);
+		return file_failed(o, ret, "%s", err.msg);
 	}
 	ret = dump_elf_view(path, df, dc, o, w);
 	dump_container_close(dc);
@@ -237,19 +235,19 @@ static int dump_props(const char *path, struct dump_job *o,
 {
 	struct devimg_propset *sets = NULL;
 	struct errmsg perr = { 0 };
+	struct errmsg err = { 0 };
 	struct props *p = NULL;
-	char err[ERRLEN];
 	size_t n = 0;
 	int ret;
 
 	ret = props_read_file(path, &p, &perr);
 	if (ret < 0) {
-		esc_snprintf(err, sizeof(err), NULL, "%s", perr.msg);
-		return file_failed(o, ret, "%s", err);
+		errmsg_esc(&err, ret, "%s", perr.msg);
+		return file_failed(o, ret, "%s", err.msg);
 	}
-	ret = devimg_propsets_from_props(p, path, &sets, &n, err, sizeof(err));
+	ret = devimg_propsets_from_props(p, path, &sets, &n, &err);
 	if (ret < 0) {
-		file_failed(o, ret, "%s", err);
+		file_failed(o, ret, "%s", err.msg);
 		goto out;
 	}
 	if (o->mode == DUMP_JSON)

@@ -23,7 +23,6 @@
 
 #include "devimg/descriptor.h"
 #include "util/devimg_limits.h"
-#include "util/escape.h"
 #include "wrapper/index.h"
 #include "wrapper/index-reader.h"
 #include "util/errmsg.h"
@@ -66,8 +65,7 @@ struct blob {
 
 struct reader {
 	const char *fname;
-	char *err;
-	size_t errlen;
+	struct errmsg *err;
 	Elf *elf;
 	const unsigned char *buf;
 	size_t size;
@@ -80,22 +78,22 @@ struct reader {
 	size_t cap;		/* of file->images */
 };
 
+/*
+ * "<fname>: " and the message, all of it escaped; a file name that leaves
+ * no room for the rest is left out.
+ */
 __attribute__((format(printf, 3, 4)))
 static int fail(struct reader *r, int ret, const char *fmt, ...)
 {
-	char msg[1024];
+	struct errmsg msg = { 0 };
 	va_list ap;
-	int n;
 
-	n = snprintf(msg, sizeof(msg), "%s: ", r->fname);
-	if (n < 0 || (size_t)n >= sizeof(msg))
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	errmsg_vset(&msg, fmt, ap);
 	va_end(ap);
-	if (r->errlen)
-		esc_bytes(r->err, r->errlen, msg, strlen(msg), 0);
-	return ret;
+	if (strlen(r->fname) + 2 < sizeof(msg.msg))
+		errmsg_prefix(&msg, "%s", r->fname);
+	return errmsg_esc(r->err, ret, "%s", msg.msg);
 }
 
 /* Location strings for errors; truncation only shortens a message. */
@@ -1048,14 +1046,13 @@ void devimg_reader_close(struct devimg_file *f)
 }
 
 static int reader_init(struct reader *r, const void *buf, size_t size,
-		       const char *fname, char *err, size_t errlen)
+		       const char *fname, struct errmsg *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->fname = fname;
 	r->err = err;
-	r->errlen = errlen;
-	if (errlen)
-		err[0] = '\0';
+	if (err)
+		err->msg[0] = '\0';
 	r->buf = buf;
 	r->size = size;
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -1070,12 +1067,12 @@ static int reader_init(struct reader *r, const void *buf, size_t size,
 }
 
 int devimg_reader_open_mem(const void *buf, size_t size, const char *fname,
-			   struct devimg_file **out, char *err, size_t errlen)
+			   struct devimg_file **out, struct errmsg *err)
 {
 	struct reader r;
 	int ret;
 
-	ret = reader_init(&r, buf, size, fname, err, errlen);
+	ret = reader_init(&r, buf, size, fname, err);
 	if (ret < 0)
 		goto err_free;
 	/* libelf only reads the image; the cast is libelf's API. */
@@ -1099,8 +1096,8 @@ err_free:
 	return ret;
 }
 
-int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
-		      size_t errlen)
+int devimg_reader_map(const char *path, void **map, size_t *size,
+		      struct errmsg *err)
 {
 	struct errmsg perr = { 0 };
 	uint64_t n;
@@ -1109,21 +1106,18 @@ int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
 	*map = NULL;
 	*size = 0;
 	fd = input_open(path, DEVIMG_LIMIT_OBJECT_FILE, &n, &perr);
-	if (fd < 0) {
-		esc_bytes(err, errlen, perr.msg, strlen(perr.msg), 0);
-		return fd;
-	}
+	if (fd < 0)
+		return errmsg_esc(err, fd, "%s", perr.msg);
 	if (n > SIZE_MAX) {
-		ret = -EFBIG;
-		esc_snprintf(err, errlen, NULL, "%s: mmap: %s", path,
-				   strerror(EFBIG));
+		ret = errmsg_esc(err, -EFBIG, "%s: mmap: %s", path,
+				 strerror(EFBIG));
 	} else if (n > 0) {
 		*map = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (*map == MAP_FAILED) {
 			*map = NULL;
 			ret = -errno;
-			esc_snprintf(err, errlen, NULL, "%s: mmap: %s",
-					   path, strerror(-ret));
+			errmsg_esc(err, ret, "%s: mmap: %s", path,
+				   strerror(-ret));
 		} else {
 			*size = (size_t)n;
 		}
@@ -1132,21 +1126,19 @@ int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
 	return ret;
 }
 
-int devimg_reader_open(const char *path, struct devimg_file **out, char *err,
-		       size_t errlen)
+int devimg_reader_open(const char *path, struct devimg_file **out,
+		       struct errmsg *err)
 {
 	size_t size = 0;
 	void *map = NULL;
 	int ret;
 
-	ret = devimg_reader_map(path, &map, &size, err, errlen);
+	ret = devimg_reader_map(path, &map, &size, err);
 	if (ret < 0)
 		return ret;
-	if (!size) {
-		esc_snprintf(err, errlen, NULL, "%s: empty file", path);
-		return -EINVAL;
-	}
-	ret = devimg_reader_open_mem(map, size, path, out, err, errlen);
+	if (!size)
+		return errmsg_esc(err, -EINVAL, "%s: empty file", path);
+	ret = devimg_reader_open_mem(map, size, path, out, err);
 	if (ret < 0) {
 		munmap(map, size);
 		return ret;
@@ -1188,7 +1180,7 @@ static int view_set(struct reader *r, const struct props_set *ps,
 
 int devimg_propsets_from_props(const struct props *p, const char *fname,
 			       struct devimg_propset **out, size_t *nout,
-			       char *err, size_t errlen)
+			       struct errmsg *err)
 {
 	struct devimg_propset *sets = NULL;
 	struct reader r;
@@ -1198,7 +1190,6 @@ int devimg_propsets_from_props(const struct props *p, const char *fname,
 	memset(&r, 0, sizeof(r));
 	r.fname = fname;
 	r.err = err;
-	r.errlen = errlen;
 	if (p->nsets) {
 		sets = calloc(p->nsets, sizeof(*sets));
 		if (!sets)

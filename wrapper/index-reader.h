@@ -12,10 +12,10 @@
  * Error contract: the open functions return 0 and a complete, validated
  * model in *out, or a negative errno value (-EINVAL malformed or
  * unsupported input, -ENOMEM, or the errno of a failed system call) with
- * *out untouched and one line "<fname>: <section or field>: <reason>" in
- * err (errlen bytes, truncated when longer, always NUL-terminated). Every
- * offset, count and size of the input is checked before use; every string
- * of the model is NUL-terminated.
+ * *out untouched and one line "<fname>: <section or field>: <reason>",
+ * escaped, in err (truncated when longer). Every offset, count and size of
+ * the input is checked before use; every string of the model is
+ * NUL-terminated.
  */
 #ifndef DEVIMG_WRAPPER_READER_H
 #define DEVIMG_WRAPPER_READER_H
@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "props/props.h"
+#include "util/errmsg.h"
 #include "util/input.h"
 
 struct devimg_prop {
@@ -86,17 +87,17 @@ struct devimg_file {
  * A file without a ".devimg" section is no error: it has no images.
  */
 int devimg_reader_open_mem(const void *buf, size_t size, const char *fname,
-			   struct devimg_file **out, char *err, size_t errlen);
+			   struct devimg_file **out, struct errmsg *err);
 /*
  * Map an input as input_open() accepts it (a regular file, at most
  * DEVIMG_LIMIT_OBJECT_FILE bytes, never blocking on a FIFO or device):
  * *map NULL and *size 0 for an empty file. 0 or -errno with err set.
  */
-int devimg_reader_map(const char *path, void **map, size_t *size, char *err,
-		      size_t errlen);
+int devimg_reader_map(const char *path, void **map, size_t *size,
+		      struct errmsg *err);
 /* Map path (devimg_reader_map()) and read it (devimg_reader_open_mem()). */
-int devimg_reader_open(const char *path, struct devimg_file **out, char *err,
-		       size_t errlen);
+int devimg_reader_open(const char *path, struct devimg_file **out,
+		       struct errmsg *err);
 void devimg_reader_close(struct devimg_file *f);
 
 /*
@@ -107,7 +108,7 @@ void devimg_reader_close(struct devimg_file *f);
  */
 int devimg_propsets_from_props(const struct props *p, const char *fname,
 			       struct devimg_propset **out, size_t *nout,
-			       char *err, size_t errlen);
+			       struct errmsg *err);
 void devimg_propsets_free(struct devimg_propset *sets, size_t n);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/errmsg.h"
 #include "wrapper/outfile.h"
 
 #define TEMP_PREFIX ".devimg-"
@@ -22,15 +23,16 @@
 static volatile sig_atomic_t have_temp;
 static char temp_path[PATH_MAX];
 
-static int out_fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* The message in err; -1. */
+static int out_fail(struct errmsg *err, const char *fmt, ...)
+	DEVIMG_PRINTF(2, 3);
 
-static int out_fail(char *err, size_t errlen, const char *fmt, ...)
+static int out_fail(struct errmsg *err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	errmsg_vset(err, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -66,17 +68,17 @@ static void temp_clear(void)
 }
 
 /* Split path into its folder (o->dir) and checked last component. */
-static int split_path(struct out_file *o, const char *path, char *err,
-		      size_t errlen)
+static int split_path(struct out_file *o, const char *path,
+		      struct errmsg *err)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	size_t dirlen = slash ? (size_t)(slash - path) : 0;
 
 	if (!*base)
-		return out_fail(err, errlen, "%s: %s", path, strerror(EISDIR));
+		return out_fail(err, "%s: %s", path, strerror(EISDIR));
 	if (strlen(base) > NAME_MAX)
-		return out_fail(err, errlen,
+		return out_fail(err,
 				"%s: file name too long (%zu bytes, at most %d)",
 				path, strlen(base), NAME_MAX);
 	if (!slash)
@@ -84,14 +86,13 @@ static int split_path(struct out_file *o, const char *path, char *err,
 	else if (dirlen == 0)
 		strcpy(o->dir, "/");
 	else if (dirlen >= sizeof(o->dir))
-		return out_fail(err, errlen, "%s: %s", path,
-				strerror(ENAMETOOLONG));
+		return out_fail(err, "%s: %s", path, strerror(ENAMETOOLONG));
 	else
 		snprintf(o->dir, sizeof(o->dir), "%.*s", (int)dirlen, path);
 	return 0;
 }
 
-int out_open(struct out_file *o, const char *path, char *err, size_t errlen)
+int out_open(struct out_file *o, const char *path, struct errmsg *err)
 {
 	mode_t mask;
 	int e;
@@ -100,7 +101,7 @@ int out_open(struct out_file *o, const char *path, char *err, size_t errlen)
 	o->anon = 0;
 	o->path = path;
 	o->tmp[0] = '\0';
-	if (split_path(o, path, err, errlen))
+	if (split_path(o, path, err))
 		return -1;
 #ifdef O_TMPFILE
 	/* Named later through /proc/self/fd: without /proc, a named file. */
@@ -117,7 +118,7 @@ int out_open(struct out_file *o, const char *path, char *err, size_t errlen)
 	if (o->fd < 0) {
 		e = errno;
 		o->tmp[0] = '\0';
-		return out_fail(err, errlen,
+		return out_fail(err,
 				"%s: cannot create a temporary file beside it: %s",
 				path, strerror(e));
 	}
@@ -127,7 +128,7 @@ int out_open(struct out_file *o, const char *path, char *err, size_t errlen)
 	if (fchmod(o->fd, 0666 & ~mask) < 0) {
 		e = errno;
 		out_abort(o);
-		return out_fail(err, errlen, "%s: %s", path, strerror(e));
+		return out_fail(err, "%s: %s", path, strerror(e));
 	}
 	return 0;
 }
@@ -156,27 +157,27 @@ static int link_anon(struct out_file *o)
 	return -1;
 }
 
-int out_commit(struct out_file *o, char *err, size_t errlen)
+int out_commit(struct out_file *o, struct errmsg *err)
 {
 	int e;
 
 	if (o->anon && link_anon(o) < 0) {
 		e = errno;
 		out_abort(o);
-		return out_fail(err, errlen, "%s: cannot name the file: %s",
+		return out_fail(err, "%s: cannot name the file: %s",
 				o->path, strerror(e));
 	}
 	if (close(o->fd) < 0) {
 		e = errno;
 		o->fd = -1;
 		out_abort(o);
-		return out_fail(err, errlen, "%s: %s", o->path, strerror(e));
+		return out_fail(err, "%s: %s", o->path, strerror(e));
 	}
 	o->fd = -1;
 	if (rename(o->tmp, o->path) < 0) {
 		e = errno;
 		out_abort(o);
-		return out_fail(err, errlen, "%s: %s", o->path, strerror(e));
+		return out_fail(err, "%s: %s", o->path, strerror(e));
 	}
 	temp_clear();
 	o->tmp[0] = '\0';

@@ -13,6 +13,8 @@
 #include <limits.h>
 #include <stddef.h>
 
+#include "util/errmsg.h"
+
 struct out_file {
 	int fd;			/* write here; -1 when closed */
 	int anon;		/* O_TMPFILE: no name yet */
@@ -26,9 +28,9 @@ struct out_file {
  * 0, or -1 with err "PATH: reason": a last component longer than NAME_MAX,
  * a folder that does not exist or cannot be written.
  */
-int out_open(struct out_file *o, const char *path, char *err, size_t errlen);
+int out_open(struct out_file *o, const char *path, struct errmsg *err);
 /* Name the file path (replacing what was there); 0, or -1 with err set. */
-int out_commit(struct out_file *o, char *err, size_t errlen);
+int out_commit(struct out_file *o, struct errmsg *err);
 /* Close and remove the temporary file: nothing of it is left. */
 void out_abort(struct out_file *o);
 /*

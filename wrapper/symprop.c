@@ -19,19 +19,19 @@ struct source {
 	size_t row;			/* next row to open */
 	struct devimg_file *file;	/* the object being taken from */
 	size_t next;			/* its next image */
-	char *err;
-	size_t errlen;
+	struct errmsg *err;
 };
 
+/* The message in s->err; -1. */
 static int sp_fail(struct source *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	DEVIMG_PRINTF(2, 3);
 
 static int sp_fail(struct source *s, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(s->err, s->errlen, fmt, ap);
+	errmsg_vset(s->err, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -62,7 +62,7 @@ static int next_image(struct source *s, const struct reader_image **img,
 		      size_t want)
 {
 	const struct props_table_row *row;
-	char msg[1024];
+	struct errmsg msg = { 0 };
 
 	while (!s->file || s->next == s->file->nimages) {
 		if (s->file)
@@ -73,9 +73,9 @@ static int next_image(struct source *s, const struct reader_image **img,
 				       s->table, want);
 		row = &s->t.rows[s->row++];
 		if (devimg_reader_open(row->cell[PROPS_COL_SYM_AND_PROPS],
-				       &s->file, msg, sizeof(msg)) < 0) {
+				       &s->file, &msg) < 0) {
 			s->file = NULL;
-			return sp_fail(s, "%s (%s:%u)", msg, s->table,
+			return sp_fail(s, "%s (%s:%u)", msg.msg, s->table,
 				       row->line);
 		}
 		s->next = 0;
@@ -152,10 +152,10 @@ static int copy_props(struct wrap_image *dst, const struct reader_image *src)
 	return 0;
 }
 
-int wrap_symprop_apply(struct wrap_set *set, const char *table, char *err,
-		       size_t errlen)
+int wrap_symprop_apply(struct wrap_set *set, const char *table,
+		       struct errmsg *err)
 {
-	struct source s = { .table = table, .err = err, .errlen = errlen };
+	struct source s = { .table = table, .err = err };
 	const struct reader_image *src = NULL;	/* GCC 12 misses next_image() setting it */
 	size_t i, want = 0;
 	int r;

@@ -15,17 +15,16 @@
 #ifndef DEVIMG_WRAPPER_SYMPROP_H
 #define DEVIMG_WRAPPER_SYMPROP_H
 
-#include <stddef.h>
-
+#include "util/errmsg.h"
 #include "wrapper/object-writer.h"
 
 /*
  * Replace the entries and property sets of set's SYCL images. Returns 0,
- * or -1 with one line in err (errlen bytes): the table or an object cannot
- * be read, the table has no SymAndProps column, or the objects hold fewer
- * images than the set has SYCL images.
+ * or -1 with one line in err: the table or an object cannot be read, the
+ * table has no SymAndProps column, or the objects hold fewer images than
+ * the set has SYCL images.
  */
-int wrap_symprop_apply(struct wrap_set *set, const char *table, char *err,
-		       size_t errlen);
+int wrap_symprop_apply(struct wrap_set *set, const char *table,
+		       struct errmsg *err);
 
 #endif

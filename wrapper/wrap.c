@@ -352,24 +352,24 @@ static int write_output(struct wrap_job *c)
 	if (!strcmp(c->output, "-"))
 		return write_stdout(c);
 	out_catch_signals();
-	if (out_open(&out, c->output, err.msg, sizeof(err.msg)))
+	if (out_open(&out, c->output, &err))
 		return wrap_fail("%s", err.msg);
 	r = write_to(c, out.fd, c->output, &err);
 	if (r) {
 		out_abort(&out);
 		return wrap_fail("%s", err.msg);
 	}
-	if (out_commit(&out, err.msg, sizeof(err.msg)))
+	if (out_commit(&out, &err))
 		return wrap_fail("%s", err.msg);
 	return 0;
 }
 
 static int take_symprop(struct wrap_job *c)
 {
-	char err[1024];
+	struct errmsg err = { 0 };
 
-	if (wrap_symprop_apply(&c->set, c->symprop, err, sizeof(err)))
-		return wrap_fail("%s", err);
+	if (wrap_symprop_apply(&c->set, c->symprop, &err))
+		return wrap_fail("%s", err.msg);
 	return 0;
 }
 

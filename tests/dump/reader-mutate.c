@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errmsg.h"
 #include "wrapper/index-reader.h"
 
 static unsigned long sink;
@@ -75,21 +76,22 @@ static int try(const unsigned char *data, size_t size, const char *what)
 {
 	static const char name[] = "mutant";
 	struct devimg_file *f = NULL;
+	struct errmsg err = { 0 };
 	unsigned char *copy;
-	char err[512];
 	int ret;
 
 	copy = malloc(size ? size : 1);
 	if (!copy)
 		return -1;
 	memcpy(copy, data, size);
-	ret = devimg_reader_open_mem(copy, size, name, &f, err, sizeof(err));
+	ret = devimg_reader_open_mem(copy, size, name, &f, &err);
 	if (ret == 0) {
 		touch_file(f);
 		devimg_reader_close(f);
-	} else if (strncmp(err, "mutant: ", 8) || strchr(err, '\n') ||
-		   strlen(err) < 12 || ret == -ENOMEM) {
-		fprintf(stderr, "%s: bad error (%d): '%s'\n", what, ret, err);
+	} else if (strncmp(err.msg, "mutant: ", 8) || strchr(err.msg, '\n') ||
+		   strlen(err.msg) < 12 || ret == -ENOMEM) {
+		fprintf(stderr, "%s: bad error (%d): '%s'\n", what, ret,
+			err.msg);
 		free(copy);
 		return -1;
 	}
