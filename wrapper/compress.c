@@ -20,7 +20,7 @@
 
 static int set_err(struct errmsg *err, const char *path, const char *what)
 {
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", path, what);
+	errmsg_set(err, "%s: %s", path, what);
 	return -1;
 }
 
@@ -44,16 +44,15 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 	int r;
 
 	if (img->size > DEVIMG_LIMIT_DECOMPRESSED) {
-		snprintf(err->msg, sizeof(err->msg),
-			 "%s: %llu bytes, more than the %llu of a compressed image that libdevimg expands",
-			 img->path, (unsigned long long)img->size,
-			 (unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
+		errmsg_set(err, "%s: %llu bytes, more than the %llu of a compressed image that libdevimg expands",
+			   img->path, (unsigned long long)img->size,
+			   (unsigned long long)DEVIMG_LIMIT_DECOMPRESSED);
 		return -1;
 	}
 	r = input_read(img->path, DEVIMG_LIMIT_DECOMPRESSED, &src, &len,
 			     &perr);
 	if (r < 0) {
-		snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
+		*err = perr;
 		return -1;
 	}
 	if (len != img->size) {

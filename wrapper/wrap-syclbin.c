@@ -22,7 +22,7 @@ static int errf(struct errmsg *err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	errmsg_vset(err, fmt, ap);
 	va_end(ap);
 	return -1;
 }
