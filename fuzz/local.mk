@@ -122,10 +122,12 @@ FUZZ_CPPFLAGS = -include $(top_builddir)/config.h \
 fuzz_obj = $(patsubst %.c,fuzz/obj/%.o,$(1))
 fuzz_props_objs = \
 	$(call fuzz_obj,$(filter %.c,$(props_libdevimg_props_la_SOURCES) $(util_libdevimg_util_la_SOURCES)))
-fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(libdevimg_sources)))
+fuzz_loader_objs = $(call fuzz_obj,$(filter %.c,$(core_sources) \
+	$(registry_sources)))
 # The backend, program and dispatch wings (with the plugin interface's
 # headers), for SYCLBIN bundles.
-fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(dispatch_sources) \
+fuzz_dispatch_objs = $(call fuzz_obj,$(filter %.c,$(backend_sources) \
+	$(program_sources) $(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES)))
 fuzz_reader_objs = fuzz/obj/wrapper/index-reader.o
 fuzz_dump_objs = $(call fuzz_obj,wrapper/dump.c wrapper/dump-decode.c \

@@ -1,6 +1,6 @@
 # plugins: the plugin interface and the backend plugins. The loader's side
 # (discovery, binding, the traced calls, the device selector) is built in
-# loader/dispatch.mk.
+# loader/backend/local.mk.
 
 # The plugin interface, installed for plugins built out of the tree
 # (<devimg/devimg_plugin.h>, libdevimg-dev; libdevimg.pc's plugindir).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The dispatch API end to end on PoCL: kernels in OpenCL C compiled by
-# clang at build time (loader/dispatch.mk) to SPIR 1.2 bitcode and to
+# clang at build time (tests/dispatch/local.mk) to SPIR 1.2 bitcode and to
 # SPIR-V, wrapped here by devimg-wrap with .sym/.props into shared
 # libraries that dispatch-run opens, results checked on the host. The
 # images are in the format the device takes (device_format): SPIR-V, with

@@ -41,7 +41,8 @@ stress_tsan_cflags = -fsanitize=thread -g -O1 -std=c11 -pthread \
 	-include $(top_builddir)/config.h -I$(top_builddir) \
 	-I$(top_srcdir)/include -I$(top_srcdir)
 stress_tsan_lib_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
-	$(libdevimg_sources) $(dispatch_sources) \
+	$(core_sources) $(registry_sources) $(backend_sources) \
+	$(program_sources) $(dispatch_sources) \
 	$(loader_libdevimg_plugins_la_SOURCES) \
 	$(props_libdevimg_props_la_SOURCES) $(util_libdevimg_util_la_SOURCES)))
 stress_tsan_plugin_sources = $(addprefix $(top_srcdir)/,$(filter %.c, \
