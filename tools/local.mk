@@ -18,7 +18,3 @@ devimg_ls_CFLAGS = $(AM_CFLAGS) $(PTHREAD_CFLAGS)
 devimg_ls_LDADD = loader/libdevimg-internal.la $(PTHREAD_LIBS) -ldl
 
 dist_man_MANS += man/devimg-ls.1
-
-ls_shell_tests = tests/ls/ls.sh tests/ls/escape.sh tests/ls/why.sh
-TESTS += $(ls_shell_tests)
-dist_check_SCRIPTS += $(ls_shell_tests)

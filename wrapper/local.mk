@@ -24,5 +24,22 @@ wrapper_libdevimg_wrapper_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/include \
 wrapper_libdevimg_wrapper_la_LIBADD = props/libdevimg-props.la \
 	$(LIBELF_LIBS) $(ZSTD_LIBS)
 
-include wrapper/dump.mk
-include wrapper/wrap.mk
+# devimg-dump: reads device images back from any ELF64 file (wrapper/index-reader.c),
+# prints them as text or JSON, extracts them, decodes .props files.
+# The program is built in tools/local.mk.
+dist_man_MANS += man/devimg-dump.1
+EXTRA_DIST += docs/dump-json.md
+
+# Binary descriptors found by their structure, for the listing.
+wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-descriptor.c \
+	wrapper/dump-descriptor.h
+
+# What wrapper/dump.c hands each file to (dump-private.h): the text
+# listing, --json, --extract, and the values both listings decode.
+wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-private.h \
+	wrapper/dump-text.c wrapper/dump-json.c wrapper/dump-extract.c \
+	wrapper/dump-decode.c
+
+# devimg-wrap: device images, entries and property sets -> ELF object.
+# The program is built in tools/local.mk.
+dist_man_MANS += man/devimg-wrap.1

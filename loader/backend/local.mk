@@ -8,7 +8,7 @@ backend_sources = \
 # The plugin set: discovery, start, binding, the traced calls, the
 # account of what they found, and the device selector: a convenience
 # library linked into libdevimg (loader/local.mk) and into the plugin
-# tests (plugins/local.mk).
+# tests (tests/plugins/local.mk).
 noinst_LTLIBRARIES += loader/libdevimg-plugins.la
 loader_libdevimg_plugins_la_SOURCES = \
 	plugins/devimg_plugin.h \

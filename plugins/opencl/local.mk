@@ -1,5 +1,5 @@
 # OpenCL plugin over the OpenCL ICD loader (libOpenCL), linked. Its tests
-# run through the loader in tests/plugins/ (plugins/local.mk): on PoCL
+# run through the loader in tests/plugins/ (tests/plugins/local.mk): on PoCL
 # where it is installed, and on NVIDIA's OpenCL where there is a GPU.
 if HAVE_OPENCL
 plugin_LTLIBRARIES += plugins/devimg-opencl.la

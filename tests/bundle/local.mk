@@ -1,7 +1,7 @@
 # Kernel bundles and device image linking (docs/bundles.md), end to end:
 # on PoCL with SPIR-V or SPIR bitcode built at build time (SPIR_COMPILE
 # and the .bc to .spv rule come from Makefile.am), on a GPU through the
-# CUDA plugin with PTX built by plugins/cuda/local.mk; the "which" images
+# CUDA plugin with PTX built by tests/cuda/local.mk; the "which" images
 # come from tests/launch-metadata. spec-native.spv: spec_k with native
 # spec constants, what the SPIR-V path wraps instead of
 # tests/dispatch/spec.spv.

@@ -1,6 +1,5 @@
-# devimg-wrap: device images, entries and property sets -> ELF object.
-# The program is built in tools/local.mk.
-dist_man_MANS += man/devimg-wrap.1
+# tests/wrap: devimg-wrap (wrapper/local.mk, tools/local.mk): options,
+# inputs, the layout of the object, upstream command lines, limits.
 
 wrap_tests = \
 	tests/wrap/wrap-register.sh \

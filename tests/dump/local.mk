@@ -1,18 +1,5 @@
-# devimg-dump: reads device images back from any ELF64 file (wrapper/index-reader.c),
-# prints them as text or JSON, extracts them, decodes .props files.
-# The program is built in tools/local.mk.
-dist_man_MANS += man/devimg-dump.1
-EXTRA_DIST += docs/dump-json.md
-
-# Binary descriptors found by their structure, for the listing.
-wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-descriptor.c \
-	wrapper/dump-descriptor.h
-
-# What wrapper/dump.c hands each file to (dump-private.h): the text
-# listing, --json, --extract, and the values both listings decode.
-wrapper_libdevimg_wrapper_la_SOURCES += wrapper/dump-private.h \
-	wrapper/dump-text.c wrapper/dump-json.c wrapper/dump-extract.c \
-	wrapper/dump-decode.c
+# tests/dump: devimg-dump (wrapper/local.mk, tools/local.mk): listings,
+# extraction, malformed and mutated objects.
 
 # The reader on its own, fed truncated and corrupted files.
 check_PROGRAMS += tests/dump/reader-mutate
