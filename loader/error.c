@@ -87,7 +87,7 @@ int devimg_vfail(int err, int priority, const char *file, int line,
 		/* Logged as ever, the caller's message left alone. */
 		if (devimg_log_enabled(priority)) {
 			esc_vsnprintf(text, sizeof(text), lines, format,
-					    ap);
+				      ap);
 			devimg_log_text(priority, file, line, fn, text);
 		}
 		return err;

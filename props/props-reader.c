@@ -90,21 +90,21 @@ static int parse_set(struct reader *rd, const struct text_line *ln)
 		}
 	if (!end) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, ln->len + 1,
-			     "unterminated set name: saw '%s', expected ']' to close it",
-			     quote_text(&q, ln->s, ln->len));
+			  "unterminated set name: saw '%s', expected ']' to close it",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	n = (size_t)(end - ln->s) - 1;
 	if (n == 0) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, 2,
-			     "empty set name: saw '%s', expected a name between '[' and ']'",
-			     quote_text(&q, ln->s, ln->len));
+			  "empty set name: saw '%s', expected a name between '[' and ']'",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (end + 1 < ln->s + ln->len)
 		note(rd, ln->lineno, "text after the set name's ']' is ignored: '%s'",
 		     quote_text(&q, end + 1,
-				 (size_t)(ln->s + ln->len - end - 1)));
+				(size_t)(ln->s + ln->len - end - 1)));
 	name = props_strndup(ln->s + 1, n);
 	if (!name)
 		return -ENOMEM;
@@ -134,33 +134,33 @@ static int split_prop(struct reader *rd, const struct text_line *ln,
 	eq = memchr(ln->s, '=', ln->len);
 	if (!eq) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
-			     "missing '=' in property: saw '%s', expected Name=Type|Value",
-			     quote_text(&q, ln->s, ln->len));
+			  "missing '=' in property: saw '%s', expected Name=Type|Value",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (eq == ln->s) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
-			     "empty property name: saw '%s', expected a name before '='",
-			     quote_text(&q, ln->s, ln->len));
+			  "empty property name: saw '%s', expected a name before '='",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	bar = memchr(eq + 1, '|', (size_t)(end - eq - 1));
 	if (!bar) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, eq + 1),
-			     "missing '|' after the property type: saw '%s', expected Type|Value",
-			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
+			  "missing '|' after the property type: saw '%s', expected Type|Value",
+			  quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	if (bar == eq + 1) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, bar),
-			     "empty property type: saw '%s', expected Type|Value",
-			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
+			  "empty property type: saw '%s', expected Type|Value",
+			  quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	if (bar + 1 == end) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, col_of(ln, end),
-			     "empty property value: saw '%s', expected a value after '|'",
-			     quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
+			  "empty property value: saw '%s', expected a value after '|'",
+			  quote_text(&q, eq + 1, (size_t)(end - eq - 1)));
 		return -EINVAL;
 	}
 	pl->ln = ln;
@@ -213,8 +213,8 @@ static int parse_type(struct reader *rd, const struct prop_line *pl,
 		return 0;
 	}
 	errmsg_at(rd->err, rd->fname, pl->ln->lineno, col_of(pl->ln, pl->type),
-		     "bad property type: saw '%s', expected 1 (UINT32) or 2 (BYTE_ARRAY)",
-		     quote_text(&q, pl->type, pl->type_len));
+		  "bad property type: saw '%s', expected 1 (UINT32) or 2 (BYTE_ARRAY)",
+		  quote_text(&q, pl->type, pl->type_len));
 	return -EINVAL;
 }
 
@@ -228,8 +228,8 @@ static int parse_u32(struct reader *rd, const struct prop_line *pl,
 	i = scan_decimal(pl->val, pl->val_len, &d);
 	if (i < pl->val_len) {
 		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col + i,
-			     "bad decimal number: saw '%s', expected digits 0-9 only",
-			     quote_text(&q, pl->val, pl->val_len));
+			  "bad decimal number: saw '%s', expected digits 0-9 only",
+			  quote_text(&q, pl->val, pl->val_len));
 		return -EINVAL;
 	}
 	if (d.wide)
@@ -249,8 +249,8 @@ static int decode_b64(struct reader *rd, const struct prop_line *pl,
 
 	if (props_b64_decoded_len(pl->val_len, &n) < 0) {
 		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col,
-			     "truncated base64: saw '%s' (%zu characters), expected a length of 4n, 4n+2 or 4n+3",
-			     quote_text(&q, pl->val, pl->val_len), pl->val_len);
+			  "truncated base64: saw '%s' (%zu characters), expected a length of 4n, 4n+2 or 4n+3",
+			  quote_text(&q, pl->val, pl->val_len), pl->val_len);
 		return -EINVAL;
 	}
 	data = malloc(n ? n : 1);
@@ -258,8 +258,8 @@ static int decode_b64(struct reader *rd, const struct prop_line *pl,
 		return -ENOMEM;
 	if (props_b64_decode(pl->val, pl->val_len, data, &bad) < 0) {
 		errmsg_at(rd->err, rd->fname, pl->ln->lineno, col + bad,
-			     "bad base64 character: saw '%s', expected A-Z, a-z, 0-9, '+' or '/'",
-			     quote_text(&q, pl->val + bad, 1));
+			  "bad base64 character: saw '%s', expected A-Z, a-z, 0-9, '+' or '/'",
+			  quote_text(&q, pl->val + bad, 1));
 		free(data);
 		return -EINVAL;
 	}
@@ -294,7 +294,7 @@ static int fit_bytes(struct reader *rd, const struct prop_line *pl,
 	}
 	if (props_bytes_check(buf, *size, &bits, &detail) < 0) {
 		errmsg_at(rd->err, rd->fname, pl->ln->lineno,
-			     col_of(pl->ln, pl->val), "%s", detail.msg);
+			  col_of(pl->ln, pl->val), "%s", detail.msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -367,8 +367,8 @@ static int parse_prop(struct reader *rd, const struct text_line *ln)
 
 	if (rd->cur == SIZE_MAX) {
 		errmsg_at(rd->err, rd->fname, ln->lineno, 1,
-			     "property outside a set: saw '%s', expected a '[Set name]' line before it",
-			     quote_text(&q, ln->s, ln->len));
+			  "property outside a set: saw '%s', expected a '[Set name]' line before it",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	r = split_prop(rd, ln, &pl);
@@ -432,8 +432,8 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 	}
 	if (r == 0 && !rd.p->nsets) {
 		errmsg_at(err, fname, 1, 1,
-			     "no property set: saw %s, expected at least one '[Set name]' line",
-			     it.lineno ? "only blank lines" : "an empty file");
+			  "no property set: saw %s, expected at least one '[Set name]' line",
+			  it.lineno ? "only blank lines" : "an empty file");
 		r = -EINVAL;
 	}
 	if (r == -ENOMEM)

@@ -75,16 +75,16 @@ static int header_cell(struct table_parser *tp, const struct text_line *ln,
 
 	if (!len) {
 		errmsg_at(tp->err, tp->fname, ln->lineno, col,
-			     "empty table column name: saw '%s', expected a name such as Code, Symbols, Properties or Manifest",
-			     quote_text(&q, ln->s, ln->len));
+			  "empty table column name: saw '%s', expected a name such as Code, Symbols, Properties or Manifest",
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	if (c < 0)
 		return add_column(tp, -1);
 	if (tp->t->has[c]) {
 		errmsg_at(tp->err, tp->fname, ln->lineno, col,
-			     "repeated table column: saw '%s', expected each column at most once",
-			     quote_text(&q, s, len));
+			  "repeated table column: saw '%s', expected each column at most once",
+			  quote_text(&q, s, len));
 		return -EINVAL;
 	}
 	tp->t->has[c] = 1;
@@ -99,8 +99,8 @@ static int parse_header(struct table_parser *tp, const struct text_line *ln)
 
 	if (ln->len < 2 || ln->s[0] != '[' || ln->s[ln->len - 1] != ']') {
 		errmsg_at(tp->err, tp->fname, ln->lineno, 1,
-			     "missing table header: saw '%s', expected " EXPECTED_HEADER,
-			     quote_text(&q, ln->s, ln->len));
+			  "missing table header: saw '%s', expected " EXPECTED_HEADER,
+			  quote_text(&q, ln->s, ln->len));
 		return -EINVAL;
 	}
 	p = ln->s + 1;
@@ -178,8 +178,8 @@ static int parse_row(struct table_parser *tp, const struct text_line *ln)
 
 	if (n != tp->ncols) {
 		errmsg_at(tp->err, tp->fname, ln->lineno, 1,
-			     "wrong number of cells in table row: saw '%s' (got %zu cells), expected %zu cells, one per header column",
-			     quote_text(&q, ln->s, ln->len), n, tp->ncols);
+			  "wrong number of cells in table row: saw '%s' (got %zu cells), expected %zu cells, one per header column",
+			  quote_text(&q, ln->s, ln->len), n, tp->ncols);
 		return -EINVAL;
 	}
 	r = new_row(tp, &row);

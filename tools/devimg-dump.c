@@ -54,12 +54,12 @@ static int check_dir(const char *dir)
 
 	if (stat(dir, &st) < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: --extract: %s\n",
-				  dir, strerror(errno));
+			    dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		esc_fprintf(stderr, NULL, PROG ": %s: --extract: %s\n",
-				  dir, strerror(ENOTDIR));
+			    dir, strerror(ENOTDIR));
 		return -1;
 	}
 	return 0;

@@ -84,11 +84,11 @@ static void print_text(struct devimg_ctx *ctx)
 		const char *sep = "";
 
 		esc_fprintf(stdout, NULL, "[%s:%u] %s, %s, %s, formats: ",
-				  devimg_device_backend(dev),
-				  backend_index(ctx, i),
-				  type_name(dev->caps.type),
-				  devimg_device_name(dev),
-				  str_or_empty(info->version));
+			    devimg_device_backend(dev),
+			    backend_index(ctx, i),
+			    type_name(dev->caps.type),
+			    devimg_device_name(dev),
+			    str_or_empty(info->version));
 		for (f = 0; f < NFORMATS; f++) {
 			if (info->formats & formats[f].bit) {
 				printf("%s%s", sep, formats[f].name);
@@ -174,8 +174,8 @@ static void print_plugins(struct devimg_plugins *ps)
 		struct devimg_plugin *p = devimg_plugins_get(ps, i);
 
 		esc_fprintf(stdout, NULL, "  %s: %s\n",
-				  devimg_plugin_backend(p),
-				  devimg_plugin_file(p));
+			    devimg_plugin_backend(p),
+			    devimg_plugin_file(p));
 	}
 }
 
@@ -235,8 +235,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		esc_fprintf(stderr, NULL,
-				  PROG ": unexpected argument '%s'\n",
-				  argv[optind]);
+			    PROG ": unexpected argument '%s'\n",
+			    argv[optind]);
 		return 2;
 	}
 

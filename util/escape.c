@@ -128,7 +128,7 @@ static void finish(struct sink *s)
 }
 
 size_t esc_bytes(char *dst, size_t size, const char *src, size_t len,
-		    unsigned flags)
+		 unsigned flags)
 {
 	struct sink s = { .buf = dst, .size = size };
 
@@ -377,7 +377,7 @@ static void format(struct sink *s, const char *lines, const char *fmt,
 }
 
 size_t esc_vsnprintf(char *buf, size_t size, const char *lines,
-			   const char *fmt, va_list ap)
+		     const char *fmt, va_list ap)
 {
 	struct sink s = { .buf = buf, .size = size };
 
@@ -387,7 +387,7 @@ size_t esc_vsnprintf(char *buf, size_t size, const char *lines,
 }
 
 size_t esc_snprintf(char *buf, size_t size, const char *lines,
-			  const char *fmt, ...)
+		    const char *fmt, ...)
 {
 	va_list ap;
 	size_t n;
@@ -399,7 +399,7 @@ size_t esc_snprintf(char *buf, size_t size, const char *lines,
 }
 
 int esc_vfprintf(FILE *f, const char *lines, const char *fmt,
-		       va_list ap)
+		 va_list ap)
 {
 	struct sink s = { .f = f };
 

@@ -39,18 +39,18 @@
 
 /* Escape len bytes of src (NULs included) into dst. */
 size_t esc_bytes(char *dst, size_t size, const char *src, size_t len,
-		    unsigned flags);
+		 unsigned flags);
 
 size_t esc_vsnprintf(char *buf, size_t size, const char *lines,
-			   const char *fmt, va_list ap)
+		     const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 size_t esc_snprintf(char *buf, size_t size, const char *lines,
-			  const char *fmt, ...)
+		    const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Unbounded, to a stream: the bytes written, or -1 on a write error. */
 int esc_vfprintf(FILE *f, const char *lines, const char *fmt,
-		       va_list ap) __attribute__((format(printf, 3, 0)));
+		 va_list ap) __attribute__((format(printf, 3, 0)));
 int esc_fprintf(FILE *f, const char *lines, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

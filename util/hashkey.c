@@ -28,7 +28,7 @@ static uint64_t rotl(uint64_t v, unsigned r)
 	} while (0)
 
 uint64_t siphash(const uint64_t k[2], const void *p, size_t n,
-		       unsigned c, unsigned d)
+		 unsigned c, unsigned d)
 {
 	const unsigned char *b = p;
 	uint64_t v0 = k[0] ^ 0x736f6d6570736575ull;

@@ -21,7 +21,7 @@ const uint64_t *siphash_key(void);
  * finalization rounds (2-4 is the reference; tables use 1-3).
  */
 uint64_t siphash(const uint64_t k[2], const void *p, size_t n,
-		       unsigned c, unsigned d);
+		 unsigned c, unsigned d);
 
 /* SipHash-1-3 under this process's key. */
 static inline uint64_t siphash13(const void *p, size_t n)

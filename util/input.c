@@ -83,7 +83,7 @@ static int has_hidden_bytes(int fd)
 }
 
 int input_open(const char *path, uint64_t limit, uint64_t *size,
-		     struct errmsg *err)
+	       struct errmsg *err)
 {
 	const char *fs;
 	struct stat st;
@@ -169,7 +169,7 @@ static ssize_t read_full(int fd, char *buf, size_t n, off_t off)
 }
 
 int input_read(const char *path, uint64_t limit, char **buf,
-		     size_t *len, struct errmsg *err)
+	       size_t *len, struct errmsg *err)
 {
 	uint64_t size;
 	ssize_t n, more;

@@ -25,14 +25,14 @@ struct errmsg;
  * Returns the descriptor or a negative errno.
  */
 int input_open(const char *path, uint64_t limit, uint64_t *size,
-		     struct errmsg *err);
+	       struct errmsg *err);
 /*
  * Read a whole input opened as input_open() does into a malloc'ed
  * buffer, NUL-terminated (not counted in *len); a file that grows past
  * the size it had when opened is refused (-EFBIG).
  */
 int input_read(const char *path, uint64_t limit, char **buf,
-		     size_t *len, struct errmsg *err);
+	       size_t *len, struct errmsg *err);
 
 /* Read a whole text input, DEVIMG_LIMIT_TEXT_FILE bytes at most. */
 int input_slurp(const char *path, char **buf, size_t *len,

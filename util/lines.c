@@ -7,7 +7,7 @@
 #include "util/lines.h"
 
 void lines_init(struct line_iter *it, const char *text, size_t len,
-		      const char *fname)
+		const char *fname)
 {
 	it->p = text;
 	it->end = text ? text + len : text;
@@ -17,7 +17,7 @@ void lines_init(struct line_iter *it, const char *text, size_t len,
 }
 
 void lines_init_nul_ends(struct line_iter *it, const char *text,
-			       size_t len, const char *fname)
+			 size_t len, const char *fname)
 {
 	const char *nul = text ? memchr(text, '\0', len) : NULL;
 
@@ -40,7 +40,7 @@ static void lines_take(struct line_iter *it, struct text_line *line)
 }
 
 int lines_next(struct line_iter *it, struct text_line *line,
-		     struct errmsg *err)
+	       struct errmsg *err)
 {
 	const char *nul;
 
@@ -51,8 +51,8 @@ int lines_next(struct line_iter *it, struct text_line *line,
 		nul = memchr(line->s, '\0', line->len);
 		if (nul) {
 			errmsg_at(err, it->fname, line->lineno,
-				     (size_t)(nul - line->s) + 1,
-				     "NUL byte in text: saw '\\x00', expected a printable character");
+				  (size_t)(nul - line->s) + 1,
+				  "NUL byte in text: saw '\\x00', expected a printable character");
 			return -EINVAL;
 		}
 		return 1;

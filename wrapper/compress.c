@@ -50,7 +50,7 @@ static int compress_one(struct wrap_image *img, const struct wrap_compress *c,
 		return -1;
 	}
 	r = input_read(img->path, DEVIMG_LIMIT_DECOMPRESSED, &src, &len,
-			     &perr);
+		       &perr);
 	if (r < 0) {
 		*err = perr;
 		return -1;

@@ -185,19 +185,19 @@ static int extract_bytes(const struct devimg_file *df,
 			   p, n);
 	if (ret < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: --extract: path too long\n",
-				  df->fname, img->index);
+			    df->fname, img->index);
 		return ret;
 	}
 	if (out_open(&out, path, &err) < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
-				  df->fname, img->index, err.msg);
+			    df->fname, img->index, err.msg);
 		return -EIO;
 	}
 	ret = write_all(out.fd, p, n);
 	if (ret < 0) {
 		out_abort(&out);
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s: %s\n",
-				  df->fname, img->index, path, strerror(-ret));
+			    df->fname, img->index, path, strerror(-ret));
 		return ret;
 	}
 	/* Remembered first: a name that cannot be remembered is not written. */
@@ -205,12 +205,12 @@ static int extract_bytes(const struct devimg_file *df,
 	if (ret < 0) {
 		out_abort(&out);
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
-				  df->fname, img->index, strerror(-ret));
+			    df->fname, img->index, strerror(-ret));
 		return ret;
 	}
 	if (out_commit(&out, &err) < 0) {
 		esc_fprintf(stderr, NULL, PROG ": %s: image %u: %s\n",
-				  df->fname, img->index, err.msg);
+			    df->fname, img->index, err.msg);
 		return -EIO;
 	}
 	esc_fprintf(stdout, NULL, "%s\n", path);
@@ -248,7 +248,7 @@ static int extract_image(const struct devimg_file *df,
 		if (ret) {
 			unzstd_error(ret, &z, &err);
 			esc_fprintf(stderr, NULL, PROG ": %s: image %u: --extract: compressed image: %s\n",
-					  df->fname, img->index, err.msg);
+				    df->fname, img->index, err.msg);
 			return -EBADMSG;
 		}
 		p = z.buf;

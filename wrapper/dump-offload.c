@@ -685,14 +685,14 @@ static void text_symbols(FILE *f, const struct entry_symbols *es)
 		return;
 	if (es->error) {
 		esc_fprintf(f, NULL, "%-16scannot decode: %s\n",
-				  "symbols", es->error);
+			    "symbols", es->error);
 		return;
 	}
 	/* One name a line, the first after the label, the others under it. */
 	fprintf(f, "%-16s", "symbols");
 	for (i = 0; i < es->sy.n; i++)
 		esc_fprintf(f, NULL, "%*s%s\n", i ? 16 : 0, "",
-				  es->sy.names[i]);
+			    es->sy.names[i]);
 	if (!es->sy.n)
 		fputc('\n', f);
 }
@@ -703,8 +703,8 @@ void dump_container_text(FILE *f, const struct dump_container *c)
 
 	if (c->sb) {
 		esc_fprintf(f, NULL, "%s: SYCLBIN version %u (%s), ",
-				  c->fname, c->sb->version,
-				  form_names[c->sb->form]);
+			    c->fname, c->sb->version,
+			    form_names[c->sb->form]);
 		fprintf(f, "state %s, %zu abstract module%s\n",
 			c->sb->has_state ? state_names[c->sb->state] : "none",
 			c->sb->nmodules, c->sb->nmodules == 1 ? "" : "s");

@@ -274,7 +274,7 @@ static int entry_points(struct src *s, int swapped, struct names *out)
 static const char *quoted(char *buf, size_t size, const char *name)
 {
 	esc_snprintf(buf, size, NULL, "'%.200s%s'", name,
-			   strlen(name) > 200 ? "..." : "");
+		     strlen(name) > 200 ? "..." : "");
 	return buf;
 }
 

@@ -112,7 +112,7 @@ static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
 	if (img->data)
 		return write_data(img, out, dst, err, out_name);
 	in = input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
-			      &perr);
+			&perr);
 	if (in < 0)
 		return obj_set_err(err, "%s", perr.msg);
 	if (size != img->size) {

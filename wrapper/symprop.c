@@ -44,7 +44,7 @@ static int read_table(struct source *s)
 	int r;
 
 	r = input_read(s->table, DEVIMG_LIMIT_TEXT_FILE, &text, &len,
-			     &perr);
+		       &perr);
 	if (r < 0)
 		return sp_fail(s, "%s", perr.msg);
 	r = props_table_parse(text, len, s->table, &s->t, &perr);

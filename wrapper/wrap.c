@@ -419,7 +419,7 @@ static int add_omp_notes(struct wrap_job *c)
 		if (img->kind != DEVIMG_KIND_OPENMP || img->data)
 			continue;
 		r = input_read(img->path, DEVIMG_LIMIT_IMAGE_FILE, &in,
-				     &len, &perr);
+			       &len, &perr);
 		if (r < 0)
 			return fail_input(img->path, r, &perr, "");
 		r = omp_notes_add((unsigned char *)in, len, "devimg",

@@ -144,7 +144,7 @@ DEVIMG_EXPORT int devimg_device_caps(const struct devimg_device *dev,
 
 	if (!dev || !caps)
 		return backend_fail(-EINVAL, "devimg_device_caps: NULL %s",
-				      !dev ? "device" : "caps");
+				    !dev ? "device" : "caps");
 	err = api_struct_size("devimg_device_caps", caps->size,
 			      DEVIMG_SIZE_0_1(devimg_device_caps, ptx));
 	if (err < 0)
@@ -161,8 +161,8 @@ devimg_device_features(const struct devimg_device *dev,
 
 	if (!dev || !features)
 		return backend_fail(-EINVAL,
-				      "devimg_device_features: NULL %s",
-				      !dev ? "device" : "features");
+				    "devimg_device_features: NULL %s",
+				    !dev ? "device" : "features");
 	err = api_struct_size("devimg_device_features", features->size,
 			      DEVIMG_SIZE_0_1(devimg_device_features,
 					      max_work_item_sizes));

@@ -51,8 +51,8 @@ static _Thread_local const struct devimg_plugin *absent_from;
 static int absent_op(struct devimg_plugin *p, const char *op)
 {
 	esc_snprintf(absent_text, sizeof(absent_text), NULL,
-			   "the %s plugin (%s) has no %s operation",
-			   p->ops.backend, p->file, op);
+		     "the %s plugin (%s) has no %s operation",
+		     p->ops.backend, p->file, op);
 	absent_from = p;
 	return -ENOTSUP;
 }
@@ -109,12 +109,12 @@ static void trace_call(struct devimg_plugin *p, int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	if (n < sizeof(buf))
 		n += esc_vsnprintf(buf + n, sizeof(buf) - n, NULL, fmt,
-					 ap);
+				   ap);
 	va_end(ap);
 	if (n < sizeof(buf) && rc < 0)
 		esc_snprintf(buf + n, sizeof(buf) - n, NULL,
-				   " = %d (%s): %s", rc, strerror(-rc),
-				   message_of(p));
+			     " = %d (%s): %s", rc, strerror(-rc),
+			     message_of(p));
 	else if (n < sizeof(buf))
 		snprintf(buf + n, sizeof(buf) - n, " = %d", rc);
 	devimg_trace_text(DEVIMG_LOG_DEBUG, __FILE__, __LINE__, __func__, buf);

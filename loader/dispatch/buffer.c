@@ -13,7 +13,7 @@ DEVIMG_EXPORT int devimg_buf_new(struct devimg_device *dev, size_t size,
 
 	if (!dev || !out || size == 0)
 		return backend_fail(-EINVAL, "devimg_buf_new: %s",
-				      size ? "NULL argument" : "size 0");
+				    size ? "NULL argument" : "size 0");
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return backend_fail(-ENOMEM, "devimg_buf_new: out of memory");
@@ -22,8 +22,8 @@ DEVIMG_EXPORT int devimg_buf_new(struct devimg_device *dev, size_t size,
 	if (err < 0) {
 		free(b);
 		return backend_fail(err, "cannot create a %zu-byte buffer on %s: %s",
-				      size, devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    size, devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	}
 	atomic_init(&b->refcount, 1);
 	b->ctx = devimg_ctx_ref(dev->ctx);
@@ -41,10 +41,10 @@ static int buf_check(const char *fn, struct devimg_queue *q,
 		return backend_fail(-EINVAL, "%s: NULL argument", fn);
 	if (off > b->size || n > b->size - off)
 		return backend_fail(-EINVAL, "%s: bytes %zu..%zu outside the %zu-byte buffer",
-				      fn, off, off + n, b->size);
+				    fn, off, off + n, b->size);
 	if (q->dev->pctx != b->dev->pctx)
 		return backend_fail(-EINVAL, "%s: the buffer belongs to another platform than the queue's device",
-				      fn);
+				    fn);
 	return 0;
 }
 
@@ -59,7 +59,7 @@ DEVIMG_EXPORT int devimg_buf_write(struct devimg_queue *q, struct devimg_buf *b,
 				      src);
 	if (err < 0)
 		return backend_fail(err, "buffer write: %s",
-				      devimg_plugin_last_error(q->dev->plugin));
+				    devimg_plugin_last_error(q->dev->plugin));
 	return 0;
 }
 
@@ -74,7 +74,7 @@ DEVIMG_EXPORT int devimg_buf_read(struct devimg_queue *q, struct devimg_buf *b,
 				     dst);
 	if (err < 0)
 		return backend_fail(err, "buffer read: %s",
-				      devimg_plugin_last_error(q->dev->plugin));
+				    devimg_plugin_last_error(q->dev->plugin));
 	return 0;
 }
 

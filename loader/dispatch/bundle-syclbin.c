@@ -140,7 +140,7 @@ static int build_desc(struct syclbin_owned *o)
 	/* the reader refused more before it made any */
 	if (n > DEVIMG_LIMIT_IMAGES)
 		return backend_fail(-EINVAL, "devimg_bundle_new_from_syclbin: %zu images, more than the %u of a descriptor",
-				      n, DEVIMG_LIMIT_IMAGES);
+				    n, DEVIMG_LIMIT_IMAGES);
 	o->imgs = calloc(n + 1, sizeof(*o->imgs));
 	o->entries = calloc(sb->nmetas + 1, sizeof(*o->entries));
 	o->sets = calloc(sb->nmetas + 1, sizeof(*o->sets));
@@ -184,7 +184,7 @@ static int owned_new(const void *data, size_t size,
 	if (err < 0) {
 		owned_free(o);
 		return backend_fail(err, "devimg_bundle_new_from_syclbin: %s",
-				      perr.msg);
+				    perr.msg);
 	}
 	err = build_desc(o);
 	if (err == -ENOMEM)
@@ -193,13 +193,13 @@ static int owned_new(const void *data, size_t size,
 		err = descriptor_validate(&o->desc, &msg);
 		if (err < 0)
 			err = backend_fail(err, "devimg_bundle_new_from_syclbin: %s",
-					     msg.msg);
+					   msg.msg);
 	}
 	if (err == 0) {
 		err = registry_add(&o->desc, &o->desc, NULL);
 		if (err < 0)
 			err = backend_fail(err, "devimg_bundle_new_from_syclbin: the registry: %s",
-					     devimg_strerror(err));
+					   devimg_strerror(err));
 	}
 	if (err < 0) {
 		owned_free(o);

@@ -141,9 +141,9 @@ static int entry_add(struct devimg_bundle *b, struct devimg_device *dev,
 	err = devimg_image_spec_consts(img, &consts, &nconsts, NULL, NULL);
 	if (err < 0)
 		return backend_fail(err, "spec constants of image %u (target %s): %s",
-				      devimg_image_index(img),
-				      devimg_image_target(img),
-				      devimg_strerror(err));
+				    devimg_image_index(img),
+				    devimg_image_target(img),
+				    devimg_strerror(err));
 	v = realloc(b->e, (b->n + 1) * sizeof(*v));
 	if (!v)
 		return nomem("bundle");
@@ -162,8 +162,8 @@ static int entry_add(struct devimg_bundle *b, struct devimg_device *dev,
 			devimg_spec_values_unref(e->spec);
 			free(e->options);
 			return backend_fail(err, "spec constants of image %u: %s",
-					      devimg_image_index(img),
-					      devimg_strerror(err));
+					    devimg_image_index(img),
+					    devimg_strerror(err));
 		}
 	}
 	e->img = devimg_image_ref(img);
@@ -262,13 +262,13 @@ static int bundle_gather(struct devimg_ctx *ctx,
 	for (d = 0; f && f->ndevs && d < f->ndevs; d++)
 		if (!of_ctx(ctx, f->devs ? f->devs[d] : NULL))
 			return backend_fail(-EINVAL, "devimg_bundle_new: device %u of the filter is not a device of the context",
-					      d);
+					    d);
 	err = images_collect(f ? f->kernel : NULL, &imgs, &n);
 	if (err == -ENOENT)
 		err = 0;
 	if (err < 0)
 		return backend_fail(err, "devimg_bundle_new: the registry: %s",
-				      devimg_strerror(err));
+				    devimg_strerror(err));
 	b = bundle_alloc(ctx, DEVIMG_BUNDLE_INPUT);
 	err = b ? 0 : nomem("devimg_bundle_new");
 	for (d = 0; err == 0 && d < ndevs; d++)
@@ -303,7 +303,7 @@ static int entry_native(const struct bundle_entry *e,
 		err = devimg_spec_values_buffer(e->spec, key, size);
 	}
 	return err < 0 ? backend_fail(err, "spec constants: %s",
-					devimg_strerror(err)) : 0;
+				      devimg_strerror(err)) : 0;
 }
 
 /* b must be in state want; has_out: the caller's out pointer is given. */
@@ -315,8 +315,8 @@ static int check_state(const struct devimg_bundle *b,
 		return backend_fail(-EINVAL, "%s: NULL argument", fn);
 	if (b->state != want)
 		return backend_fail(-EINVAL, "%s: the bundle is in state %s, %s expected",
-				      fn, devimg_bundle_state_name(b->state),
-				      devimg_bundle_state_name(want));
+				    fn, devimg_bundle_state_name(b->state),
+				    devimg_bundle_state_name(want));
 	return 0;
 }
 
@@ -491,15 +491,15 @@ static int check_many(struct devimg_bundle *const *bundles, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!bundles[i])
 			return backend_fail(-EINVAL, "%s: bundle %zu is NULL",
-					      fn, i);
+					    fn, i);
 		if (bundles[i]->ctx != bundles[0]->ctx)
 			return backend_fail(-EINVAL, "%s: bundle %zu is of another context than bundle 0",
-					      fn, i);
+					    fn, i);
 		if (bundles[i]->state != bundles[0]->state)
 			return backend_fail(-EINVAL, "%s: bundle %zu is in state %s, bundle 0 in state %s",
-					      fn, i,
-					      devimg_bundle_state_name(bundles[i]->state),
-					      devimg_bundle_state_name(bundles[0]->state));
+					    fn, i,
+					    devimg_bundle_state_name(bundles[i]->state),
+					    devimg_bundle_state_name(bundles[0]->state));
 	}
 	return 0;
 }
@@ -595,7 +595,7 @@ DEVIMG_EXPORT int devimg_bundle_new(struct devimg_ctx *ctx,
 		return backend_fail(-EINVAL, "devimg_bundle_new: NULL argument");
 	if ((unsigned)state > DEVIMG_BUNDLE_EXECUTABLE)
 		return backend_fail(-EINVAL, "devimg_bundle_new: state %d (0 input, 1 object, 2 executable)",
-				      (int)state);
+				    (int)state);
 	err = bundle_filter_read(filter, &f);
 	if (err < 0)
 		return backend_fail_prefix(err, "devimg_bundle_new");
@@ -634,7 +634,7 @@ static const struct bundle_entry *entry_at(const struct devimg_bundle *b,
 		backend_fail(-EINVAL, "NULL bundle (image %zu)", i);
 	else
 		backend_fail(-ERANGE, "no image %zu in the bundle, it has %zu",
-			       i, b->n);
+			     i, b->n);
 	return NULL;
 }
 
@@ -791,15 +791,15 @@ DEVIMG_EXPORT int devimg_bundle_set_spec_const(struct devimg_bundle *b,
 					     value);
 		if (err < 0)
 			return backend_fail(err, "spec constant '%s' of image %u (target %s), %zu bytes given: %s",
-					      symbolic_id,
-					      devimg_image_index(b->e[i].img),
-					      devimg_image_target(b->e[i].img),
-					      size, devimg_strerror(err));
+					    symbolic_id,
+					    devimg_image_index(b->e[i].img),
+					    devimg_image_target(b->e[i].img),
+					    size, devimg_strerror(err));
 		found++;
 	}
 	if (!found)
 		return backend_fail(-ENOENT, "no image of the bundle has spec constant '%s'",
-				      symbolic_id);
+				    symbolic_id);
 	return 0;
 }
 
@@ -836,24 +836,24 @@ DEVIMG_EXPORT int devimg_bundle_kernel_new(struct devimg_bundle *b,
 		}
 	if (!n) {
 		err = backend_fail(-ENOENT, "kernel '%s' is not in the bundle for %s",
-				     name, devimg_device_name(dev));
+				   name, devimg_device_name(dev));
 		goto out;
 	}
 	if (selector) {
 		err = selector(data, dev, name, imgs, n);
 		if (err >= 0 && (size_t)err >= n)
 			err = backend_fail(-EINVAL, "the image selector chose image %d of %zu for kernel '%s'",
-					     err, n, name);
+					   err, n, name);
 		else if (err < 0)
 			err = backend_fail(err, "the image selector refused every image of kernel '%s': %s",
-					     name, devimg_strerror(err));
+					   name, devimg_strerror(err));
 		chosen = (size_t)err;
 	} else {
 		err = devimg_select_image_with(&dev->caps, &dev->features,
 					       imgs, n, &chosen, NULL);
 		if (err < 0)
 			err = backend_fail(err, "no image of kernel '%s' in the bundle is usable on %s any more",
-					     name, devimg_device_name(dev));
+					   name, devimg_device_name(dev));
 	}
 	if (err < 0)
 		goto out;

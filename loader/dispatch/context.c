@@ -273,7 +273,7 @@ static int ctx_enumerate(struct devimg_ctx *ctx, unsigned want)
 	pthread_mutex_unlock(&ctx->enum_lock);
 	if (err < 0)
 		return backend_fail(err, "enumerating devices: %s",
-				      devimg_strerror(err));
+				    devimg_strerror(err));
 	return 0;
 }
 
@@ -297,7 +297,7 @@ DEVIMG_EXPORT int devimg_ctx_new(struct devimg_ctx **out)
 				    &sel, &serr);
 	if (err < 0)
 		return backend_fail(err, "DEVIMG_DEVICE_SELECTOR: %s",
-				      err == -EINVAL ? serr.msg : "out of memory");
+				    err == -EINVAL ? serr.msg : "out of memory");
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx) {
 		devimg_selector_free(sel);
@@ -367,16 +367,16 @@ static void no_device_error(struct devimg_ctx *ctx, unsigned i)
 
 	if (!found) {
 		backend_fail(-ERANGE, "no device %u in the context, it has 0",
-			       i);
+			     i);
 		return;
 	}
 	devimg_plugins_account(dispatch_plugins(), found);
 	backend_fail(-ERANGE, "no device %u in the context, it has 0: %s%s%s%s%s%s",
-		       i, found->text, found->len && ctx->account.len ? "; " : "",
-		       ctx->account.text, selector && *selector ?
-		       "; DEVIMG_DEVICE_SELECTOR=" : "",
-		       selector && *selector ? selector : "",
-		       found->len || ctx->account.len ? "" : "nothing searched");
+		     i, found->text, found->len && ctx->account.len ? "; " : "",
+		     ctx->account.text, selector && *selector ?
+		     "; DEVIMG_DEVICE_SELECTOR=" : "",
+		     selector && *selector ? selector : "",
+		     found->len || ctx->account.len ? "" : "nothing searched");
 	free(found);
 }
 
@@ -401,6 +401,6 @@ DEVIMG_EXPORT struct devimg_device *devimg_device_get(struct devimg_ctx *ctx,
 	pthread_mutex_unlock(&ctx->enum_lock);
 	if (!dev && n)
 		backend_fail(-ERANGE, "no device %u in the context, it has %u",
-			       i, n);
+			     i, n);
 	return dev;
 }

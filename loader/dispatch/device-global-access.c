@@ -54,7 +54,7 @@ static int compatible(struct devimg_device *dev, const struct devimg_global *g,
 	why = calloc(n, sizeof(*why));
 	if (!why)
 		return backend_fail(-ENOMEM, "device global '%s': out of memory",
-				      devimg_global_id(g));
+				    devimg_global_id(g));
 	for (i = 0; i < n; i++)
 		if (devimg_select_image_with(&dev->caps, &dev->features, &ds[i],
 					     1, &chosen, NULL) == 0)
@@ -101,7 +101,7 @@ static int image_access(const struct devimg_global *g,
 	r = image_bytes(img, &bytes, &size);
 	if (r < 0)
 		return backend_fail(r, IMG_FMT ": %s", IMG_ARGS(img),
-				      devimg_strerror(r));
+				    devimg_strerror(r));
 	r = devglobal_spirv_access(bytes, size, devimg_global_id(g), &acc,
 				   msg, sizeof(msg));
 	if (r < 0 && r != -ENOENT)
@@ -148,7 +148,7 @@ static int image_program(struct devimg_device *dev, struct devimg_image *img,
 	err = devimg_image_guess_format(img, &fmt);
 	if (err < 0)
 		return backend_fail(err, IMG_FMT ": %s", IMG_ARGS(img),
-				      devimg_strerror(err));
+				    devimg_strerror(err));
 	err = link_plan_make(dev, img, NULL, 0, &plan);
 	if (err < 0)
 		return err;
@@ -180,8 +180,8 @@ static int transfer_check(const char *fn, struct devimg_queue *q,
 	size = devimg_global_size(g);
 	if (off > size || n > size - off)
 		return backend_fail(-EINVAL, "%s: device global '%s': bytes %zu..%zu outside its %zu bytes",
-				      fn, devimg_global_id(g), off, off + n,
-				      size);
+				    fn, devimg_global_id(g), off, off + n,
+				    size);
 	return 0;
 }
 
@@ -198,8 +198,8 @@ static int access_check(const struct devimg_global *g, struct devimg_image **img
 			  acc & DEVGLOBAL_ACCESS_WRITE)
 		return 0;
 	return backend_fail(-EACCES, "device global '%s' has host access '%s': the host may not %s it",
-			      devimg_global_id(g), access_name(acc),
-			      dir == READ ? "read" : "write");
+			    devimg_global_id(g), access_name(acc),
+			    dir == READ ? "read" : "write");
 }
 
 /* The one image of ok (n) with g's variable, for image scope. */
@@ -209,8 +209,8 @@ static int scope_image(struct devimg_device *dev, const struct devimg_global *g,
 	if (n == 1)
 		return 0;
 	return backend_fail(-EINVAL, "device global '%s' has device_image_scope, but " IMG_FMT " and " IMG_FMT " both define it for device %s",
-			      devimg_global_id(g), IMG_ARGS(ok[0]),
-			      IMG_ARGS(ok[1]), devimg_device_name(dev));
+			    devimg_global_id(g), IMG_ARGS(ok[0]),
+			    IMG_ARGS(ok[1]), devimg_device_name(dev));
 }
 
 static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g,
@@ -225,7 +225,7 @@ static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g
 	err = image_program(dev, img, &prog);
 	if (err < 0)
 		return backend_fail_prefix(err, "device global '%s'",
-					     devimg_global_id(g));
+					   devimg_global_id(g));
 	err = globals_symbol(img, g, global_mapped(dev), &sym);
 	if (err < 0)
 		return err;
@@ -238,9 +238,9 @@ static int scoped_transfer(struct devimg_queue *q, const struct devimg_global *g
 	free(sym);
 	if (err < 0)
 		return backend_fail(err, "device global '%s' in the program of " IMG_FMT " on %s: %s",
-				      devimg_global_id(g), IMG_ARGS(img),
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_global_id(g), IMG_ARGS(img),
+				    devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 
@@ -267,9 +267,9 @@ static int pointed_transfer(struct devimg_queue *q,
 					     host);
 	if (err < 0)
 		return backend_fail(err, "device global '%s' on %s: %s",
-				      devimg_global_id(g),
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_global_id(g),
+				    devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 

@@ -70,11 +70,11 @@ int kernel_apply_arg(struct devimg_kernel *k, unsigned i)
 	}
 	if (err < 0 && to != i)
 		return backend_fail(err, "kernel '%s', argument %u (%u after elimination): %s",
-				      k->name, i, to,
-				      devimg_plugin_last_error(p));
+				    k->name, i, to,
+				    devimg_plugin_last_error(p));
 	if (err < 0)
 		return backend_fail(err, "kernel '%s', argument %u: %s",
-				      k->name, i, devimg_plugin_last_error(p));
+				    k->name, i, devimg_plugin_last_error(p));
 	return 0;
 }
 
@@ -95,7 +95,7 @@ static int reserve_args(struct devimg_kernel *k, size_t n)
 	v = realloc(k->args, n * sizeof(*v));
 	if (!v)
 		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
+				    k->name);
 	memset(v + k->nargs_rec, 0, (n - k->nargs_rec) * sizeof(*v));
 	k->args = v;
 	k->nargs_rec = n;
@@ -135,12 +135,12 @@ static int make_arg(const struct devimg_kernel *k, unsigned i,
 	*a = (struct kernel_arg){ .kind = kind, .size = size };
 	if (k->nuser != UINT_MAX && i >= k->nuser)
 		return backend_fail(-EINVAL, "kernel '%s' has %u arguments, no argument %u",
-				      k->name, k->nuser, i);
+				    k->name, k->nuser, i);
 	if (kind == ARG_VALUE) {
 		a->value = malloc(size ? size : 1);
 		if (!a->value)
 			return backend_fail(-ENOMEM, "kernel '%s': out of memory",
-					      k->name);
+					    k->name);
 		memcpy(a->value, value, size);
 	}
 	a->buf = devimg_buf_ref(b);
@@ -182,7 +182,7 @@ DEVIMG_EXPORT int devimg_kernel_set_arg_buf(struct devimg_kernel *k,
 		return backend_fail(-EINVAL, "devimg_kernel_set_arg_buf: NULL argument");
 	if (b->dev->pctx != k->dev->pctx)
 		return backend_fail(-EINVAL, "kernel '%s', argument %u: the buffer belongs to another platform",
-				      k->name, i);
+				    k->name, i);
 	pthread_mutex_lock(&k->lock);
 	err = set_arg(k, i, ARG_BUF, 0, NULL, b);
 	pthread_mutex_unlock(&k->lock);
@@ -234,8 +234,8 @@ static int param_bytes(const struct devimg_kernel *k, size_t i,
 	if (d->offset < 0 || (size_t)d->offset > obj_size ||
 	    size > obj_size - (size_t)d->offset)
 		return backend_fail(-EINVAL, "kernel '%s', parameter %zu (%s): %zu bytes at offset %d leave the captured object of %zu bytes",
-				      k->name, i, param_kind_name(d->kind),
-				      size, d->offset, obj_size);
+				    k->name, i, param_kind_name(d->kind),
+				    size, d->offset, obj_size);
 	return 0;
 }
 
@@ -253,11 +253,11 @@ static int param_buf(const struct devimg_kernel *k, size_t i,
 	memcpy(&b, (const char *)obj + d->offset, sizeof(b));
 	if (!b)
 		return backend_fail(-EINVAL, "kernel '%s', parameter %zu (%s): NULL buffer at offset %d",
-				      k->name, i, param_kind_name(d->kind),
-				      d->offset);
+				    k->name, i, param_kind_name(d->kind),
+				    d->offset);
 	if (b->dev->pctx != k->dev->pctx)
 		return backend_fail(-EINVAL, "kernel '%s', parameter %zu: the buffer belongs to another platform",
-				      k->name, i);
+				    k->name, i);
 	return make_arg(k, (unsigned)i, ARG_BUF, 0, NULL, b, a);
 }
 
@@ -275,7 +275,7 @@ static int param_local(const struct devimg_kernel *k, size_t i,
 	memcpy(&size, (const char *)obj + d->offset, sizeof(size));
 	if (!size)
 		return backend_fail(-EINVAL, "kernel '%s', parameter %zu (%s): 0 bytes of local memory",
-				      k->name, i, param_kind_name(d->kind));
+				    k->name, i, param_kind_name(d->kind));
 	return make_arg(k, (unsigned)i, ARG_LOCAL, size, NULL, NULL, a);
 }
 
@@ -295,7 +295,7 @@ static int param_arg(struct devimg_kernel *k, size_t i, size_t n,
 	case DEVIMG_PARAM_STD_LAYOUT:
 		if (d->info <= 0)
 			return backend_fail(-EINVAL, "kernel '%s', parameter %zu (std_layout): size %d",
-					      k->name, i, d->info);
+					    k->name, i, d->info);
 		err = param_bytes(k, i, d, (size_t)d->info, obj_size);
 		if (err < 0)
 			return err;
@@ -312,16 +312,16 @@ static int param_arg(struct devimg_kernel *k, size_t i, size_t n,
 		if (target == DEVIMG_ACCESS_LOCAL)
 			return param_local(k, i, d, obj, obj_size, a);
 		return backend_fail(-ENOTSUP, "kernel '%s', parameter %zu (accessor): target %d is not supported (2014 global_buffer, 2015 constant_buffer, 2016 local are)",
-				      k->name, i, target);
+				    k->name, i, target);
 	case DEVIMG_PARAM_SPEC_CONST_BUFFER:
 		if (i + 1 != n)
 			return backend_fail(-EINVAL, "kernel '%s', parameter %zu of %zu: the spec-constant buffer can only be the last",
-					      k->name, i, n);
+					    k->name, i, n);
 		return 0;
 	default:
 		return backend_fail(-ENOTSUP, "kernel '%s', parameter %zu: kind %d (%s) is not supported",
-				      k->name, i, d->kind,
-				      param_kind_name(d->kind));
+				    k->name, i, d->kind,
+				    param_kind_name(d->kind));
 	}
 }
 
@@ -338,11 +338,11 @@ DEVIMG_EXPORT int devimg_kernel_set_args(struct devimg_kernel *k,
 		return backend_fail(-EINVAL, "devimg_kernel_set_args: NULL argument");
 	if (n > UINT_MAX)
 		return backend_fail(-EINVAL, "devimg_kernel_set_args: %zu parameters",
-				      n);
+				    n);
 	a = calloc(n ? n : 1, sizeof(*a));
 	if (!a)
 		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
+				    k->name);
 	for (i = 0; i < n && err == 0; i++)
 		err = param_arg(k, i, n, &params[i], obj, obj_size, &a[i]);
 	if (err < 0)

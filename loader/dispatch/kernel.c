@@ -48,15 +48,15 @@ static int pick_image(struct devimg_device *dev, const char *name,
 	if (err == -ENOENT) {
 		registry_suggest(name, msg, sizeof(msg));
 		return backend_fail(err, "no registered image defines kernel '%s'%s%s",
-				      name, msg[0] ? ": " : "", msg);
+				    name, msg[0] ? ": " : "", msg);
 	}
 	if (err < 0)
 		return backend_fail(err, "looking up kernel '%s': %s", name,
-				      devimg_strerror(err));
+				    devimg_strerror(err));
 	reasons = calloc(n, sizeof(*reasons));
 	if (!reasons) {
 		err = backend_fail(-ENOMEM, "kernel '%s': out of memory",
-				     name);
+				   name);
 		goto out;
 	}
 	err = devimg_select_image_with(&dev->caps, &dev->features, imgs, n,
@@ -91,9 +91,9 @@ static int kernel_bind(struct devimg_kernel *k,
 	err = devimg_plugin_kernel_create(p, prog, k->name, &pk);
 	if (err < 0)
 		return backend_fail(err, "no kernel '%s' in the program built from image %u (target %s): %s",
-				      k->name, devimg_image_index(k->img),
-				      devimg_image_target(k->img),
-				      devimg_plugin_last_error(p));
+				    k->name, devimg_image_index(k->img),
+				    devimg_image_target(k->img),
+				    devimg_plugin_last_error(p));
 	k->pk = pk;
 	for (i = 0; i < k->nargs_rec; i++) {
 		err = kernel_apply_arg(k, i);
@@ -105,8 +105,8 @@ static int kernel_bind(struct devimg_kernel *k,
 						       k->spec_mem);
 		if (err < 0)
 			err = backend_fail(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
-					     k->name, k->spec_index,
-					     devimg_plugin_last_error(p));
+					   k->name, k->spec_index,
+					   devimg_plugin_last_error(p));
 	}
 	if (err < 0) {
 		k->pk = old;
@@ -139,13 +139,13 @@ static int kernel_setup_elimination(struct devimg_kernel *k)
 		return 0;
 	if (err < 0)
 		return backend_fail(err, "kernel '%s': '%s' of image %u (target %s): %s",
-				      k->name, "SYCL/kernel param opt",
-				      devimg_image_index(k->img),
-				      devimg_image_target(k->img),
-				      devimg_strerror(err));
+				    k->name, "SYCL/kernel param opt",
+				    devimg_image_index(k->img),
+				    devimg_image_target(k->img),
+				    devimg_strerror(err));
 	if (nbits >= UINT_MAX)
 		return backend_fail(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' counts %zu arguments",
-				      k->name, nbits);
+				    k->name, nbits);
 	for (i = 0; i < nbits; i++)
 		kept += !props_arg_eliminated(mask, i);
 	/* DPC++'s mask counts the spec-constant buffer, its last parameter. */
@@ -156,12 +156,12 @@ static int kernel_setup_elimination(struct devimg_kernel *k)
 	}
 	if (nuser != UINT_MAX && kept != nuser)
 		return backend_fail(-EINVAL, "kernel '%s': 'SYCL/kernel param opt' of image %u keeps %zu of %zu arguments, the built kernel has %u",
-				      k->name, devimg_image_index(k->img), kept,
-				      nbits, nuser);
+				    k->name, devimg_image_index(k->img), kept,
+				    nbits, nuser);
 	k->backend = calloc(nbits ? nbits : 1, sizeof(*k->backend));
 	if (!k->backend)
 		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
+				    k->name);
 	for (i = 0; i < nbits; i++)
 		k->backend[i] = props_arg_eliminated(mask, i) ? ELIMINATED :
 								next++;
@@ -187,10 +187,10 @@ static int kernel_setup_metadata(struct devimg_kernel *k)
 	}
 	if (err < 0)
 		return backend_fail(err, "kernel '%s': '%s%s' of image %u (target %s): %s",
-				      k->name, k->name, "@reqd_work_group_size",
-				      devimg_image_index(k->img),
-				      devimg_image_target(k->img),
-				      devimg_strerror(err));
+				    k->name, k->name, "@reqd_work_group_size",
+				    devimg_image_index(k->img),
+				    devimg_image_target(k->img),
+				    devimg_strerror(err));
 	return 0;
 }
 
@@ -216,7 +216,7 @@ static int spec_blob(struct devimg_kernel *k, const void **blob, size_t *size)
 	int err = devimg_spec_values_buffer(k->spec, blob, size);
 
 	return err < 0 ? backend_fail(err, "kernel '%s': spec constants: %s",
-					k->name, devimg_strerror(err)) : 0;
+				      k->name, devimg_strerror(err)) : 0;
 }
 
 /* The program of k: the bundle's, or from the cache (built or linked). */
@@ -233,7 +233,7 @@ static int kernel_source_program(struct devimg_kernel *k,
 			return 0;
 		err = spec_values_copy(k->spec, src->spec);
 		return err < 0 ? backend_fail(err, "kernel '%s': the bundle's spec constants are not its image's",
-						k->name) : 0;
+					      k->name) : 0;
 	}
 	err = link_plan_make(k->dev, k->img, NULL, 0, &k->plan);
 	if (err == 0)
@@ -261,24 +261,24 @@ static int kernel_setup(struct devimg_kernel *k,
 	err = devimg_image_guess_format(k->img, &k->fmt);
 	if (err < 0)
 		return backend_fail(err, "image %u of kernel '%s': %s",
-				      devimg_image_index(k->img), k->name,
-				      devimg_strerror(err));
+				    devimg_image_index(k->img), k->name,
+				    devimg_strerror(err));
 	k->options = link_build_options(k->img, "", "");
 	if (!k->options)
 		return backend_fail(-ENOMEM, "kernel '%s': out of memory",
-				      k->name);
+				    k->name);
 	err = devimg_image_spec_consts(k->img, &consts, &nconsts,
 				       &k->spec_defaults, &k->spec_defaults_size);
 	if (err < 0)
 		return backend_fail(err, "spec constants of image %u (target %s) of kernel '%s': %s",
-				      devimg_image_index(k->img),
-				      devimg_image_target(k->img), k->name,
-				      devimg_strerror(err));
+				    devimg_image_index(k->img),
+				    devimg_image_target(k->img), k->name,
+				    devimg_strerror(err));
 	if (nconsts) {
 		err = devimg_spec_values_new(k->img, &k->spec);
 		if (err < 0)
 			return backend_fail(err, "kernel '%s': spec constants: %s",
-					      k->name, devimg_strerror(err));
+					    k->name, devimg_strerror(err));
 		k->native_spec = k->fmt == DEVIMG_FORMAT_SPIRV &&
 			(dev->info->caps & DEVIMG_PLUGIN_CAP_SPEC_CONSTANTS);
 	}
@@ -288,22 +288,22 @@ static int kernel_setup(struct devimg_kernel *k,
 	err = devimg_plugin_kernel_create(dev->plugin, prog, k->name, &k->pk);
 	if (err < 0)
 		return backend_fail(err, "no kernel '%s' in the program built from image %u (target %s): %s",
-				      k->name, devimg_image_index(k->img),
-				      devimg_image_target(k->img),
-				      devimg_plugin_last_error(dev->plugin));
+				    k->name, devimg_image_index(k->img),
+				    devimg_image_target(k->img),
+				    devimg_plugin_last_error(dev->plugin));
 	err = devimg_plugin_kernel_arg_count(dev->plugin, k->pk, &count);
 	if (err == -ENOTSUP)
 		count = UINT_MAX;
 	else if (err < 0)
 		return backend_fail(err, "kernel '%s': argument count: %s",
-				      k->name,
-				      devimg_plugin_last_error(dev->plugin));
+				    k->name,
+				    devimg_plugin_last_error(dev->plugin));
 	k->nuser = count;
 	if (k->spec && !k->native_spec) {
 		/* Emulated: the last argument is the buffer of all values. */
 		if (count == UINT_MAX || count == 0)
 			return backend_fail(-ENOTSUP, "kernel '%s' uses spec constants but its backend cannot tell its argument count, or it has no argument for their buffer",
-					      k->name);
+					    k->name);
 		k->spec_index = count - 1;
 		k->nuser = count - 1;
 	}
@@ -318,14 +318,14 @@ static int kernel_setup(struct devimg_kernel *k,
 				       spec_size ? spec_size : 1, &k->spec_mem);
 	if (err < 0)
 		return backend_fail(err, "kernel '%s': spec-constant buffer: %s",
-				      k->name,
-				      devimg_plugin_last_error(dev->plugin));
+				    k->name,
+				    devimg_plugin_last_error(dev->plugin));
 	err = devimg_plugin_kernel_set_arg_mem(dev->plugin, k->pk,
 					       k->spec_index, k->spec_mem);
 	if (err < 0)
 		return backend_fail(err, "kernel '%s': cannot pass the spec-constant buffer as argument %u: %s",
-				      k->name, k->spec_index,
-				      devimg_plugin_last_error(dev->plugin));
+				    k->name, k->spec_index,
+				    devimg_plugin_last_error(dev->plugin));
 	k->spec_dirty = true;
 	return 0;
 }
@@ -425,10 +425,10 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 		return backend_fail(-EINVAL, "devimg_kernel_set_spec_const: NULL argument");
 	if (!k->spec)
 		return backend_fail(-ENOENT, "kernel '%s': its image has no spec constant '%s' (none at all)",
-				      k->name, symbolic_id);
+				    k->name, symbolic_id);
 	if (k->spec_fixed)
 		return backend_fail(-EINVAL, "kernel '%s' comes from an executable bundle, whose spec constants are fixed: set '%s' on the input bundle",
-				      k->name, symbolic_id);
+				    k->name, symbolic_id);
 	pthread_mutex_lock(&k->lock);
 	err = devimg_spec_values_set(k->spec, symbolic_id, size, value);
 	if (err == 0) {
@@ -440,11 +440,11 @@ DEVIMG_EXPORT int devimg_kernel_set_spec_const(struct devimg_kernel *k,
 	pthread_mutex_unlock(&k->lock);
 	if (err == -ENOENT)
 		return backend_fail(err, "kernel '%s': its image has no spec constant '%s'",
-				      k->name, symbolic_id);
+				    k->name, symbolic_id);
 	if (err < 0)
 		return backend_fail(err, "kernel '%s': spec constant '%s' (%zu bytes given): %s",
-				      k->name, symbolic_id, size,
-				      devimg_strerror(err));
+				    k->name, symbolic_id, size,
+				    devimg_strerror(err));
 	return 0;
 }
 
@@ -473,8 +473,8 @@ static int spec_refresh(struct devimg_kernel *k, struct devimg_queue *q)
 					      1, 0, size, blob);
 		if (err < 0)
 			err = backend_fail(err, "kernel '%s': writing the spec-constant buffer: %s",
-					     k->name,
-					     devimg_plugin_last_error(dev->plugin));
+					   k->name,
+					   devimg_plugin_last_error(dev->plugin));
 	}
 	if (err == 0)
 		k->spec_dirty = false;
@@ -511,7 +511,7 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
 		if (out[d] != 1) {
 			dims_label(out, k->reqd_dims, want, sizeof(want));
 			return backend_fail(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s, which a %u-dimensional launch cannot have",
-					      k->name, want, dims);
+					    k->name, want, dims);
 		}
 	if (!local_size)
 		return 0;
@@ -520,7 +520,7 @@ static int reqd_local_size(const struct devimg_kernel *k, unsigned dims,
 			dims_label(out, dims, want, sizeof(want));
 			dims_label(local_size, dims, got, sizeof(got));
 			return backend_fail(-EINVAL, "devimg_launch: kernel '%s' requires work-group size %s (SYCL/program metadata), the launch asks for %s",
-					      k->name, want, got);
+					    k->name, want, got);
 		}
 	return 0;
 }
@@ -545,15 +545,15 @@ int launch_range_check(unsigned dims, const size_t *global_offset,
 		if (global_size[d] &&
 		    size_add(off, global_size[d] - 1, &last))
 			return backend_fail(-EINVAL, "devimg_launch: dimension %u: offset %zu + global size %zu pass SIZE_MAX",
-					      d, off, global_size[d]);
+					    d, off, global_size[d]);
 		if (size_mul(items, global_size[d], &items))
 			return backend_fail(-EINVAL, "devimg_launch: dimension %u: global size %zu makes the work-item count pass SIZE_MAX",
-					      d, global_size[d]);
+					    d, global_size[d]);
 		if (!local_size || !global_size[d])
 			continue;
 		if (!local_size[d] || global_size[d] % local_size[d])
 			return backend_fail(-EINVAL, "devimg_launch: dimension %u: global size %zu is not a multiple of local size %zu",
-					      d, global_size[d], local_size[d]);
+					    d, global_size[d], local_size[d]);
 	}
 	return 0;
 }
@@ -563,8 +563,8 @@ static __attribute__((noinline, cold)) int
 launch_failed(struct devimg_kernel *k, int err)
 {
 	return backend_fail(err, "launching kernel '%s' on %s: %s", k->name,
-			      devimg_device_name(k->dev),
-			      devimg_plugin_last_error(k->dev->plugin));
+			    devimg_device_name(k->dev),
+			    devimg_plugin_last_error(k->dev->plugin));
 }
 
 /*
@@ -585,7 +585,7 @@ launch_locked(struct devimg_queue *q, struct devimg_kernel *k, unsigned dims,
 	i = kernel_first_unset(k);
 	if (i != UINT_MAX) {
 		err = backend_fail(-EINVAL, "devimg_launch: argument %u of kernel '%s' is not set",
-				     i, k->name);
+				   i, k->name);
 		goto out;
 	}
 	if (k->spec && k->spec_dirty) {
@@ -624,10 +624,10 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 		return backend_fail(-EINVAL, "devimg_launch: NULL argument");
 	if (dims < 1 || dims > 3)
 		return backend_fail(-EINVAL, "devimg_launch: %u dimensions (1 to 3)",
-				      dims);
+				    dims);
 	if (q->dev != k->dev)
 		return backend_fail(-EINVAL, "devimg_launch: kernel '%s' was made for %s, the queue is on another device",
-				      k->name, devimg_device_name(k->dev));
+				    k->name, devimg_device_name(k->dev));
 	if (k->reqd_dims) {
 		err = reqd_local_size(k, dims, local_size, reqd);
 		if (err < 0)
@@ -644,7 +644,7 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 		for (i = 0; i < dims; i++)
 			if (global_offset[i])
 				return backend_fail(-ENOTSUP, "devimg_launch: %s cannot launch with a global offset",
-						      devimg_device_name(k->dev));
+						    devimg_device_name(k->dev));
 	if (!atomic_load_explicit(&k->waiting, memory_order_relaxed) &&
 	    gate_try(k)) {
 		if (k->ready) {

@@ -22,8 +22,8 @@ DEVIMG_EXPORT int devimg_queue_new(struct devimg_device *dev,
 	if (err < 0) {
 		free(q);
 		return backend_fail(err, "cannot create a queue on %s: %s",
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	}
 	atomic_init(&q->refcount, 1);
 	q->ctx = devimg_ctx_ref(dev->ctx);
@@ -44,8 +44,8 @@ DEVIMG_EXPORT int devimg_queue_finish(struct devimg_queue *q)
 			  devimg_plugin_queue_finish(q->dev->plugin, q->pq);
 	if (err < 0)
 		return backend_fail(err, "queue_finish on %s: %s",
-				      devimg_device_name(q->dev),
-				      devimg_plugin_last_error(q->dev->plugin));
+				    devimg_device_name(q->dev),
+				    devimg_plugin_last_error(q->dev->plugin));
 	return 0;
 }
 

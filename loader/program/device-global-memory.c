@@ -41,16 +41,16 @@ static int mem_make(struct devimg_device *dev, struct devimg_plugin_queue *pq,
 
 	if (!m || !zeros) {
 		err = backend_fail(-ENOMEM, "device global '%s': out of memory",
-				     devimg_global_id(g));
+				   devimg_global_id(g));
 		goto fail;
 	}
 	err = devimg_plugin_mem_create(dev->plugin, dev->pctx, 0, size,
 				       &m->mem);
 	if (err < 0) {
 		err = backend_fail(err, "device global '%s': cannot create its %zu bytes on %s: %s",
-				     devimg_global_id(g), size,
-				     devimg_device_name(dev),
-				     devimg_plugin_last_error(dev->plugin));
+				   devimg_global_id(g), size,
+				   devimg_device_name(dev),
+				   devimg_plugin_last_error(dev->plugin));
 		goto fail;
 	}
 	err = devimg_plugin_mem_address(dev->plugin, m->mem, &m->addr);
@@ -59,9 +59,9 @@ static int mem_make(struct devimg_device *dev, struct devimg_plugin_queue *pq,
 					      size, zeros);
 	if (err < 0) {
 		err = backend_fail(err, "device global '%s' on %s: %s",
-				     devimg_global_id(g),
-				     devimg_device_name(dev),
-				     devimg_plugin_last_error(dev->plugin));
+				   devimg_global_id(g),
+				   devimg_device_name(dev),
+				   devimg_plugin_last_error(dev->plugin));
 		devimg_plugin_mem_release(dev->plugin, m->mem);
 		goto fail;
 	}
@@ -113,9 +113,9 @@ static int pointer_write(struct devimg_device *dev,
 	free(sym);
 	if (err < 0)
 		return backend_fail(err, "device global '%s': cannot write its address into a program on %s: %s",
-				      devimg_global_id(m->g),
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_global_id(m->g),
+				    devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 
@@ -133,7 +133,7 @@ static int program_pointers(struct devimg_device *dev,
 	err = globals_of_image(img, &gs, &n);
 	if (err < 0)
 		return backend_fail(err, IMG_FMT ": its device globals: %s",
-				      IMG_ARGS(img), devimg_strerror(err));
+				    IMG_ARGS(img), devimg_strerror(err));
 	for (i = 0; i < n && err == 0; i++) {
 		if (devimg_global_image_scope(gs[i]))
 			continue;
@@ -142,8 +142,8 @@ static int program_pointers(struct devimg_device *dev,
 							 dev->pdev, pq);
 			if (err < 0) {
 				err = backend_fail(err, "device globals: no queue on %s: %s",
-						     devimg_device_name(dev),
-						     devimg_plugin_last_error(dev->plugin));
+						   devimg_device_name(dev),
+						   devimg_plugin_last_error(dev->plugin));
 				break;
 			}
 		}

@@ -187,9 +187,9 @@ static int resolve(struct devimg_device *dev, struct link_plan *plan,
 		}
 		if (!found)
 			return backend_fail(-ENOEXEC, "image %u (target %s) imports '%s', which no registered image compatible with %s exports",
-					      devimg_image_index(img),
-					      devimg_image_target(img), sym,
-					      devimg_device_name(dev));
+					    devimg_image_index(img),
+					    devimg_image_target(img), sym,
+					    devimg_device_name(dev));
 		err = plan_add(plan, found);
 		if (err < 0)
 			return err;
@@ -217,12 +217,12 @@ int link_plan_make(struct devimg_device *dev, struct devimg_image *root,
 		images_drop(r.imgs, r.n);
 	if (err == -ENOMEM)
 		err = backend_fail(err, "linking image %u: out of memory",
-				     devimg_image_index(root));
+				   devimg_image_index(root));
 	else if (err < 0 && err != -ENOEXEC)
 		err = backend_fail(err, "linking image %u (target %s): %s",
-				     devimg_image_index(root),
-				     devimg_image_target(root),
-				     devimg_strerror(err));
+				   devimg_image_index(root),
+				   devimg_image_target(root),
+				   devimg_strerror(err));
 	if (err < 0)
 		link_plan_fini(plan);
 	return err;
@@ -303,13 +303,13 @@ out:
 	free(lopts);
 	if (err == -ENOMEM)
 		return backend_fail(err, "linking image %u: out of memory",
-				      devimg_image_index(plan->imgs[0]));
+				    devimg_image_index(plan->imgs[0]));
 	if (err < 0 && ((err != -ENOEXEC && err != -ENOTSUP) || plan->n == 1))
 		return err;
 	if (err < 0)
 		return backend_fail_prefix(err, "image %u (target %s) imports symbols from %zu other image(s) and must be linked with them on %s",
-					     devimg_image_index(plan->imgs[0]),
-					     devimg_image_target(plan->imgs[0]),
-					     plan->n - 1, devimg_device_name(dev));
+					   devimg_image_index(plan->imgs[0]),
+					   devimg_image_target(plan->imgs[0]),
+					   plan->n - 1, devimg_device_name(dev));
 	return 0;
 }

@@ -197,9 +197,9 @@ static int program_create(struct devimg_device *dev, struct devimg_image *img,
 	err = devimg_image_bin_copy(img, &bytes, &size);
 	if (err < 0)
 		return backend_fail(err, "image %u (target %s): %s",
-				      devimg_image_index(img),
-				      devimg_image_target(img),
-				      devimg_strerror(err));
+				    devimg_image_index(img),
+				    devimg_image_target(img),
+				    devimg_strerror(err));
 	switch (fmt) {
 	case DEVIMG_FORMAT_SPIRV:
 		err = devimg_plugin_program_create_il(dev->plugin, dev->pctx,
@@ -218,10 +218,10 @@ static int program_create(struct devimg_device *dev, struct devimg_image *img,
 	free(bytes);
 	if (err < 0)
 		return backend_fail(err, "cannot create a program from image %u (target %s) on %s: %s",
-				      devimg_image_index(img),
-				      devimg_image_target(img),
-				      devimg_device_name(dev),
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_image_index(img),
+				    devimg_image_target(img),
+				    devimg_device_name(dev),
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 
@@ -238,7 +238,7 @@ static int program_spec(struct devimg_device *dev, struct devimg_image *img,
 		err = devimg_spec_values_native(spec, &list, &n);
 		if (err < 0)
 			return backend_fail(err, "spec constants: %s",
-					      devimg_strerror(err));
+					    devimg_strerror(err));
 	}
 	for (i = 0; i < n; i++) {
 		err = devimg_plugin_program_set_spec_const(dev->plugin, prog,
@@ -247,10 +247,10 @@ static int program_spec(struct devimg_device *dev, struct devimg_image *img,
 							   list[i].value);
 		if (err < 0)
 			return backend_fail(err, "cannot set SpecId %u of image %u on %s: %s",
-					      list[i].id,
-					      devimg_image_index(img),
-					      devimg_device_name(dev),
-					      devimg_plugin_last_error(dev->plugin));
+					    list[i].id,
+					    devimg_image_index(img),
+					    devimg_device_name(dev),
+					    devimg_plugin_last_error(dev->plugin));
 	}
 	return 0;
 }
@@ -268,10 +268,10 @@ static int program_build(struct devimg_device *dev, struct devimg_image *img,
 	err = devimg_plugin_program_build(dev->plugin, prog, options);
 	if (err < 0)
 		return backend_fail(err, "building image %u (target %s) for %s with options '%s' failed: %s",
-				      devimg_image_index(img),
-				      devimg_image_target(img),
-				      devimg_device_name(dev), options,
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_image_index(img),
+				    devimg_image_target(img),
+				    devimg_device_name(dev), options,
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 
@@ -285,7 +285,7 @@ static int program_compile(struct devimg_device *dev,
 	err = devimg_plugin_need_link(dev->plugin);
 	if (err < 0)
 		return backend_fail(err, "%s",
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_plugin_last_error(dev->plugin));
 	err = program_spec(dev, img, prog, spec);
 	if (err < 0)
 		return err;
@@ -293,10 +293,10 @@ static int program_compile(struct devimg_device *dev,
 	err = devimg_plugin_program_compile(dev->plugin, prog, options);
 	if (err < 0)
 		return backend_fail(err, "compiling image %u (target %s) for %s with options '%s' failed: %s",
-				      devimg_image_index(img),
-				      devimg_image_target(img),
-				      devimg_device_name(dev), options,
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_image_index(img),
+				    devimg_image_target(img),
+				    devimg_device_name(dev), options,
+				    devimg_plugin_last_error(dev->plugin));
 	return 0;
 }
 
@@ -439,10 +439,10 @@ static int link_locked(struct devimg_device *dev,
 					 (unsigned)n, objs, options, out);
 	if (err < 0)
 		return backend_fail(err, "linking image %u (target %s) with %zu other image(s) for %s with options '%s' failed: %s",
-				      devimg_image_index(u[0].img),
-				      devimg_image_target(u[0].img), n - 1,
-				      devimg_device_name(dev), options,
-				      devimg_plugin_last_error(dev->plugin));
+				    devimg_image_index(u[0].img),
+				    devimg_image_target(u[0].img), n - 1,
+				    devimg_device_name(dev), options,
+				    devimg_plugin_last_error(dev->plugin));
 	for (i = 0; i < n; i++)
 		global_program_built(dev, &u[i].img, 1, *out);
 	return 0;

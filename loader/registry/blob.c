@@ -70,7 +70,7 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 	if (size_mul(sy.n, sizeof(*dst), &bytes) ||
 	    size_accumulate(&bytes, sy.text_size)) {
 		errmsg_esc(msg, -EOVERFLOW, "%s: %zu symbols: too large",
-			       where, sy.n);
+			   where, sy.n);
 		offload_symbols_fini(&sy);
 		return -EOVERFLOW;
 	}
@@ -116,14 +116,14 @@ static int blob_image(struct shadow *sh, unsigned i,
 
 	if (format == UINT_MAX) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: image kind %u unknown, expected 0 to 6",
-			       where, e->image_kind);
+			   "%s: image kind %u unknown, expected 0 to 6",
+			   where, e->image_kind);
 		return -EINVAL;
 	}
 	triple = offload_entry_string(e, "triple", NULL);
 	if (!triple) {
 		errmsg_esc(msg, -EINVAL, "%s: no \"triple\" string",
-			       where);
+			   where);
 		return -EINVAL;
 	}
 	*di = (struct devimg_device_image){
@@ -170,8 +170,8 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 	snprintf(fname, sizeof(fname), "descriptor %p", arg);
 	if ((uintptr_t)arg % OFFLOAD_BINARY_ALIGN) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: OffloadBinary not aligned to %u bytes",
-			       fname, OFFLOAD_BINARY_ALIGN);
+			   "%s: OffloadBinary not aligned to %u bytes",
+			   fname, OFFLOAD_BINARY_ALIGN);
 		return -EINVAL;
 	}
 	memcpy(prefix, arg, sizeof(prefix));
@@ -179,8 +179,8 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 	/* The reader checks the rest against the size the header gives. */
 	if (size < BLOB_HEADER) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: OffloadBinary Size %llu, less than its %u-byte header",
-			       fname, (unsigned long long)size, BLOB_HEADER);
+			   "%s: OffloadBinary Size %llu, less than its %u-byte header",
+			   fname, (unsigned long long)size, BLOB_HEADER);
 		return -EINVAL;
 	}
 	r = offload_binary_parse(arg, (size_t)size, fname, &ob, &err);
@@ -192,7 +192,7 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 		n += is_sycl_image(&ob->entries[i]);
 	if (n > DEVIMG_LIMIT_IMAGES) {
 		errmsg_esc(msg, -EINVAL, "%s: %zu SYCL images, more than %u",
-			       fname, n, DEVIMG_LIMIT_IMAGES);
+			   fname, n, DEVIMG_LIMIT_IMAGES);
 		offload_binary_free(ob);
 		return -EINVAL;
 	}

@@ -42,24 +42,24 @@ static int span_count(const struct span *s, size_t max, size_t *n,
 		return 0;
 	if (!s->begin || !s->end) {
 		errmsg_esc(msg, -EINVAL, "%s: %s begin %p end %p: one is NULL",
-			       where, s->what, s->begin, s->end);
+			   where, s->what, s->begin, s->end);
 		return -EINVAL;
 	}
 	if (e < b) {
 		errmsg_esc(msg, -EINVAL, "%s: %s end %p before begin %p",
-			       where, s->what, s->end, s->begin);
+			   where, s->what, s->end, s->begin);
 		return -EINVAL;
 	}
 	if ((e - b) % s->elem) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: %s span of %zu bytes is not a multiple of %zu",
-			       where, s->what, (size_t)(e - b), s->elem);
+			   "%s: %s span of %zu bytes is not a multiple of %zu",
+			   where, s->what, (size_t)(e - b), s->elem);
 		return -EINVAL;
 	}
 	*n = (e - b) / s->elem;
 	if (*n > max) {
 		errmsg_esc(msg, -EINVAL, "%s: %zu %s, more than %zu",
-			       where, *n, s->what, max);
+			   where, *n, s->what, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -70,7 +70,7 @@ static int validate_property(const struct devimg_property *p, size_t j,
 {
 	if (!p->name) {
 		errmsg_esc(msg, -EINVAL, "%s property %zu: name is NULL",
-			       where, j);
+			   where, j);
 		return -EINVAL;
 	}
 	switch (p->type) {
@@ -79,24 +79,24 @@ static int validate_property(const struct devimg_property *p, size_t j,
 	case DEVIMG_PROPERTY_BYTE_ARRAY:
 		if (!p->value || p->size < 8 || p->size > MAX_BYTE_ARRAY) {
 			errmsg_esc(msg, -EINVAL,
-				       "%s property %zu: byte array value %p size %llu, expected a value of 8 to 2^32 bytes",
-				       where, j, p->value,
-				       (unsigned long long)p->size);
+				   "%s property %zu: byte array value %p size %llu, expected a value of 8 to 2^32 bytes",
+				   where, j, p->value,
+				   (unsigned long long)p->size);
 			return -EINVAL;
 		}
 		return 0;
 	case DEVIMG_PROPERTY_STRING:
 		if (!p->value) {
 			errmsg_esc(msg, -EINVAL,
-				       "%s property %zu: string value is NULL",
-				       where, j);
+				   "%s property %zu: string value is NULL",
+				   where, j);
 			return -EINVAL;
 		}
 		return 0;
 	default:
 		errmsg_esc(msg, -EINVAL,
-			       "%s property %zu: type %u unknown, expected 1 (uint32), 2 (byte array) or 3 (string)",
-			       where, j, p->type);
+			   "%s property %zu: type %u unknown, expected 1 (uint32), 2 (byte array) or 3 (string)",
+			   where, j, p->type);
 		return -EINVAL;
 	}
 }
@@ -166,7 +166,7 @@ static int validate_entries(const struct devimg_device_image *img,
 
 		if (!name || !*name) {
 			errmsg_esc(msg, -EINVAL, "%s entry %zu: name is %s",
-				       where, j, name ? "empty" : "NULL");
+				   where, j, name ? "empty" : "NULL");
 			r = -EINVAL;
 		}
 	}
@@ -184,21 +184,21 @@ static int validate_header(const struct devimg_device_image *img,
 	 */
 	if (img->version < 1 || img->version > 3) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: version %u, expected 1, 2 or 3",
-			       where, img->version);
+			   "%s: version %u, expected 1, 2 or 3",
+			   where, img->version);
 		return -EINVAL;
 	}
 	if (img->kind != DEVIMG_KIND_SYCL) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: offload kind %u, expected 4 (SYCL)", where,
-			       img->kind);
+			   "%s: offload kind %u, expected 4 (SYCL)", where,
+			   img->kind);
 		return -EINVAL;
 	}
 	/* 4 (compressed) is checked when first used, not here. */
 	if (img->format > DEVIMG_FORMAT_COMPRESSED) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V), 3 (LLVM bitcode) or 4 (compressed)",
-			       where, img->format);
+			   "%s: format %u unknown, expected 0 (none), 1 (native), 2 (SPIR-V), 3 (LLVM bitcode) or 4 (compressed)",
+			   where, img->format);
 		return -EINVAL;
 	}
 	if (!img->target) {
@@ -219,9 +219,9 @@ static int validate_bytes(const struct devimg_device_image *img,
 
 	if (!img->bin_begin || !img->bin_end) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: image bytes begin %p end %p: NULL", where,
-			       (const void *)img->bin_begin,
-			       (const void *)img->bin_end);
+			   "%s: image bytes begin %p end %p: NULL", where,
+			   (const void *)img->bin_begin,
+			   (const void *)img->bin_end);
 		return -EINVAL;
 	}
 	r = span_count(&bin, SIZE_MAX, &n, msg, where);
@@ -270,12 +270,12 @@ int descriptor_validate_as(const struct devimg_device_binaries *desc,
 	snprintf(where, sizeof(where), "descriptor %p", key);
 	if (desc->version != DEVIMG_BINARIES_VERSION) {
 		errmsg_esc(msg, -EINVAL, "%s: version %u, expected %u",
-			       where, desc->version, DEVIMG_BINARIES_VERSION);
+			   where, desc->version, DEVIMG_BINARIES_VERSION);
 		return -EINVAL;
 	}
 	if (desc->count && !desc->images) {
 		errmsg_esc(msg, -EINVAL, "%s: %u images but images is NULL",
-			       where, desc->count);
+			   where, desc->count);
 		return -EINVAL;
 	}
 	host = (struct span){ "host entries", desc->host_begin,
@@ -327,7 +327,7 @@ int descriptor_build(const struct devimg_device_binaries *desc,
 
 err_nomem:
 	errmsg_esc(msg, -ENOMEM,
-		       "descriptor %p: out of memory at image %u", key, i);
+		   "descriptor %p: out of memory at image %u", key, i);
 	if (imgs)
 		free_images(imgs, i);
 	return -ENOMEM;

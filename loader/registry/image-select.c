@@ -231,12 +231,12 @@ static void say(char (*why)[DEVIMG_REASON_MAX], size_t i,
 	 * escaped, so that a reason stays one line.
 	 */
 	n = esc_snprintf(why[i], DEVIMG_REASON_MAX, NULL,
-			       "image %zu (target %.40s): ", i, c->target);
+			 "image %zu (target %.40s): ", i, c->target);
 	if (n >= DEVIMG_REASON_MAX)
 		return;
 	va_start(args, format);
 	esc_vsnprintf(why[i] + n, DEVIMG_REASON_MAX - n, NULL, format,
-			    args);
+		      args);
 	va_end(args);
 }
 

@@ -103,24 +103,24 @@ static int convert_entries(struct shadow *sh, struct devimg_device_image *di,
 
 	if (span % LLVM_ENTRY) {
 		errmsg_esc(msg, -EINVAL,
-			       "%s: entries span of %zu bytes is not a multiple of %zu (LLVM offload entries)",
-			       where, span, LLVM_ENTRY);
+			   "%s: entries span of %zu bytes is not a multiple of %zu (LLVM offload entries)",
+			   where, span, LLVM_ENTRY);
 		return -EINVAL;
 	}
 	n = span / LLVM_ENTRY;
 	if (n > DEVIMG_LIMIT_ENTRIES) {
 		errmsg_esc(msg, -EINVAL, "%s: %zu entries, more than %u",
-			       where, n, DEVIMG_LIMIT_ENTRIES);
+			   where, n, DEVIMG_LIMIT_ENTRIES);
 		return -EINVAL;
 	}
 	for (j = 0; j < n; j++) {
 		if (!is_llvm_entry(&src[j])) {
 			errmsg_esc(msg, -EINVAL,
-				       "%s entry %zu: reserved %llu version %u kind %u flags %u, expected 0, 1, 8 and 0 as entry 0 (one layout an array)",
-				       where, j,
-				       (unsigned long long)src[j].reserved,
-				       src[j].version, src[j].kind,
-				       src[j].flags);
+				   "%s entry %zu: reserved %llu version %u kind %u flags %u, expected 0, 1, 8 and 0 as entry 0 (one layout an array)",
+				   where, j,
+				   (unsigned long long)src[j].reserved,
+				   src[j].version, src[j].kind,
+				   src[j].flags);
 			return -EINVAL;
 		}
 	}
@@ -187,8 +187,8 @@ static int copy_v3(struct shadow *sh, const struct devimg_device_image_v3 *src,
 
 		if (f == UINT_MAX) {
 			errmsg_esc(msg, -EINVAL,
-				       "%s: LLVM image kind %u unknown, expected 0 to 6",
-				       where, src->format);
+				   "%s: LLVM image kind %u unknown, expected 0 to 6",
+				   where, src->format);
 			return -EINVAL;
 		}
 		di->kind = DEVIMG_KIND_SYCL;
@@ -218,7 +218,7 @@ static int shadow_descriptor(const struct devimg_device_binaries *desc,
 	sh = shadow_new(desc->count);
 	if (!sh) {
 		errmsg_esc(msg, -ENOMEM, "descriptor %p: out of memory",
-			       (const void *)desc);
+			   (const void *)desc);
 		return -ENOMEM;
 	}
 	sh->desc.host_begin = desc->host_begin;

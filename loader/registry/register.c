@@ -46,7 +46,7 @@ DEVIMG_EXPORT void __sycl_register_lib(struct devimg_device_binaries *desc)
 	}
 	if (r == -ENOMEM)
 		errmsg_esc(&msg, -ENOMEM, "descriptor %p: out of memory",
-			       (void *)desc);
+			   (void *)desc);
 	if (r < 0) {
 		registry_add_problem(&msg);
 		fail_err(r, "rejected: %s", msg.msg);

@@ -253,8 +253,8 @@ static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
 				devimg_image_unref(imgs[i]);
 			free(imgs);
 			errmsg_esc(msg, r,
-				       "descriptor %p: out of memory for its names",
-				       rd->key);
+				   "descriptor %p: out of memory for its names",
+				   rd->key);
 		}
 	}
 	if (r < 0) {

@@ -106,7 +106,7 @@ START_TEST(test_every_pair)
 			long m;
 
 			n = esc_bytes(out, sizeof(out), (const char *)in, 2,
-					 0);
+				      0);
 			ck_assert_uint_eq(n, strlen(out));
 			assert_inert(out, n, 0);
 			m = unescape(out, n, back);
@@ -145,7 +145,7 @@ START_TEST(test_utf8)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		ck_assert_msg(utf8_seq_len((const unsigned char *)cases[i].s,
-					     strlen(cases[i].s)) ==
+					   strlen(cases[i].s)) ==
 				      cases[i].len,
 			      "case %zu", i);
 	/* The sequence must fit the length given. */
@@ -263,17 +263,17 @@ START_TEST(test_format)
 	size_t n;
 
 	n = esc_snprintf(buf, sizeof(buf), NULL,
-			       "kernel '%s' on %s: %d %zu %u %#x %02x %c%c %%",
-			       name, "dev\\ice", -3, (size_t)7, 8u, 255u, 1u,
-			       'A', '\x1b');
+			 "kernel '%s' on %s: %d %zu %u %#x %02x %c%c %%",
+			 name, "dev\\ice", -3, (size_t)7, 8u, 255u, 1u,
+			 'A', '\x1b');
 	ck_assert_str_eq(buf, "kernel 'k\\x1b[2J\\x0aFAIL' on dev\\\\ice: -3 7 8 0xff 01 A\\x1b %");
 	ck_assert_uint_eq(n, strlen(buf));
 	/* Width in escaped bytes, precision in input bytes, stars. */
 	esc_snprintf(buf, sizeof(buf), NULL, "[%-8s|%8s|%.2s|%.*s|%*d]",
-			   "\x01", "ab", "\x1b\x1b\x1b", 1, "\nx", -4, 5);
+		     "\x01", "ab", "\x1b\x1b\x1b", 1, "\nx", -4, 5);
 	ck_assert_str_eq(buf, "[\\x01    |      ab|\\x1b\\x1b|\\x0a|5   ]");
 	esc_snprintf(buf, sizeof(buf), NULL, "%c|%llu|%" PRIu64, 0,
-			   1ULL << 40, UINT64_MAX);
+		     1ULL << 40, UINT64_MAX);
 	ck_assert_str_eq(buf, "\\x00|1099511627776|18446744073709551615");
 	/* The lines argument keeps its newlines and tab, no other does. */
 	esc_snprintf(buf, sizeof(buf), log, "%s: %s", name, log);
@@ -298,7 +298,7 @@ START_TEST(test_stream)
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(esc_fprintf(f, NULL, "%s=%u\n", "\x1b[2J\nFAIL",
-					   4u), 18);
+				     4u), 18);
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
