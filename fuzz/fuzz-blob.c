@@ -17,9 +17,11 @@
  * entry that is not metadata and whose "symbols" string decodes (an entry
  * whose string does not is rejected alone, logged as "rejected image:"),
  * in order, version 3, kind sycl, the format of its image kind, target its
- * "triple", its image bytes, its decoded names as entries; a blob with an
- * unknown image kind or no "triple" in a SYCL entry registers none. After
- * unregistration nothing is left and the bytes are -ESTALE.
+ * "triple", its image bytes, its decoded names as entries, and when its
+ * property sets read, one set per string whose key holds a '/', named by
+ * it, in order; a blob with an unknown image kind or no "triple" in a
+ * SYCL entry registers none. After unregistration nothing is left and the
+ * bytes are -ESTALE.
  */
 #include <errno.h>
 
@@ -58,6 +60,25 @@ static int is_sycl_image(const struct offload_entry *e)
 	       !(e->flags & OFFLOAD_FLAG_METADATA);
 }
 
+/* Its property sets, when they read: its strings whose key has a '/'. */
+static void check_sets(struct devimg_image *img, const struct offload_entry *e,
+		       size_t i)
+{
+	const struct devimg_propset_info *sets;
+	size_t n, j, k = 0;
+
+	if (devimg_image_propsets(img, &sets, &n) < 0)
+		return;
+	for (j = 0; j < e->nstrings; j++) {
+		if (!strchr(e->strings[j].key, '/'))
+			continue;
+		FUZZ_ASSERT(k < n && !strcmp(sets[k].name, e->strings[j].key),
+			    "image %zu: set %zu is not string %zu", i, k, j);
+		k++;
+	}
+	FUZZ_ASSERT(k == n, "image %zu: %zu sets, %zu strings", i, n, k);
+}
+
 /* Registered image img is entry e of the blob, named as sy says. */
 static void check_image(struct devimg_image *img, const struct offload_entry *e,
 			const struct offload_symbols *sy, size_t i)
@@ -88,6 +109,7 @@ static void check_image(struct devimg_image *img, const struct offload_entry *e,
 		FUZZ_ASSERT(!strcmp(devimg_image_entry_name(img, j),
 				    sy->names[j]),
 			    "image %zu: entry %zu", i, j);
+	check_sets(img, e, i);
 }
 
 /*

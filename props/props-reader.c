@@ -447,6 +447,54 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 	return 0;
 }
 
+/*
+ * The text of one set's properties: the set is open from the first line
+ * on, and a set line is no property (the writer refuses a property name
+ * starting with '[').
+ */
+int props_parse_set_text(const char *text, size_t len, const char *fname,
+			 const char *set_name, struct props **out,
+			 struct errmsg *err)
+{
+	struct reader rd = { .fname = fname, .err = err };
+	struct line_iter it;
+	struct text_line ln;
+	struct quote q;
+	int r;
+
+	*out = NULL;
+	rd.p = props_new();
+	if (!rd.p)
+		return -ENOMEM;
+	r = props_add_set(rd.p, set_name) ? 0 : -ENOMEM;
+	if (r == 0)
+		r = props_index_put(&rd.ix, rd.p, PROPS_INDEX_SETS, 0);
+	rd.cur = 0;
+	lines_init_nul_ends(&it, text, len, fname);
+	while (r == 0) {
+		r = lines_next(&it, &ln, err);
+		if (r <= 0)
+			break;
+		if (ln.s[0] != '[') {
+			r = parse_prop(&rd, &ln);
+			continue;
+		}
+		errmsg_at(err, fname, ln.lineno, 1,
+			  "set line in the text of one set's properties: saw '%s', expected Name=Type|Value",
+			  quote_text(&q, ln.s, ln.len));
+		r = -EINVAL;
+	}
+	if (r == -ENOMEM)
+		errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
+	props_index_fini(&rd.ix);
+	if (r < 0) {
+		props_free(rd.p);
+		return r;
+	}
+	*out = rd.p;
+	return 0;
+}
+
 int props_parse(const char *text, size_t len, const char *fname,
 		struct props **out, struct errmsg *err)
 {

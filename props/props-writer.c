@@ -102,10 +102,23 @@ static int write_prop(const struct props_prop *pr, FILE *f)
 	return fputc('\n', f) == EOF ? -EIO : 0;
 }
 
+static int write_props_of(const struct props_set *s, FILE *f)
+{
+	size_t j;
+	int r;
+
+	for (j = 0; j < s->nprops; j++) {
+		r = write_prop(&s->props[j], f);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int props_write(const struct props *p, FILE *f)
 {
 	const struct props_set *s;
-	size_t i, j;
+	size_t i;
 	int r;
 
 	r = valid_props(p);
@@ -115,11 +128,26 @@ int props_write(const struct props *p, FILE *f)
 		s = &p->sets[i];
 		if (fprintf(f, "[%s]\n", s->name) < 0)
 			return -EIO;
-		for (j = 0; j < s->nprops; j++) {
-			r = write_prop(&s->props[j], f);
-			if (r < 0)
-				return r;
-		}
+		r = write_props_of(s, f);
+		if (r < 0)
+			return r;
 	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* The set is checked as the one set of a model would be. */
+int props_write_set_text(const struct props_set *s, FILE *f)
+{
+	const struct props one = {
+		.sets = (struct props_set *)s, .nsets = 1, .cap = 1,
+	};
+	int r;
+
+	r = valid_props(&one);
+	if (r <= 0)
+		return r < 0 ? r : -EINVAL;
+	r = write_props_of(s, f);
+	if (r < 0)
+		return r;
 	return ferror(f) ? -EIO : 0;
 }

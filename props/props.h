@@ -163,6 +163,23 @@ int props_read_file_noted(const char *path, struct props **out,
  */
 int props_write(const struct props *p, FILE *f);
 
+/*
+ * One set's properties as props_write() writes them, without the set's
+ * "[name]" line: the text a container keeps under the set's name (an
+ * OffloadBinary string, docs/formats.md section 3). The same checks, for
+ * this set; an empty text for a set without properties.
+ */
+int props_write_set_text(const struct props_set *s, FILE *f);
+/*
+ * Read such a text back as a model of one set named set_name, its lines
+ * read as props_parse() reads a set's (fname and the line numbers name
+ * them in errors); a line starting with '[' is an error. An empty text
+ * is a set without properties.
+ */
+int props_parse_set_text(const char *text, size_t len, const char *fname,
+			 const char *set_name, struct props **out,
+			 struct errmsg *err);
+
 /* ---- byte arrays ---- */
 
 /* Characters needed to encode n bytes (no padding); SIZE_MAX if too many. */

@@ -260,7 +260,8 @@ struct devimg_propset_info {
  * All property sets, in descriptor order. -ESTALE when the image was
  * unregistered before the first call; -ENOMEM; -EOVERFLOW (logged once)
  * when their copy would take more than PTRDIFF_MAX bytes, which every
- * function reading the sets then returns.
+ * function reading the sets then returns; -EINVAL for an OffloadBinary
+ * blob's image whose property-set text does not parse.
  */
 int devimg_image_propsets(struct devimg_image *img,
 			  const struct devimg_propset_info **sets, size_t *n);

@@ -16,6 +16,17 @@
  * metadata entries without an image, are skipped. The parsed blob
  * (props/offload-binary.c) is kept with the shadow; image bytes point into
  * the blob, names into a copy the shadow owns.
+ *
+ * Property sets (what devimg-wrap -form=blob writes; docs/formats.md,
+ * section 3): each string of an entry whose key holds a '/' (LLVM's own,
+ * "triple", "arch", "symbols", hold none) is a set of that name, its
+ * value the set's properties as .props text without the "[name]" line.
+ * Registration only keeps each image's entry (sh->entries): introspect.c
+ * parses the texts when the image's sets are first read and copies them
+ * once into the image record, as it copies a descriptor's, in time linear
+ * in their length, which the blob's Size bounds. A text that does not
+ * parse fails that read, with its line and column; the image's kernels
+ * register.
  */
 #include <errno.h>
 #include <limits.h>
@@ -126,6 +137,7 @@ static int blob_image(struct shadow *sh, unsigned i,
 			   where);
 		return -EINVAL;
 	}
+	sh->entries[i] = e;
 	*di = (struct devimg_device_image){
 		.version = DEVIMG_IMAGE_VERSION_NO_MANIFEST,
 		.kind = DEVIMG_KIND_SYCL,
@@ -140,6 +152,7 @@ static int blob_image(struct shadow *sh, unsigned i,
 	r = split_symbols(sh, di, symbols, len, msg, where);
 	if (r == -EINVAL) {
 		*di = (struct devimg_device_image){ 0 };
+		sh->entries[i] = NULL;
 		return BLOB_IMAGE_REJECTED;
 	}
 	return r;
@@ -203,6 +216,12 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 		return -ENOMEM;
 	}
 	sh->blob = ob;
+	sh->entries = calloc(n ? n : 1, sizeof(*sh->entries));
+	if (!sh->entries) {
+		shadow_free(sh);
+		errmsg_esc(msg, -ENOMEM, "%s: out of memory", fname);
+		return -ENOMEM;
+	}
 	for (i = 0; r >= 0 && i < ob->nentries; i++) {
 		if (!is_sycl_image(&ob->entries[i]))
 			continue;
@@ -222,3 +241,4 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 	*out = sh;
 	return 0;
 }
+

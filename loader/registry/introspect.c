@@ -2,7 +2,8 @@
 /*
  * Introspection of image records: the fields copied at registration, the
  * bytes borrowed from the loaded file, and the property sets, copied from
- * the descriptor on first use into one allocation owned by the record;
+ * the descriptor (or parsed from an OffloadBinary's strings) on first use
+ * into one allocation owned by the record;
  * the launch metadata decoded from those sets on each request (eliminated
  * arguments, required work-group sizes, device requirements).
  */
@@ -15,6 +16,8 @@
 
 #include "loader/registry/registry.h"
 #include "util/checked.h"
+#include "util/devimg_limits.h"
+#include "props/offload-binary.h"
 #include "props/props.h"
 #include "util/errmsg.h"
 
@@ -299,31 +302,195 @@ static int props_overflow(const struct devimg_image *img, int priority)
 }
 
 /*
- * Copy the sets of a registered image (the registry read lock is held)
- * into *out: -EOVERFLOW when their bytes do not fit a size_t.
+ * ---- property sets of an OffloadBinary's image ----
+ *
+ * Its strings whose key holds a '/' (LLVM's own, "triple", "arch",
+ * "symbols", hold none; docs/formats.md, section 1), each a set of that
+ * name holding the set's properties as .props text without the "[name]"
+ * line, as devimg-wrap -form=blob writes them. Parsed here, on the first
+ * read of the image's sets, under the registry read lock, into sets of
+ * the descriptor's layout that props_copy() then copies as it copies a
+ * descriptor's: registration does not read them (blob.c keeps the image's
+ * entry only). The parse is linear in the texts, which the blob's Size
+ * bounds; a text that does not parse, or a set of more properties than a
+ * descriptor may have, fails this and every later read (-EINVAL).
  */
-static int props_copy(const struct devimg_image *img,
-		      struct image_props **out)
+
+/* Sets and properties of the descriptor's layout, with the models. */
+struct blob_props {
+	struct devimg_property_set *sets;
+	size_t nsets;
+	struct devimg_property *props;
+	struct props **models;
+};
+
+static bool is_set_key(const char *key)
 {
-	const struct devimg_device_image *di = img->dimg;
-	size_t nsets = set_count(di), size;
-	struct image_props *p;
-	struct copier c;
+	return strchr(key, '/') != NULL;
+}
+
+static void blob_props_fini(struct blob_props *bp)
+{
 	size_t i;
 
+	for (i = 0; bp->models && i < bp->nsets; i++)
+		props_free(bp->models[i]);
+	free(bp->models);
+	free(bp->sets);
+	free(bp->props);
+	memset(bp, 0, sizeof(*bp));
+}
+
+/* Set j of bp from the model m (one set), its properties from *next on. */
+static void point_set(struct blob_props *bp, size_t j, struct props *m,
+		      size_t *next)
+{
+	const struct props_set *ps = &m->sets[0];
+	struct devimg_property *dp = bp->props + *next;
+	size_t k;
+
+	for (k = 0; k < ps->nprops; k++) {
+		const struct props_prop *p = &ps->props[k];
+
+		dp[k] = (struct devimg_property){
+			.name = p->name,
+			.type = p->type,
+			.value = p->type == PROPS_BYTE_ARRAY ? p->data : NULL,
+			.size = p->type == PROPS_BYTE_ARRAY ? p->size : p->u32,
+		};
+	}
+	bp->sets[j] = (struct devimg_property_set){
+		.name = ps->name,
+		.begin = ps->nprops ? dp : NULL,
+		.end = ps->nprops ? dp + ps->nprops : NULL,
+	};
+	*next += ps->nprops;
+}
+
+/* The text of string s parsed into bp->models[j]; *nprops counts. */
+static int parse_set(const char *where, const struct offload_string *s,
+		     struct blob_props *bp, size_t j, size_t *nprops,
+		     struct errmsg *msg)
+{
+	struct errmsg err = { 0 };
+	char fname[200];
+	struct quote q;
+	size_t n;
+	int r;
+
+	snprintf(fname, sizeof(fname), "%s: set '%s'", where,
+		 quote_text(&q, s->key, strlen(s->key)));
+	r = props_parse_set_text(s->value, s->value_len, fname, s->key,
+				 &bp->models[j], &err);
+	if (r < 0) {
+		errmsg_esc(msg, r, "%s", err.msg);
+		return r;
+	}
+	n = bp->models[j]->sets[0].nprops;
+	if (n > DEVIMG_LIMIT_PROPS) {
+		errmsg_esc(msg, -EINVAL, "%s: %zu properties, more than %u",
+			   fname, n, DEVIMG_LIMIT_PROPS);
+		return -EINVAL;
+	}
+	*nprops += n;
+	return 0;
+}
+
+/* Image index of sh's sets into *out; where names it in msg. */
+static int blob_props(const struct shadow *sh, unsigned index,
+		      const char *where, struct blob_props *out,
+		      struct errmsg *msg)
+{
+	const struct offload_entry *e;
+	struct blob_props bp = { 0 };
+	size_t i, j = 0, nprops = 0, next = 0;
+	int r = 0;
+
+	*out = bp;
+	e = sh->entries && index < sh->desc.count ? sh->entries[index] : NULL;
+	for (i = 0; e && i < e->nstrings; i++)
+		bp.nsets += is_set_key(e->strings[i].key);
+	if (!bp.nsets)
+		return 0;
+	if (bp.nsets > DEVIMG_LIMIT_PROPS) {
+		errmsg_esc(msg, -EINVAL, "%s: %zu property sets, more than %u",
+			   where, bp.nsets, DEVIMG_LIMIT_PROPS);
+		return -EINVAL;
+	}
+	bp.models = calloc(bp.nsets, sizeof(*bp.models));
+	bp.sets = calloc(bp.nsets, sizeof(*bp.sets));
+	if (!bp.models || !bp.sets)
+		r = -ENOMEM;
+	for (i = 0; !r && i < e->nstrings; i++)
+		if (is_set_key(e->strings[i].key))
+			r = parse_set(where, &e->strings[i], &bp, j++,
+				      &nprops, msg);
+	if (!r) {
+		bp.props = calloc(nprops ? nprops : 1, sizeof(*bp.props));
+		if (!bp.props)
+			r = -ENOMEM;
+	}
+	for (j = 0; !r && j < bp.nsets; j++)
+		point_set(&bp, j, bp.models[j], &next);
+	if (r == -ENOMEM)
+		errmsg_esc(msg, r, "%s: property sets: out of memory",
+			   where);
+	if (r) {
+		blob_props_fini(&bp);
+		return r;
+	}
+	*out = bp;
+	return 0;
+}
+
+/*
+ * Copy the sets of a registered image (the registry read lock is held)
+ * into *out: -EOVERFLOW when their bytes do not fit a size_t. Those of an
+ * OffloadBinary's image are text in the blob: parsed now, on the first
+ * read, into sets of the descriptor's layout, copied as a descriptor's
+ * are (above; -EINVAL with the reason in msg when a text is wrong).
+ */
+static int props_copy(const struct devimg_image *img,
+		      struct image_props **out, struct errmsg *msg)
+{
+	const struct devimg_device_image *di = img->dimg;
+	struct blob_props bp = { 0 };
+	struct devimg_device_image view;
+	struct image_props *p;
+	struct copier c;
+	size_t nsets, size, i;
+	char where[64];
+	int r;
+
+	if (img->shadow && img->shadow->entries) {
+		snprintf(where, sizeof(where), "image %llu (index %u)",
+			 (unsigned long long)img->id, img->index);
+		r = blob_props(img->shadow, img->index, where, &bp, msg);
+		if (r < 0)
+			return r;
+		view = *di;
+		view.props_begin = bp.nsets ? bp.sets : NULL;
+		view.props_end = bp.nsets ? bp.sets + bp.nsets : NULL;
+		di = &view;
+	}
+	nsets = set_count(di);
 	if (props_bytes(di, &size) < 0) {
+		blob_props_fini(&bp);
 		*out = &props_too_large;
 		return -EOVERFLOW;
 	}
 	p = malloc(size);
-	if (!p)
+	if (!p) {
+		blob_props_fini(&bp);
 		return -ENOMEM;
+	}
 	p->nsets = nsets;
 	p->sets = (struct devimg_propset_info *)(p + 1);
 	c.infos = (struct devimg_property_info *)(p->sets + nsets);
 	c.pos = (char *)(c.infos + total_props(di));
 	for (i = 0; i < nsets; i++)
 		copy_set(&c, &di->props_begin[i], &p->sets[i]);
+	blob_props_fini(&bp);
 	*out = p;
 	return 0;
 }
@@ -332,6 +499,7 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 {
 	struct image_props *p = atomic_load(&img->props);
 	struct image_props *expected = NULL;
+	struct errmsg msg = { 0 };
 	int r = 0;
 
 	if (p == &props_too_large)
@@ -344,12 +512,14 @@ int image_get_props(struct devimg_image *img, const struct image_props **out)
 	if (!devimg_image_is_registered(img))
 		r = -ESTALE;
 	else
-		r = props_copy(img, &p);
+		r = props_copy(img, &p, &msg);
 	registry_read_unlock();
 	if (r == -ESTALE)
 		return image_stale(img->id, img->index);
 	if (r == -EOVERFLOW)
 		props_overflow(img, DEVIMG_LOG_ERR);
+	else if (r < 0 && msg.msg[0])
+		return fail_dbg(r, "%s", msg.msg);
 	else if (r < 0)
 		return fail_dbg(r, "image %llu (index %u): property sets: out of memory",
 				(unsigned long long)img->id, img->index);

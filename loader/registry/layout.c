@@ -46,6 +46,7 @@ void shadow_free(struct shadow *sh)
 		free(sh->owned[i]);
 	free(sh->owned);
 	free(sh->images);
+	free(sh->entries);
 	offload_binary_free(sh->blob);
 	free(sh);
 }

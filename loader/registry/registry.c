@@ -268,6 +268,7 @@ static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
 	rd->n = n;
 	rd->settled = true;
 	for (i = 0; i < n; i++) {
+		imgs[i]->shadow = rd->shadow;
 		link_image(imgs[i], refs);
 		if (refs)	/* NULL when no image has entries */
 			refs += imgs[i]->nentries;

@@ -22,6 +22,7 @@ struct image_entry {
 struct image_props;
 struct image_spec;
 struct image_unz;
+struct shadow;
 
 struct devimg_image {
 	atomic_uint refcount;
@@ -34,6 +35,8 @@ struct devimg_image {
 	const struct devimg_device_binaries *desc;
 	/* Descriptor memory: read only under the registry lock, registered. */
 	const struct devimg_device_image *dimg;
+	/* The shadow desc belongs to (layout.c, blob.c), or NULL. */
+	const struct shadow *shadow;
 	const unsigned char *bin;
 	size_t bin_size;
 	const char *manifest;
@@ -134,12 +137,19 @@ int descriptor_build(const struct devimg_device_binaries *desc,
  * 2, 32-byte entries), built for one of another layout; its pointers lead
  * into the original, except the arrays it owns.
  */
+struct offload_entry;
+
 struct shadow {
 	struct devimg_device_binaries desc;
 	struct devimg_device_image *images;
 	void **owned;			/* one array at most per image */
 	size_t nowned;
 	void *blob;			/* blob.c's parsed OffloadBinary */
+	/*
+	 * blob.c: per image, the entry of the blob it is, whose strings
+	 * introspect.c reads its property sets from; NULL for other shadows.
+	 */
+	const struct offload_entry **entries;
 };
 
 /*
@@ -158,6 +168,7 @@ unsigned shadow_format_of_llvm(unsigned image_kind);
 bool shadow_is_blob(const void *arg);
 /* The shadow of the OffloadBinary blob at arg, as shadow_build(). */
 int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg);
+
 
 /* ---- registry.c ---- */
 

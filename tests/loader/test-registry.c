@@ -589,6 +589,94 @@ START_TEST(test_blob_bad_symbols_table_rejects_its_image_only)
 }
 END_TEST
 
+#define VALUE(key, lit) { (key), (lit), sizeof(lit) - 1 }
+
+/* One SPIR-V SYCL entry with the n strings strs. */
+static unsigned char *blob_of(const struct offload_string *strs, size_t n)
+{
+	struct offload_image_in in = {
+		OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, bytes, sizeof(bytes),
+		strs, n,
+	};
+	struct errmsg err = { 0 };
+	unsigned char *b;
+	size_t size;
+
+	ck_assert_msg(offload_binary_write(&in, 1, 2, &b, &size, &err) == 0,
+		      "%s", err.msg);
+	return b;
+}
+
+/*
+ * devimg-wrap -form=blob's property sets: the strings whose key holds a
+ * '/', each a set's .props text, read as the image's sets on first read.
+ */
+START_TEST(test_blob_property_sets)
+{
+	const struct offload_string strs[] = {
+		TRIPLE,
+		{ "arch", "", 0 },
+		SYMBOLS(good_table, sizeof(good_table)),
+		VALUE("SYCL/misc properties",
+		      "optLevel=1|2\neight=2|IAAAAAAAAAQA\n"),
+		{ "SYCL/empty", "", 0 },
+	};
+	unsigned char *blob = blob_of(strs, 5);
+	const struct devimg_propset_info *sets;
+	const struct devimg_property_info *prop;
+	struct devimg_image *img;
+	size_t n;
+
+	__sycl_register_lib((void *)blob);
+	ck_assert_uint_eq(find("vadd", &img, 1), 1);
+	ck_assert_int_eq(devimg_image_propsets(img, &sets, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(sets[0].name, "SYCL/misc properties");
+	ck_assert_uint_eq(sets[0].nprops, 2);
+	ck_assert_str_eq(sets[0].props[0].name, "optLevel");
+	ck_assert_int_eq(sets[0].props[0].type, DEVIMG_PROPERTY_UINT32);
+	ck_assert_uint_eq(sets[0].props[0].u32, 2);
+	ck_assert_str_eq(sets[1].name, "SYCL/empty");
+	ck_assert_uint_eq(sets[1].nprops, 0);
+	ck_assert_int_eq(devimg_image_find_property(img, "SYCL/misc properties",
+						    "eight", &prop), 0);
+	ck_assert_int_eq(prop->type, DEVIMG_PROPERTY_BYTE_ARRAY);
+	ck_assert_uint_eq(prop->size, 9);	/* 8 bits: header, one byte */
+	ck_assert_uint_eq(prop->data[0], 8);
+	ck_assert_uint_eq(prop->data[8], 1);
+	devimg_image_unref(img);
+	__sycl_unregister_lib((void *)blob);
+	free(blob);
+}
+END_TEST
+
+/* A text that does not parse fails the read of the sets, not the image. */
+START_TEST(test_blob_bad_property_text)
+{
+	const struct offload_string strs[] = {
+		TRIPLE,
+		SYMBOLS(good_table, sizeof(good_table)),
+		VALUE("SYCL/bad", "a=1|1\nb=9|1\n"),
+	};
+	unsigned char *blob = blob_of(strs, 3);
+	const struct devimg_propset_info *sets;
+	struct devimg_image *img;
+	size_t n = 7;
+
+	__sycl_register_lib((void *)blob);
+	ck_assert_int_eq(devimg_registry_status(), 0);
+	ck_assert_uint_eq(find("gid", &img, 1), 1);
+	ck_assert_int_eq(devimg_image_propsets(img, &sets, &n), -EINVAL);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_has(devimg_last_error(), "set 'SYCL/bad':2:");
+	ck_assert_has(devimg_last_error(), "bad property type");
+	ck_assert_int_eq(devimg_image_propsets(img, &sets, &n), -EINVAL);
+	devimg_image_unref(img);
+	__sycl_unregister_lib((void *)blob);
+	free(blob);
+}
+END_TEST
+
 static Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -610,6 +698,8 @@ static Suite *registry_suite(void)
 	tcase_add_test(tc, test_default_priority_logs_errors);
 	tcase_add_test(tc, test_blob_symbols_in_each_form);
 	tcase_add_test(tc, test_blob_bad_symbols_table_rejects_its_image_only);
+	tcase_add_test(tc, test_blob_property_sets);
+	tcase_add_test(tc, test_blob_bad_property_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -442,6 +442,73 @@ START_TEST(test_error_location_names_file_read)
 }
 END_TEST
 
+/*
+ * One set's text (an OffloadBinary string of devimg-wrap -form=blob):
+ * each set of the canonical text, written without its line and read
+ * back under its name, is the same set.
+ */
+START_TEST(test_set_text_round_trip)
+{
+	struct props *p = parse_ok(TEXT(canonical));
+	struct errmsg err = { 0 };
+	size_t i, len;
+
+	for (i = 0; i < p->nsets; i++) {
+		struct props one = { .sets = &p->sets[i], .nsets = 1 };
+		struct props *back = NULL;
+		char *buf = NULL;
+		FILE *f = open_memstream(&buf, &len);
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(props_write_set_text(&p->sets[i], f), 0);
+		ck_assert_int_eq(fclose(f), 0);
+		ck_assert(!len || (buf[0] != '[' && !strstr(buf, "\n[")));
+		ck_assert_int_eq(props_parse_set_text(buf, len, "s", p->sets[i].name,
+						      &back, &err), 0);
+		ck_assert_int_eq(props_equal(&one, back), 1);
+		props_free(back);
+		free(buf);
+	}
+	props_free(p);
+}
+END_TEST
+
+START_TEST(test_set_text_errors)
+{
+	struct errmsg err = { 0 };
+	struct props *p = (struct props *)1;
+
+	/* Empty: a set without properties. */
+	ck_assert_int_eq(props_parse_set_text("", 0, "s", "SYCL/x", &p, &err),
+			 0);
+	ck_assert_uint_eq(p->nsets, 1);
+	ck_assert_str_eq(p->sets[0].name, "SYCL/x");
+	ck_assert_uint_eq(p->sets[0].nprops, 0);
+	props_free(p);
+	ck_assert_int_eq(props_parse_set_text(TEXT("a=1|1\n[S]\nb=1|2\n"),
+					      "s", "SYCL/x", &p, &err),
+			 -EINVAL);
+	ck_assert_ptr_null(p);
+	ck_assert_err_has(err, "s:2:1: set line in the text of one set's properties");
+	ck_assert_int_eq(props_parse_set_text(TEXT("a=3|1\n"), "s", "SYCL/x",
+					      &p, &err), -EINVAL);
+	ck_assert_err_has(err, "s:1:");
+	p = props_new();
+	props_add_u32(props_add_set(p, "S"), "a=b", 1);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ck_assert_int_eq(props_write_set_text(&p->sets[0], f), -EINVAL);
+		fclose(f);
+		ck_assert_uint_eq(len, 0);
+		free(buf);
+	}
+	props_free(p);
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("props-text");
@@ -464,6 +531,8 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_read_missing_file);
 	tcase_add_test(tc, test_read_directory_fails);
 	tcase_add_test(tc, test_error_location_names_file_read);
+	tcase_add_test(tc, test_set_text_round_trip);
+	tcase_add_test(tc, test_set_text_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
