@@ -1016,9 +1016,6 @@ unsigned offload_kind_from_name(const char *name)
 
 /* ---- writer ---- */
 
-
-
-
 static bool align8(size_t v, size_t *r)
 {
 	return size_add(v, (OFFLOAD_BINARY_ALIGN - v % OFFLOAD_BINARY_ALIGN) %
@@ -1129,9 +1126,16 @@ static int check_inputs(const struct offload_image_in *in, size_t n,
 	return 0;
 }
 
-int offload_binary_write(const struct offload_image_in *in, size_t n,
-			 unsigned version, unsigned char **out, size_t *size,
-			 struct errmsg *err)
+/*
+ * The blob of in[0..n) into a new buffer: all of it, images copied, or
+ * with head_only only what comes before the first image, img_off[i]
+ * then getting where entry i's image goes; *out_len is the buffer's
+ * length, *size the blob's.
+ */
+static int write_blob(const struct offload_image_in *in, size_t n,
+		      unsigned version, bool head_only, unsigned char **out,
+		      size_t *out_len, uint64_t *img_off, size_t *size,
+		      struct errmsg *err)
 {
 	size_t nstr, imgsz, hdr, strent, entries_end, strmap_end, data, total;
 	size_t i, j, k, koff, voff, ioff;
@@ -1172,7 +1176,7 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 	    size_add(data, imgsz, &total) || align8(total, &total))
 		goto overflow;
 	rc = -ENOMEM;
-	b = calloc(1, total);
+	b = calloc(1, head_only ? data : total);
 	if (!b)
 		goto fail;
 
@@ -1194,7 +1198,9 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 		put_le64(p + 16, in[i].nstrings);
 		put_le64(p + 24, ioff);
 		put_le64(p + 32, in[i].image_size);
-		if (in[i].image_size)
+		if (head_only)
+			img_off[i] = ioff;
+		else if (in[i].image_size)
 			memcpy(b + ioff, in[i].image, in[i].image_size);
 		ioff += in[i].image_size;
 		k += in[i].nstrings;
@@ -1216,6 +1222,7 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 
 	strtab_fini(&t);
 	*out = b;
+	*out_len = head_only ? data : total;
 	*size = total;
 	return 0;
 
@@ -1228,4 +1235,22 @@ fail:
 	strtab_fini(&t);
 	free(b);
 	return rc;
+}
+
+int offload_binary_write(const struct offload_image_in *in, size_t n,
+			 unsigned version, unsigned char **out, size_t *size,
+			 struct errmsg *err)
+{
+	size_t len;
+
+	return write_blob(in, n, version, false, out, &len, NULL, size, err);
+}
+
+int offload_binary_write_head(const struct offload_image_in *in, size_t n,
+			      unsigned version, unsigned char **head,
+			      size_t *head_size, uint64_t *img_off,
+			      size_t *size, struct errmsg *err)
+{
+	return write_blob(in, n, version, true, head, head_size, img_off,
+			  size, err);
 }

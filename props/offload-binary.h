@@ -189,6 +189,20 @@ int offload_binary_write(const struct offload_image_in *in, size_t n,
 			 unsigned version, unsigned char **out, size_t *size,
 			 struct errmsg *err);
 
+/*
+ * offload_binary_write() but for the image bytes, for a writer that puts
+ * them in place itself: *head (malloc'ed) gets the blob's first
+ * *head_size bytes, everything before the first image (header, entries,
+ * string entries, string table, zeros to a multiple of 8); img_off[i] (n
+ * of them) where entry i's image_size bytes go, the images back to back
+ * from *head_size; *size the blob's Size (after the last image, zeros up
+ * to it). in[i].image is not read. Errors as offload_binary_write().
+ */
+int offload_binary_write_head(const struct offload_image_in *in, size_t n,
+			      unsigned version, unsigned char **head,
+			      size_t *head_size, uint64_t *img_off,
+			      size_t *size, struct errmsg *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -328,6 +328,55 @@ int offload_symbols_decode(const void *s, size_t len, const char *where,
 	return 0;
 }
 
+int offload_symbols_encode(const char *const *names, size_t n,
+			   unsigned char **out, size_t *len,
+			   struct errmsg *err)
+{
+	size_t total, at, i, l;
+	unsigned char *b;
+
+	*out = NULL;
+	*len = 0;
+	if (n > DEVIMG_LIMIT_ENTRIES) {
+		errmsg_set(err, "\"symbols\" table: %zu names, more than the limit of %u",
+			   n, DEVIMG_LIMIT_ENTRIES);
+		return -EINVAL;
+	}
+	/* n <= DEVIMG_LIMIT_ENTRIES: the header's size cannot wrap. */
+	total = COUNT_SIZE + n * SLOT_SIZE;
+	for (i = 0; i < n; i++) {
+		if (!names[i][0]) {
+			errmsg_set(err, "\"symbols\" table: name %zu is empty, expected at least one character",
+				   i);
+			return -EINVAL;
+		}
+		if (size_add3(total, strlen(names[i]), 1, &total))
+			return -EOVERFLOW;
+	}
+	if (total > UINT32_MAX) {
+		errmsg_set(err, "\"symbols\" table: %zu bytes, more than 32-bit offsets reach",
+			   total);
+		return -EOVERFLOW;
+	}
+	b = malloc(total);
+	if (!b) {
+		errmsg_set(err, "\"symbols\" table: out of memory");
+		return -ENOMEM;
+	}
+	put_le32(b, (uint32_t)n);
+	at = COUNT_SIZE + n * SLOT_SIZE;
+	for (i = 0; i < n; i++) {
+		l = strlen(names[i]);
+		put_le32(b + COUNT_SIZE + i * SLOT_SIZE, (uint32_t)at);
+		put_le32(b + COUNT_SIZE + i * SLOT_SIZE + 4, (uint32_t)l);
+		memcpy(b + at, names[i], l + 1);
+		at += l + 1;
+	}
+	*out = b;
+	*len = total;
+	return 0;
+}
+
 void offload_symbols_fini(struct offload_symbols *sy)
 {
 	if (!sy)

@@ -82,6 +82,19 @@ int offload_symbols_decode(const void *s, size_t len, const char *where,
 /* Free what sy owns and zero it; NULL or a zeroed sy is fine. */
 void offload_symbols_fini(struct offload_symbols *sy);
 
+/*
+ * The table form of n names (clang-sycl-linker 23's): u32 count, {u32
+ * offset, u32 length} per name, then the names each with its NUL, into
+ * *out (malloc'ed, *len bytes; 4 zero bytes for no names), which
+ * offload_symbols_decode() reads back as the same names. -EINVAL (err
+ * names the name by its index) for an empty name or more than
+ * DEVIMG_LIMIT_ENTRIES names; -EOVERFLOW when an offset does not fit 32
+ * bits; -ENOMEM.
+ */
+int offload_symbols_encode(const char *const *names, size_t n,
+			   unsigned char **out, size_t *len,
+			   struct errmsg *err);
+
 /* "table", "lines", "nul", "none" (also for an unknown value). */
 const char *offload_symbols_form_name(enum offload_symbols_form f);
 

@@ -3,6 +3,10 @@
  * devimg-wrap: device images, entry lists and property sets in, an ELF
  * relocatable object that registers them with __sycl_register_lib() out.
  *
+ * -form=blob writes LLVM's form instead of DPC++'s descriptor: one
+ * OffloadBinary registered with __sycl_register_lib(blob, size), as
+ * llvm-offload-wrapper --kind=sycl writes it (wrapper/object-blob.c).
+ *
  * The command line follows DPC++'s clang-offload-wrapper: per-image options
  * (-kind, -target, -format, -compile-opts, -link-opts, -entries,
  * -properties) set a value that holds for every image after it until it is
@@ -57,6 +61,7 @@ enum opt_id {
 	OPT_COMPRESS_THRESHOLD,
 	OPT_WERROR,
 	OPT_NO_WARNINGS,
+	OPT_FORM,
 };
 
 enum arg_kind {
@@ -99,6 +104,7 @@ static const struct option_spec {
 	  ARG_REQUIRED, 0 },
 	{ "Werror", OPT_WERROR, ARG_NONE, 0 },
 	{ "w", OPT_NO_WARNINGS, ARG_NONE, 0 },
+	{ "form", OPT_FORM, ARG_REQUIRED, 0 },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -116,6 +122,7 @@ struct cli {
 	struct event *events;
 	size_t nevents;
 	const char *host;
+	const char *form_opt;	/* the -form=blob given, for messages */
 	int batch;	/* every input is a file table (the last -batch) */
 	size_t ninputs;
 	struct wrap_image_opts cur;
@@ -150,6 +157,13 @@ static void usage(FILE *f)
 	      "Other options:\n"
 	      "  -o <file>               the object to write\n"
 	      "  -host=<triple>          x86_64-linux-gnu (default) or aarch64-linux-gnu\n"
+	      "  -form=<form>            what registers the images: descriptor (default),\n"
+	      "                          DPC++'s binary descriptor, which DPC++'s runtime\n"
+	      "                          needs; or blob, LLVM's: one OffloadBinary\n"
+	      "                          (version 2) in .llvm.offloading, registered with\n"
+	      "                          __sycl_register_lib(blob, size), kernel names and\n"
+	      "                          property sets inside it (SYCL images only; no\n"
+	      "                          manifest, compile or link options)\n"
 	      "  -syclbin=<state>        write a SYCLBIN file in state input, object or\n"
 	      "                          executable instead of an object\n"
 	      "  -batch[=true|false]     every input is a file table\n"
@@ -422,6 +436,46 @@ static int wrap_option(struct cli *c, const struct event *ev)
 	}
 }
 
+static int parse_form(struct cli *c, const struct event *ev)
+{
+	if (!strcmp(ev->value, "descriptor")) {
+		c->job.set.form = WRAP_FORM_DESCRIPTOR;
+		c->form_opt = NULL;
+	} else if (!strcmp(ev->value, "blob")) {
+		c->job.set.form = WRAP_FORM_BLOB;
+		c->form_opt = ev->text;
+	} else {
+		return usage_fail("%s: unknown form '%s' (expected descriptor or blob)",
+				 ev->text, ev->value);
+	}
+	return 0;
+}
+
+/* What only the descriptor form has, refused with -form=blob. */
+static int check_form(const struct cli *c)
+{
+	const struct wrap_job *j = &c->job;
+
+	if (j->set.form != WRAP_FORM_BLOB)
+		return 0;
+	if (j->syclbin >= 0)
+		return usage_fail("%s: conflicts with -syclbin (a SYCLBIN file is no object)",
+				 c->form_opt);
+	if (j->set.desc_name)
+		return usage_fail("%s: conflicts with -desc-name (the blob form has no descriptor)",
+				 c->form_opt);
+	if (j->image_version)
+		return usage_fail("%s: conflicts with %s (the blob form has no device image structures)",
+				 c->form_opt, j->version_opt);
+	if (j->compress.enabled)
+		return usage_fail("%s: conflicts with -offload-compress (an OffloadBinary has no image kind for a compressed image)",
+				 c->form_opt);
+	if (j->omp_notes)
+		return usage_fail("%s: conflicts with -add-omp-offload-notes (the blob form holds SYCL images only)",
+				 c->form_opt);
+	return 0;
+}
+
 /* Options that are not about images; the first pass settles them. */
 static int global_options(struct cli *c, int *exit_now)
 {
@@ -485,10 +539,16 @@ static int global_options(struct cli *c, int *exit_now)
 		case OPT_SYM_PROP:
 			c->job.symprop = ev->value;
 			break;
+		case OPT_FORM:
+			if (parse_form(c, ev))
+				return -1;
+			break;
 		default:
 			break;
 		}
 	}
+	if (check_form(c))
+		return -1;
 	if (c->job.syclbin >= 0 && c->job.compress.enabled)
 		return usage_fail("-syclbin: -offload-compress does not apply to SYCLBIN files (their modules are stored as they are)");
 	c->job.set.image_version = c->job.image_version;

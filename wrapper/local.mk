@@ -10,7 +10,7 @@ wrapper_libdevimg_wrapper_la_SOURCES = \
 	wrapper/object-private.h wrapper/object-layout.c \
 	wrapper/object-descriptor.c wrapper/object-ctors.c \
 	wrapper/object-names.c wrapper/object-sections.c wrapper/object-elf.c \
-	wrapper/object-images.c wrapper/object-buf.c \
+	wrapper/object-images.c wrapper/object-buf.c wrapper/object-blob.c \
 	wrapper/object-set.c wrapper/machine.c \
 	wrapper/machine.h wrapper/symprop.c wrapper/symprop.h \
 	wrapper/dump.c wrapper/dump.h wrapper/check.c wrapper/check.h \

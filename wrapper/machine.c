@@ -24,6 +24,31 @@ static const struct wrap_stub_reloc x86_64_relocs[] = {
 };
 
 /*
+ * The blob form, x86-64:
+ *           lea rdi, [rip + blob]         48 8d 3d <pc32>
+ *           movabs rsi, size              48 be <imm64>
+ *           jmp callee                    e9 <plt32>
+ */
+static const unsigned char x86_64_blob_stub[] = {
+	0x48, 0x8d, 0x3d, 0x00, 0x00, 0x00, 0x00,
+	0x48, 0xbe, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xe9, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const struct wrap_stub_reloc x86_64_blob_relocs[] = {
+	{ 3, R_X86_64_PC32, -4, WRAP_STUB_DESCRIPTOR },
+	{ 18, R_X86_64_PLT32, -4, WRAP_STUB_CALLEE },
+};
+
+static void x86_64_put_size(unsigned char *stub, uint64_t size)
+{
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		stub[9 + i] = (unsigned char)(size >> (8 * i));
+}
+
+/*
  * AArch64 (little endian):
  *           adrp x0, descriptor               90000000
  *           add  x0, x0, :lo12:descriptor     91000000
@@ -41,6 +66,49 @@ static const struct wrap_stub_reloc aarch64_relocs[] = {
 	{ 8, R_AARCH64_JUMP26, 0, WRAP_STUB_CALLEE },
 };
 
+/*
+ * The blob form, AArch64: the size in x1, 16 bits an instruction.
+ *           adrp x0, blob                     90000000
+ *           add  x0, x0, :lo12:blob           91000000
+ *           movz x1, #size[15:0]              d2800001
+ *           movk x1, #size[31:16], lsl 16     f2a00001
+ *           movk x1, #size[47:32], lsl 32     f2c00001
+ *           movk x1, #size[63:48], lsl 48     f2e00001
+ *           b    callee                       14000000
+ */
+static const unsigned char aarch64_blob_stub[] = {
+	0x00, 0x00, 0x00, 0x90,
+	0x00, 0x00, 0x00, 0x91,
+	0x01, 0x00, 0x80, 0xd2,
+	0x01, 0x00, 0xa0, 0xf2,
+	0x01, 0x00, 0xc0, 0xf2,
+	0x01, 0x00, 0xe0, 0xf2,
+	0x00, 0x00, 0x00, 0x14,
+};
+
+static const struct wrap_stub_reloc aarch64_blob_relocs[] = {
+	{ 0, R_AARCH64_ADR_PREL_PG_HI21, 0, WRAP_STUB_DESCRIPTOR },
+	{ 4, R_AARCH64_ADD_ABS_LO12_NC, 0, WRAP_STUB_DESCRIPTOR },
+	{ 24, R_AARCH64_JUMP26, 0, WRAP_STUB_CALLEE },
+};
+
+/* imm16 is bits 5 to 20 of each move, little-endian words from offset 8. */
+static void aarch64_put_size(unsigned char *stub, uint64_t size)
+{
+	unsigned i, j;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char *w = stub + 8 + 4 * i;
+		uint32_t insn = 0;
+
+		for (j = 0; j < 4; j++)
+			insn |= (uint32_t)w[j] << (8 * j);
+		insn |= (uint32_t)((size >> (16 * i)) & 0xffff) << 5;
+		for (j = 0; j < 4; j++)
+			w[j] = (unsigned char)(insn >> (8 * j));
+	}
+}
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct wrap_machine machines[] = {
@@ -56,6 +124,12 @@ static const struct wrap_machine machines[] = {
 		.text_fill = 0xcc,	/* int3 */
 		.stub_relocs = x86_64_relocs,
 		.nstub_relocs = ARRAY_SIZE(x86_64_relocs),
+		.blob_stub = x86_64_blob_stub,
+		.blob_stub_size = sizeof(x86_64_blob_stub),
+		.blob_stub_align = 32,
+		.blob_stub_relocs = x86_64_blob_relocs,
+		.nblob_stub_relocs = ARRAY_SIZE(x86_64_blob_relocs),
+		.blob_stub_put_size = x86_64_put_size,
 	},
 	{
 		.name = "aarch64",
@@ -68,6 +142,12 @@ static const struct wrap_machine machines[] = {
 		.stub_align = 16,
 		.stub_relocs = aarch64_relocs,
 		.nstub_relocs = ARRAY_SIZE(aarch64_relocs),
+		.blob_stub = aarch64_blob_stub,
+		.blob_stub_size = sizeof(aarch64_blob_stub),
+		.blob_stub_align = 32,
+		.blob_stub_relocs = aarch64_blob_relocs,
+		.nblob_stub_relocs = ARRAY_SIZE(aarch64_blob_relocs),
+		.blob_stub_put_size = aarch64_put_size,
 	},
 };
 

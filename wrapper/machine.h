@@ -8,7 +8,9 @@
  * the destructor): it loads the descriptor's address into the first
  * argument register and tail-calls __sycl_register_lib (or
  * __sycl_unregister_lib). Its bytes carry zeros where the relocations
- * listed with it go.
+ * listed with it go. The blob form's stub (devimg-wrap -form=blob) also
+ * loads the blob's size, an immediate the writer puts in, into the second
+ * argument register: __sycl_register_lib(blob, size).
  */
 #ifndef DEVIMG_WRAPPER_MACHINE_H
 #define DEVIMG_WRAPPER_MACHINE_H
@@ -43,6 +45,14 @@ struct wrap_machine {
 	unsigned char text_fill;	/* padding between them */
 	const struct wrap_stub_reloc *stub_relocs;
 	unsigned nstub_relocs;
+	/* The blob form's stub: WRAP_STUB_DESCRIPTOR is the blob. */
+	const unsigned char *blob_stub;
+	uint32_t blob_stub_size;	/* at most blob_stub_align */
+	uint32_t blob_stub_align;	/* and the distance between the two */
+	const struct wrap_stub_reloc *blob_stub_relocs;
+	unsigned nblob_stub_relocs;
+	/* Put size into a copy of blob_stub. */
+	void (*blob_stub_put_size)(unsigned char *stub, uint64_t size);
 };
 
 /*

@@ -2,8 +2,10 @@
 /*
  * The object handed to libelf: the ELF header, then each section's header
  * and data at the offset the layout gave it (ELF_F_LAYOUT), the symbol
- * and relocation tables filled through gelf. Image sections get no
- * Elf_Data: libelf leaves their ranges for object-images.c.
+ * and relocation tables filled through gelf by the form of the object
+ * (struct obj_file); the descriptor form's symbol table is here too.
+ * Image sections get no Elf_Data: libelf leaves their ranges for
+ * object-images.c (and the blob section, for object-blob.c).
  */
 #include <elf.h>
 #include <errno.h>
@@ -38,6 +40,13 @@ static int fill_symbol(Elf_Data *data, size_t ndx, uint32_t name,
 	return gelf_update_sym(data, ndx, &sym) ? 0 : -1;
 }
 
+int obj_fill_symbol(Elf_Data *data, size_t ndx, uint32_t name,
+		    unsigned char bind, unsigned char type, uint16_t shndx,
+		    uint64_t value, uint64_t size)
+{
+	return fill_symbol(data, ndx, name, bind, type, shndx, value, size);
+}
+
 static int fill_hidden(Elf_Data *data, size_t ndx, uint32_t name,
 		       unsigned char type, uint16_t shndx)
 {
@@ -69,10 +78,10 @@ static int fill_tgt_symbols(const struct layout *l, Elf_Data *data)
 	r |= fill_hidden(data, sym_tgt(l, TGT_STOP), l->tgt_names[TGT_STOP],
 			 STT_NOTYPE, SHN_UNDEF);
 	r |= fill_hidden(data, sym_tgt(l, TGT_DUMMY), l->tgt_names[TGT_DUMMY],
-			 STT_OBJECT, l->phys[sec_entries(l)]);
+			 STT_OBJECT, l->file.phys[sec_entries(l)]);
 	for (k = 0; l->set->desc_name && k < l->npacks; k++)
 		r |= fill_symbol(data, sym_pack_desc(l, k), l->packs[k].name,
-				 STB_GLOBAL, STT_OBJECT, l->phys[SEC_DESC],
+				 STB_GLOBAL, STT_OBJECT, l->file.phys[SEC_DESC],
 				 l->packs[k].desc_off, TGT_DESC_SIZE);
 	return r;
 }
@@ -80,7 +89,7 @@ static int fill_tgt_symbols(const struct layout *l, Elf_Data *data)
 static int fill_symtab(const struct layout *l, Elf_Data *data)
 {
 	const struct wrap_machine *m = l->mach;
-	const size_t *p = l->phys;
+	const size_t *p = l->file.phys;
 	size_t n = l->set->nimages, i;
 	uint32_t g = sym_first_global(l);
 	int r;
@@ -134,7 +143,7 @@ static int fill_symtab(const struct layout *l, Elf_Data *data)
 	return r ? -1 : 0;
 }
 
-static int fill_rela(const struct rels *rs, Elf_Data *data)
+int obj_fill_rela(const struct rels *rs, Elf_Data *data)
 {
 	size_t i;
 
@@ -170,28 +179,30 @@ static const struct rels *rels_of(const struct layout *l, size_t idx)
 }
 
 /* Symbol and relocation tables are filled through gelf once they exist. */
-static int fill_table(const struct layout *l, size_t idx, Elf_Data *data)
+int obj_fill_layout_table(const void *form, size_t idx, Elf_Data *data)
 {
+	const struct layout *l = form;
+
 	if (idx == SEC_SYMTAB)
 		return fill_symtab(l, data);
-	return fill_rela(rels_of(l, idx), data);
+	return obj_fill_rela(rels_of(l, idx), data);
 }
 
-static int emit_section(const struct layout *l, Elf *elf, size_t idx,
+static int emit_section(const struct obj_file *f, Elf *elf, size_t idx,
 			void *table, struct errmsg *err,
 			const char *out_name)
 {
-	const struct sec *s = &l->secs[idx];
+	const struct sec *s = &f->secs[idx];
 	Elf_Scn *scn = elf_newscn(elf);
 	GElf_Shdr shdr;
 	Elf_Data *data;
 
 	if (!scn || !gelf_getshdr(scn, &shdr))
 		return elf_fail(err, out_name, "cannot add a section");
-	if (elf_ndxscn(scn) != l->phys[idx])
+	if (elf_ndxscn(scn) != f->phys[idx])
 		return obj_set_err(err, "%s: section %s got index %zu, not %zu",
 				   out_name, s->name, elf_ndxscn(scn),
-				   l->phys[idx]);
+				   f->phys[idx]);
 	shdr.sh_name = s->name_off;
 	shdr.sh_type = s->type;
 	shdr.sh_flags = s->flags;
@@ -214,36 +225,36 @@ static int emit_section(const struct layout *l, Elf *elf, size_t idx,
 	data->d_align = s->dtype == ELF_T_BYTE ? 1 : 8;
 	data->d_off = 0;
 	data->d_version = EV_CURRENT;
-	if (table && fill_table(l, idx, data))
+	if (table && f->fill_table(f->form, idx, data))
 		return elf_fail(err, out_name, "cannot fill a table");
 	return 0;
 }
 
-static int emit_header(const struct layout *l, Elf *elf,
+static int emit_header(const struct obj_file *f, Elf *elf,
 		       struct errmsg *err, const char *out_name)
 {
 	GElf_Ehdr ehdr;
 
 	if (!gelf_newehdr(elf, ELFCLASS64) || !gelf_getehdr(elf, &ehdr))
 		return elf_fail(err, out_name, "cannot create the ELF header");
-	ehdr.e_ident[EI_DATA] = l->mach->ei_data;
+	ehdr.e_ident[EI_DATA] = f->mach->ei_data;
 	ehdr.e_ident[EI_OSABI] = ELFOSABI_NONE;
 	ehdr.e_type = ET_REL;
-	ehdr.e_machine = l->mach->e_machine;
+	ehdr.e_machine = f->mach->e_machine;
 	ehdr.e_version = EV_CURRENT;
-	ehdr.e_shoff = l->shoff;
+	ehdr.e_shoff = f->shoff;
 	ehdr.e_ehsize = sizeof(Elf64_Ehdr);
 	ehdr.e_shentsize = sizeof(Elf64_Shdr);
-	ehdr.e_shstrndx = l->phys[SEC_SHSTRTAB];
+	ehdr.e_shstrndx = f->phys[f->shstrtab];
 	if (!gelf_update_ehdr(elf, &ehdr))
 		return elf_fail(err, out_name, "cannot set the ELF header");
 	return 0;
 }
 
 /* The buffer of a table whose entries gelf converts; NULL for others. */
-static int alloc_table(const struct layout *l, size_t idx, void **out)
+static int alloc_table(const struct obj_file *f, size_t idx, void **out)
 {
-	const struct sec *s = &l->secs[idx];
+	const struct sec *s = &f->secs[idx];
 
 	*out = NULL;
 	if (s->type != SHT_SYMTAB && s->type != SHT_RELA)
@@ -252,10 +263,10 @@ static int alloc_table(const struct layout *l, size_t idx, void **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-int obj_emit_elf(struct layout *l, int fd, struct errmsg *err,
+int obj_emit_elf(const struct obj_file *f, int fd, struct errmsg *err,
 		 const char *out_name)
 {
-	void **tables = calloc(l->nsecs, sizeof(*tables));
+	void **tables = calloc(f->nsecs, sizeof(*tables));
 	Elf *elf = NULL;
 	off_t written;
 	size_t i;
@@ -274,18 +285,18 @@ int obj_emit_elf(struct layout *l, int fd, struct errmsg *err,
 		elf_fail(err, out_name, "cannot start the ELF file");
 		goto out;
 	}
-	if (emit_header(l, elf, err, out_name))
+	if (emit_header(f, elf, err, out_name))
 		goto out;
 	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
-	for (i = 1; i < l->nsecs; i++) {
+	for (i = 1; i < f->nsecs; i++) {
 		void *t;
 
-		if (alloc_table(l, i, &t)) {
+		if (alloc_table(f, i, &t)) {
 			obj_set_err(err, "%s: %s", out_name, strerror(ENOMEM));
 			goto out;
 		}
 		tables[i] = t;
-		if (l->phys[i] && emit_section(l, elf, i, t, err, out_name))
+		if (f->phys[i] && emit_section(f, elf, i, t, err, out_name))
 			goto out;
 	}
 	written = elf_update(elf, ELF_C_WRITE);
@@ -293,17 +304,17 @@ int obj_emit_elf(struct layout *l, int fd, struct errmsg *err,
 		elf_fail(err, out_name, "cannot write");
 		goto out;
 	}
-	if ((uint64_t)written != l->total) {
+	if ((uint64_t)written != f->total) {
 		obj_set_err(err, "%s: libelf wrote %lld bytes, %llu expected",
 			    out_name, (long long)written,
-			    (unsigned long long)l->total);
+			    (unsigned long long)f->total);
 		goto out;
 	}
 	r = 0;
 out:
 	if (elf)
 		elf_end(elf);
-	for (i = 0; i < l->nsecs; i++)
+	for (i = 0; i < f->nsecs; i++)
 		free(tables[i]);
 	free(tables);
 	return r;

@@ -80,37 +80,39 @@ static int copy_range(int in, int out, uint64_t dst, uint64_t len)
 	return 0;
 }
 
-/* Bytes made in memory (a compressed image) go out as they are. */
-static int write_data(const struct wrap_image *img, int out, uint64_t dst,
-		      struct errmsg *err, const char *out_name)
+int obj_write_at(int fd, const void *p, size_t size, uint64_t dst,
+		 const char *what, struct errmsg *err, const char *out_name)
 {
-	uint64_t done = 0;
+	const unsigned char *b = p;
+	size_t done = 0;
 
-	while (done < img->size) {
-		uint64_t left = img->size - done;
+	while (done < size) {
+		size_t left = size - done;
 		size_t want = left < (1u << 30) ? left : (1u << 30);
-		ssize_t n = pwrite(out, img->data + done, want, dst + done);
+		ssize_t n = pwrite(fd, b + done, want, dst + done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return obj_set_err(err, "%s: cannot copy into %s: %s",
-					   img->path, out_name,
+					   what, out_name,
 					   strerror(n < 0 ? errno : EIO));
 		done += n;
 	}
 	return 0;
 }
 
-static int copy_image(const struct wrap_image *img, int out, uint64_t dst,
-		      struct errmsg *err, const char *out_name)
+/* Bytes made in memory (a compressed image) go out as they are. */
+int obj_copy_image(const struct wrap_image *img, int out, uint64_t dst,
+		   struct errmsg *err, const char *out_name)
 {
 	struct errmsg perr = { 0 };
 	uint64_t size;
 	int in, r;
 
 	if (img->data)
-		return write_data(img, out, dst, err, out_name);
+		return obj_write_at(out, img->data, img->size, dst, img->path,
+				    err, out_name);
 	in = input_open(img->path, DEVIMG_LIMIT_IMAGE_FILE, &size,
 			&perr);
 	if (in < 0)
@@ -156,8 +158,9 @@ int obj_copy_images(const struct layout *l, int fd, struct errmsg *err,
 	size_t i;
 
 	for (i = 0; i < l->set->nimages; i++) {
-		if (copy_image(&l->set->images[i], fd,
-			       l->secs[SEC_IMAGE0 + i].offset, err, out_name))
+		if (obj_copy_image(&l->set->images[i], fd,
+				   l->file.secs[SEC_IMAGE0 + i].offset, err,
+				   out_name))
 			return -1;
 	}
 	return 0;

@@ -35,8 +35,8 @@ void obj_layout_fini(struct layout *l)
 	free(l->init_rels.r);
 	free(l->fini_rels.r);
 	free(l->sym_name);
-	free(l->secs);
-	free(l->phys);
+	free(l->file.secs);
+	free(l->file.phys);
 }
 
 static void count_packs(struct layout *l)
@@ -85,9 +85,16 @@ int obj_build_layout(struct layout *l, struct errmsg *err,
 	if (obj_build_data(l, err, out_name))
 		return -1;
 	l->nsyms = sym_first_global(l) + nglobals(l);
-	l->nsecs = SEC_IMAGE0 + n + (l->tgtimg ? 2 : 0) + (l->npacks ? 1 : 0);
-	l->secs = calloc(l->nsecs, sizeof(*l->secs));
-	r = l->secs ? obj_build_text(l) : -ENOMEM;
+	l->file = (struct obj_file){
+		.mach = l->mach,
+		.nsecs = SEC_IMAGE0 + n + (l->tgtimg ? 2 : 0) +
+			 (l->npacks ? 1 : 0),
+		.shstrtab = SEC_SHSTRTAB,
+		.fill_table = obj_fill_layout_table,
+		.form = l,
+	};
+	l->file.secs = calloc(l->file.nsecs, sizeof(*l->file.secs));
+	r = l->file.secs ? obj_build_text(l) : -ENOMEM;
 	if (!r)
 		r = obj_build_strtab(l);
 	if (!r) {
@@ -102,9 +109,10 @@ int obj_build_layout(struct layout *l, struct errmsg *err,
 	if (l->desc_rels.n)
 		qsort(l->desc_rels.r, l->desc_rels.n, sizeof(struct rel),
 		      rel_cmp);
-	obj_sec_data(&l->secs[SEC_STRTAB], l->strtab.p, l->strtab.len);
-	obj_sec_data(&l->secs[SEC_SHSTRTAB], l->shstrtab.p, l->shstrtab.len);
-	if (obj_place_sections(l))
+	obj_sec_data(&l->file.secs[SEC_STRTAB], l->strtab.p, l->strtab.len);
+	obj_sec_data(&l->file.secs[SEC_SHSTRTAB], l->shstrtab.p,
+		     l->shstrtab.len);
+	if (obj_place_file(&l->file))
 		return obj_set_err(err, "%s: %s", out_name, strerror(EFBIG));
 	return 0;
 }

@@ -136,14 +136,15 @@ int obj_name_sections(struct layout *l)
 	int r;
 
 	r = obj_buf_add(&l->shstrtab, "", 1, 1, &off);
-	for (i = 1; !r && i < l->nsecs; i++) {
+	for (i = 1; !r && i < l->file.nsecs; i++) {
 		if (i >= SEC_IMAGE0 && i < sec_tgtimg(l))
 			r = image_section_name(&l->shstrtab,
 					       &l->set->images[i - SEC_IMAGE0],
 					       &off);
 		else
-			r = obj_buf_str(&l->shstrtab, l->secs[i].name, &off);
-		l->secs[i].name_off = off;
+			r = obj_buf_str(&l->shstrtab, l->file.secs[i].name,
+					&off);
+		l->file.secs[i].name_off = off;
 	}
 	return r;
 }

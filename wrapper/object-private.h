@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/errmsg.h"
 #include "wrapper/object-writer.h"
@@ -117,6 +118,27 @@ struct sec {
 	uint64_t size;
 	const void *data;	/* NULL: no Elf_Data */
 	Elf_Type dtype;
+	int omit;		/* left out of the file */
+};
+
+/*
+ * The file as object-elf.c writes it, whatever the form of the object
+ * (the descriptor's, struct layout; the blob's, object-blob.c): the
+ * sections by the form's own numbers, which of them the file holds and
+ * where, and how the form fills its symbol and relocation tables.
+ */
+struct obj_file {
+	const struct wrap_machine *mach;
+	struct sec *secs;	/* [nsecs], [0] unused */
+	size_t nsecs;
+	size_t *phys;		/* section index as written; 0: left out */
+	size_t nphys;
+	size_t shstrtab;	/* the form's number of .shstrtab */
+	uint64_t shoff;
+	uint64_t total;
+	/* Fill the table (SHT_SYMTAB or SHT_RELA) of section idx: 0 or -1. */
+	int (*fill_table)(const void *form, size_t idx, Elf_Data *data);
+	const void *form;
 };
 
 /* The object, but for the image bytes. */
@@ -145,8 +167,6 @@ struct layout {
 	size_t sycl_desc_len;	/* the SYCL descriptor's part */
 	size_t sycl_reg_off;
 	uint32_t tgt_names[5];	/* strtab: the five tgt globals */
-	size_t *phys;		/* section index as written; 0: left out */
-	size_t nphys;
 	struct buf text;
 	struct buf index;
 	struct buf desc;
@@ -165,10 +185,8 @@ struct layout {
 	size_t nctors;
 	uint32_t *sym_name;	/* strtab offsets of the named symbols */
 	size_t nsyms;
-	struct sec *secs;	/* [SEC_IMAGE0 + nimages (+ 2)] */
-	size_t nsecs;
-	uint64_t shoff;
-	uint64_t total;
+	/* secs: [SEC_IMAGE0 + nimages (+ 2) (+ 1)] */
+	struct obj_file file;
 };
 
 /* ---- numbers of symbols and sections, offsets ---- */
@@ -274,10 +292,17 @@ int obj_build_strtab(struct layout *l);
 int obj_name_sections(struct layout *l);
 
 /* object-sections.c: numbering 0 or -ENOMEM, placing 0 or -EFBIG. */
+void obj_sec_set(struct sec *s, const char *name, uint32_t type,
+		 uint64_t flags, uint64_t align);
 void obj_sec_data(struct sec *s, const void *data, size_t size);
+/* A relocation section of rs for section target, symbols in symtab. */
+void obj_sec_rela(struct sec *s, const char *name, size_t symtab,
+		  size_t target, const struct rels *rs);
 void obj_describe_sections(struct layout *l);
 int obj_number_sections(struct layout *l);
-int obj_place_sections(struct layout *l);
+/* Any form: every section but empty relocations and omitted ones. */
+int obj_number_file(struct obj_file *f);
+int obj_place_file(struct obj_file *f);
 
 /* object-layout.c: 0, or -1 with err filled. */
 int obj_build_layout(struct layout *l, struct errmsg *err,
@@ -285,13 +310,30 @@ int obj_build_layout(struct layout *l, struct errmsg *err,
 void obj_layout_fini(struct layout *l);
 
 /* object-elf.c: 0, or -1 with err filled. */
-int obj_emit_elf(struct layout *l, int fd, struct errmsg *err,
+int obj_emit_elf(const struct obj_file *f, int fd, struct errmsg *err,
 		 const char *out_name);
+/* The descriptor form's tables: its obj_file's fill_table. */
+int obj_fill_layout_table(const void *form, size_t idx, Elf_Data *data);
+/* Any form's: one symbol (0 or -1), a relocation section's entries. */
+int obj_fill_symbol(Elf_Data *data, size_t ndx, uint32_t name,
+		    unsigned char bind, unsigned char type, uint16_t shndx,
+		    uint64_t value, uint64_t size);
+int obj_fill_rela(const struct rels *rs, Elf_Data *data);
 
 /* object-images.c: 0, or -1 with err filled. */
 int obj_reserve_space(int fd, uint64_t size, struct errmsg *err,
 		      const char *out_name);
 int obj_copy_images(const struct layout *l, int fd, struct errmsg *err,
 		    const char *out_name);
+/* Image img (its file, or its bytes made in memory) to fd at dst. */
+int obj_copy_image(const struct wrap_image *img, int fd, uint64_t dst,
+		   struct errmsg *err, const char *out_name);
+/* size bytes at p to fd at dst; what names them in errors. */
+int obj_write_at(int fd, const void *p, size_t size, uint64_t dst,
+		 const char *what, struct errmsg *err, const char *out_name);
+
+/* object-blob.c: the blob form, as wrap_write_object(). */
+int obj_write_blob(const struct wrap_set *set, int fd, const char *out_name,
+		   FILE *verbose, struct errmsg *err);
 
 #endif

@@ -22,28 +22,38 @@ static void sec_set(struct sec *s, const char *name, uint32_t type,
 	s->dtype = ELF_T_BYTE;
 }
 
+void obj_sec_set(struct sec *s, const char *name, uint32_t type,
+		 uint64_t flags, uint64_t align)
+{
+	sec_set(s, name, type, flags, align);
+}
+
 void obj_sec_data(struct sec *s, const void *data, size_t size)
 {
 	s->data = size ? data : NULL;
 	s->size = size;
 }
 
-static void sec_rela(struct layout *l, unsigned idx, const char *name,
-		     unsigned target, const struct rels *rs)
+void obj_sec_rela(struct sec *s, const char *name, size_t symtab,
+		  size_t target, const struct rels *rs)
 {
-	struct sec *s = &l->secs[idx];
-
 	sec_set(s, name, SHT_RELA, SHF_INFO_LINK, 8);
 	s->entsize = sizeof(Elf64_Rela);
-	s->link = SEC_SYMTAB;
+	s->link = symtab;
 	s->info = target;
 	s->size = rs->n * sizeof(Elf64_Rela);
 	s->dtype = ELF_T_RELA;
 }
 
+static void sec_rela(struct layout *l, unsigned idx, const char *name,
+		     unsigned target, const struct rels *rs)
+{
+	obj_sec_rela(&l->file.secs[idx], name, SEC_SYMTAB, target, rs);
+}
+
 void obj_describe_sections(struct layout *l)
 {
-	struct sec *s = l->secs;
+	struct sec *s = l->file.secs;
 	size_t i;
 
 	sec_set(&s[SEC_TEXT], DEVIMG_SECTION_TEXT, SHT_PROGBITS,
@@ -115,43 +125,50 @@ void obj_describe_sections(struct layout *l)
  */
 int obj_number_sections(struct layout *l)
 {
+	if (!l->nctors) {
+		l->file.secs[SEC_TEXT].omit = 1;
+		l->file.secs[SEC_INIT].omit = 1;
+		l->file.secs[SEC_FINI].omit = 1;
+	}
+	return obj_number_file(&l->file);
+}
+
+int obj_number_file(struct obj_file *f)
+{
 	size_t i;
 
-	l->phys = calloc(l->nsecs, sizeof(*l->phys));
-	if (!l->phys)
+	f->phys = calloc(f->nsecs, sizeof(*f->phys));
+	if (!f->phys)
 		return -ENOMEM;
-	l->nphys = 1;
-	for (i = 1; i < l->nsecs; i++) {
-		const struct sec *s = &l->secs[i];
+	f->nphys = 1;
+	for (i = 1; i < f->nsecs; i++) {
+		const struct sec *s = &f->secs[i];
 
-		if (s->type == SHT_RELA && !s->size)
+		if ((s->type == SHT_RELA && !s->size) || s->omit)
 			continue;
-		if (!l->nctors &&
-		    (i == SEC_TEXT || i == SEC_INIT || i == SEC_FINI))
-			continue;
-		l->phys[i] = l->nphys++;
+		f->phys[i] = f->nphys++;
 	}
-	for (i = 1; i < l->nsecs; i++) {
-		struct sec *s = &l->secs[i];
+	for (i = 1; i < f->nsecs; i++) {
+		struct sec *s = &f->secs[i];
 
 		if (s->type == SHT_RELA || s->type == SHT_SYMTAB)
-			s->link = l->phys[s->link];
+			s->link = f->phys[s->link];
 		if (s->type == SHT_RELA)
-			s->info = l->phys[s->info];
+			s->info = f->phys[s->info];
 	}
 	return 0;
 }
 
-/* Offsets: small sections in index order, then images, then headers. */
-int obj_place_sections(struct layout *l)
+/* Offsets: sections in the form's order, then the section headers. */
+int obj_place_file(struct obj_file *f)
 {
 	uint64_t off = sizeof(Elf64_Ehdr);
 	size_t i;
 
-	for (i = 1; i < l->nsecs; i++) {
-		struct sec *s = &l->secs[i];
+	for (i = 1; i < f->nsecs; i++) {
+		struct sec *s = &f->secs[i];
 
-		if (!l->phys[i])
+		if (!f->phys[i])
 			continue;
 		off = align_up(off, s->align);
 		if (off + s->size < off)
@@ -159,9 +176,9 @@ int obj_place_sections(struct layout *l)
 		s->offset = off;
 		off += s->size;
 	}
-	l->shoff = align_up(off, 8);
-	l->total = l->shoff + l->nphys * sizeof(Elf64_Shdr);
-	if (l->total < off)
+	f->shoff = align_up(off, 8);
+	f->total = f->shoff + f->nphys * sizeof(Elf64_Shdr);
+	if (f->total < off)
 		return -EFBIG;
 	return 0;
 }

@@ -22,6 +22,9 @@
  *   object-buf.c         growable buffers and relocation lists
  *   object-error.c       the messages of failures
  *   object-set.c         the image set that the tools fill
+ *   object-blob.c        the blob form (-form=blob): one OffloadBinary,
+ *                        its own sections and symbols, written through
+ *                        object-sections.c and object-elf.c
  */
 #include <elf.h>
 #include <stdint.h>
@@ -46,10 +49,10 @@ static void print_summary(const struct layout *l, FILE *f,
 
 	fprintf(f, "devimg-wrap: %s: ELF64 relocatable for %s, %zu image(s), %llu bytes\n",
 		out_name, l->mach->name, l->set->nimages,
-		(unsigned long long)l->total);
+		(unsigned long long)l->file.total);
 	for (i = 0; i < l->set->nimages; i++) {
 		const struct wrap_image *img = &l->set->images[i];
-		const struct sec *s = &l->secs[SEC_IMAGE0 + i];
+		const struct sec *s = &l->file.secs[SEC_IMAGE0 + i];
 
 		fprintf(f, "  %s  offset 0x%llx  %llu bytes  from %s: format %s, target '%s', %zu entries%s, %zu property sets%s\n",
 			(const char *)l->shstrtab.p + s->name_off,
@@ -81,11 +84,13 @@ int wrap_write_object(const struct wrap_set *set, int fd,
 			    out_name);
 		goto out;
 	}
+	if (set->form == WRAP_FORM_BLOB)
+		return obj_write_blob(set, fd, out_name, verbose, err);
 	if (obj_build_layout(&l, err, out_name))
 		goto out;
-	if (obj_reserve_space(fd, l.total, err, out_name))
+	if (obj_reserve_space(fd, l.file.total, err, out_name))
 		goto out;
-	if (obj_emit_elf(&l, fd, err, out_name))
+	if (obj_emit_elf(&l.file, fd, err, out_name))
 		goto out;
 	if (obj_copy_images(&l, fd, err, out_name))
 		goto out;

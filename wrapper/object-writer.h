@@ -45,8 +45,15 @@ struct wrap_image {
 	int no_entries_asked;	/* -entries="" (or an empty cell) given */
 };
 
+/* What registers the images (devimg-wrap -form). */
+enum wrap_form {
+	WRAP_FORM_DESCRIPTOR,	/* DPC++'s binary descriptor, the index */
+	WRAP_FORM_BLOB,		/* one OffloadBinary, LLVM's form */
+};
+
 struct wrap_set {
 	const struct wrap_machine *mach;
+	enum wrap_form form;
 	uint16_t image_version;	/* device_image.version: 2, or 3 (80 bytes,
 				   no manifest pointers); 0 means 2 */
 	int no_reg_funcs;	/* no constructor, destructor or .tgtimg */
@@ -67,11 +74,14 @@ void wrap_set_fini(struct wrap_set *set);
 
 /*
  * Write the object to fd (an empty regular file opened for reading and
- * writing); out_name only names it in messages. When verbose is non-NULL,
- * a summary of what was written goes there. Returns 0, or -1 with err
- * filled: a libelf failure (with elf_errmsg), an image file that cannot be
- * read or changed size since it was checked, a write failure, or metadata
- * too large for the index's 32-bit offsets.
+ * writing) in set->form; out_name only names it in messages. When
+ * verbose is non-NULL, a summary of what was written goes there. Returns
+ * 0, or -1 with err filled: a libelf failure (with elf_errmsg), an image
+ * file that cannot be read or changed size since it was checked, a write
+ * failure, or metadata too large for the index's 32-bit offsets; in the
+ * blob form also an image the blob has no place for (not SYCL,
+ * compressed, with a manifest or options) and a property set whose name
+ * has no '/'.
  */
 int wrap_write_object(const struct wrap_set *set, int fd,
 		      const char *out_name, FILE *verbose,

@@ -1561,6 +1561,52 @@ START_TEST(test_writer_many_strings)
 }
 END_TEST
 
+/* The head and the images put in place give what the writer writes. */
+START_TEST(test_write_head_matches_writer)
+{
+	static const char img_a[] = "\x03\x02\x23\x07 a SPIR-V module";
+	static const char img_b[] = "// PTX, 23 bytes of it.";
+	struct offload_string sa[] = {
+		{ "triple", "spir64", 6 },
+		{ "SYCL/misc properties", "optLevel=1|2\n", 13 },
+	};
+	struct offload_string sb[] = { { "triple", "nvptx64", 7 } };
+	struct offload_image_in in[2] = {
+		{ OFFLOAD_IMAGE_SPIRV, OFFLOAD_KIND_SYCL, 0, img_a,
+		  sizeof(img_a) - 1, sa, 2 },
+		{ OFFLOAD_IMAGE_PTX, OFFLOAD_KIND_SYCL, 0, NULL,
+		  sizeof(img_b) - 1, sb, 1 },
+	};
+	struct errmsg err = { 0 };
+	unsigned char *whole, *head, *put;
+	size_t n, hn, hsize, i;
+	uint64_t off[2];
+
+	in[1].image = img_b;
+	ck_assert_int_eq(offload_binary_write(in, 2, 2, &whole, &n, &err), 0);
+	in[1].image = NULL;	/* not read */
+	ck_assert_int_eq(offload_binary_write_head(in, 2, 2, &head, &hn, off,
+						   &hsize, &err), 0);
+	ck_assert_uint_eq(hsize, n);
+	ck_assert_uint_eq(hn % 8, 0);
+	ck_assert_uint_eq(off[0], hn);
+	ck_assert_uint_eq(off[1], hn + in[0].image_size);
+	put = calloc(1, n);
+	ck_assert_ptr_nonnull(put);
+	memcpy(put, head, hn);
+	memcpy(put + off[0], img_a, in[0].image_size);
+	memcpy(put + off[1], img_b, in[1].image_size);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(put[i], whole[i]);
+	free(put);
+	free(head);
+	free(whole);
+	ck_assert_int_eq(offload_binary_write_head(in, 0, 2, &head, &hn, off,
+						   &hsize, &err), -EINVAL);
+	ck_assert_ptr_null(head);
+}
+END_TEST
+
 static Suite *offload_suite(void)
 {
 	Suite *s = suite_create("offload-binary");
@@ -1578,6 +1624,7 @@ static Suite *offload_suite(void)
 	tcase_add_test(tc, test_compressed_unknown_size);
 	tcase_add_test(tc, test_writer_refuses);
 	tcase_add_test(tc, test_writer_many_strings);
+	tcase_add_test(tc, test_write_head_matches_writer);
 	tcase_add_test(tc, test_names);
 	tcase_add_loop_test(tc, test_mutations, 0, 3);
 	tcase_add_test(tc, test_same_as_reference);

@@ -373,6 +373,74 @@ START_TEST(test_fini_of_zeroed_and_null)
 }
 END_TEST
 
+/* The encoder writes clang-sycl-linker 23's bytes, which decode back. */
+START_TEST(test_encode_as_clang_sycl_linker_23)
+{
+	static const char *const names[] = { "vadd", "gid" };
+	struct offload_symbols sy;
+	struct errmsg err = { 0 };
+	unsigned char *t;
+	size_t len;
+
+	ck_assert_int_eq(offload_symbols_encode(names, 2, &t, &len, &err), 0);
+	ck_assert_uint_eq(len, sizeof(vadd_gid_table));
+	ck_assert_int_eq(memcmp(t, vadd_gid_table, len), 0);
+	decode_ok((const char *)t, len, OFFLOAD_SYMBOLS_TABLE, &sy);
+	expect_names(&sy, "vadd", "gid");
+	offload_symbols_fini(&sy);
+	free(t);
+
+	/* No names: a zero count, which reads as none. */
+	ck_assert_int_eq(offload_symbols_encode(NULL, 0, &t, &len, &err), 0);
+	ck_assert_uint_eq(len, 4);
+	ck_assert_uint_eq(get_le32(t), 0);
+	decode_ok((const char *)t, len, OFFLOAD_SYMBOLS_NONE, &sy);
+	ck_assert_uint_eq(sy.n, 0);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_encode_many_round_trip)
+{
+	const size_t n = 1000;
+	const char **names = calloc(n, sizeof(*names));
+	char *buf = malloc(16 * n);
+	struct offload_symbols sy;
+	struct errmsg err = { 0 };
+	unsigned char *t;
+	size_t len, i;
+
+	ck_assert(names && buf);
+	for (i = 0; i < n; i++) {
+		snprintf(buf + 16 * i, 16, "_ZTS%zu", i);
+		names[i] = buf + 16 * i;
+	}
+	ck_assert_int_eq(offload_symbols_encode(names, n, &t, &len, &err), 0);
+	decode_ok((const char *)t, len, OFFLOAD_SYMBOLS_TABLE, &sy);
+	ck_assert_uint_eq(sy.n, n);
+	for (i = 0; i < n; i++)
+		ck_assert_str_eq(sy.names[i], names[i]);
+	offload_symbols_fini(&sy);
+	free(t);
+	free(buf);
+	free(names);
+}
+END_TEST
+
+START_TEST(test_encode_refuses_empty_name)
+{
+	static const char *const names[] = { "a", "" };
+	struct errmsg err = { 0 };
+	unsigned char *t = (unsigned char *)"untouched";
+	size_t len = 7;
+
+	ck_assert_int_eq(offload_symbols_encode(names, 2, &t, &len, &err),
+			 -EINVAL);
+	ck_assert_ptr_null(t);
+	ck_assert_err_has(err, "name 1 is empty");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("offload-symbols");
@@ -399,6 +467,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_leading_control_byte_claims_a_table);
 	tcase_add_test(tc, test_printable_start_is_text);
 	tcase_add_test(tc, test_fini_of_zeroed_and_null);
+	tcase_add_test(tc, test_encode_as_clang_sycl_linker_23);
+	tcase_add_test(tc, test_encode_many_round_trip);
+	tcase_add_test(tc, test_encode_refuses_empty_name);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
 upstream_tests = \
 	tests/upstream/offload-binary.sh \
 	tests/upstream/wrapper23.sh \
+	tests/upstream/wrap-blob23.sh \
 	tests/upstream/sycl-program.sh
 TESTS += $(upstream_tests)
 dist_check_SCRIPTS += $(upstream_tests)

@@ -20,6 +20,8 @@ wrap_tests = \
 	tests/wrap/wrap-noreg.sh \
 	tests/wrap/wrap-batch.sh \
 	tests/wrap/wrap-empty-table.sh \
+	tests/wrap/wrap-blob.sh \
+	tests/wrap/wrap-blob-aarch64.sh \
 	tests/wrap/warnings.sh
 TESTS += $(wrap_tests)
 dist_check_SCRIPTS += $(wrap_tests)
