@@ -42,6 +42,17 @@ struct blob_place {
 	int registered;		/* allocated, not SHF_EXCLUDE: a constructor's */
 };
 
+/*
+ * The property sets of a registered image of a blob, read from its
+ * strings as libdevimg reads them (loader/registry/introspect.c): the
+ * model the view borrows from, and the view.
+ */
+struct entry_sets {
+	struct props *model;
+	struct devimg_propset *sets;
+	size_t nsets;
+};
+
 /* The "symbols" string of an entry, decoded. */
 struct entry_symbols {
 	int present;
@@ -65,6 +76,7 @@ struct dump_container {
 	struct devimg_file images;
 	struct devimg_file entries;
 	struct devimg_file registered;
+	struct entry_sets *regsets;	/* per registered image */
 	char *entries_fname;
 };
 
@@ -84,6 +96,11 @@ void dump_container_close(struct dump_container *c)
 		free((char *)c->entries.images[i].target);
 	free(c->entries.images);
 	free(c->entries_fname);
+	for (i = 0; c->regsets && i < c->registered.nimages; i++) {
+		devimg_propsets_free(c->regsets[i].sets, c->regsets[i].nsets);
+		props_free(c->regsets[i].model);
+	}
+	free(c->regsets);
 	free(c->registered.images);
 	for (i = 0; i < c->nsyms; i++) {
 		offload_symbols_fini(&c->syms[i].sy);
@@ -423,8 +440,79 @@ static int blob_refused(const struct dump_container *c, size_t b,
 	return 0;
 }
 
-static void add_registered(struct dump_container *c, size_t b, size_t k,
-			   const struct offload_entry *e)
+/* Set s (its key and text) appended to m, which takes it: 0 or r. */
+static int add_text_set(struct props *m, const struct offload_string *s,
+			const char *where, struct errmsg *perr)
+{
+	struct props_set *arr;
+	struct props *one;
+	int r;
+
+	r = props_parse_set_text(s->value, s->value_len, where, s->key, &one,
+				 perr);
+	if (r < 0)
+		return r;
+	arr = realloc(m->sets, (m->nsets + 1) * sizeof(*arr));
+	if (!arr) {
+		props_free(one);
+		return -ENOMEM;
+	}
+	m->sets = arr;
+	m->cap = m->nsets + 1;
+	arr[m->nsets++] = one->sets[0];
+	one->nsets = 0;
+	props_free(one);
+	return 0;
+}
+
+/*
+ * The property sets of registered image img, entry k: its strings whose
+ * key holds a '/', each a set's .props text (docs/formats.md, section 1).
+ * One that does not read is a problem, as libdevimg fails reading the
+ * image's sets then; the image is listed without sets. 0 or -ENOMEM.
+ */
+static int registered_sets(struct dump_container *c, size_t k,
+			   const struct offload_entry *e,
+			   struct reader_image *img)
+{
+	struct entry_sets *es = &c->regsets[img->index];
+	struct errmsg perr = { 0 };
+	char where[PATH_MAX + 64];
+	struct quote q;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; !r && i < e->nstrings; i++) {
+		const struct offload_string *s = &e->strings[i];
+
+		if (!strchr(s->key, '/'))
+			continue;
+		if (!es->model && !(es->model = props_new()))
+			return -ENOMEM;
+		snprintf(where, sizeof(where),
+			 "%s: OFFLOADING IMAGE [%zu]: set '%s'",
+			 c->registered.fname, k,
+			 quote_text(&q, s->key, strlen(s->key)));
+		r = add_text_set(es->model, s, where, &perr);
+	}
+	if (!r && es->model)
+		r = devimg_propsets_from_props(es->model, c->registered.fname,
+					       &es->sets, &es->nsets, &perr);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		props_free(es->model);
+		es->model = NULL;
+		return add_problem(c, "%s: libdevimg cannot read the image's property sets",
+				   perr.msg);
+	}
+	img->propsets = es->sets;
+	img->npropsets = es->nsets;
+	return 0;
+}
+
+static int add_registered(struct dump_container *c, size_t b, size_t k,
+			  const struct offload_entry *e)
 {
 	struct reader_image *img = &c->registered.images[c->registered.nimages];
 	uintptr_t map = (uintptr_t)c->map, at = (uintptr_t)e->image;
@@ -448,6 +536,7 @@ static void add_registered(struct dump_container *c, size_t b, size_t k,
 	img->found = "offload-binary";
 	img->found_section = c->places[b].sec_name;
 	img->found_offset = c->places[b].off;
+	return registered_sets(c, k, e, img);
 }
 
 /*
@@ -469,7 +558,8 @@ static int registered_view(struct dump_container *c, const char *path,
 		return 0;
 	c->registered.fname = path;
 	c->registered.images = calloc(n, sizeof(*c->registered.images));
-	if (!c->registered.images)
+	c->regsets = calloc(n, sizeof(*c->regsets));
+	if (!c->registered.images || !c->regsets)
 		return nomem(path, err);
 	for (i = 0; i < c->nobs; k += c->obs[i]->nentries, i++) {
 		if (!c->places[i].registered)
@@ -486,8 +576,9 @@ static int registered_view(struct dump_container *c, const char *path,
 		for (j = 0; j < c->obs[i]->nentries; j++) {
 			const struct offload_entry *e = &c->obs[i]->entries[j];
 
-			if (is_registered_image(e) && !c->syms[k + j].error)
-				add_registered(c, i, k + j, e);
+			if (is_registered_image(e) && !c->syms[k + j].error &&
+			    add_registered(c, i, k + j, e) < 0)
+				return nomem(path, err);
 		}
 	}
 	return 0;

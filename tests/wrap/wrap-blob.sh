@@ -7,7 +7,9 @@
 # text without the set's line), the images byte for byte. Linked with
 # libdevimg into a PIE, and into a shared library that a program opens and
 # closes, every kernel and property set registers as the descriptor form
-# of the same inputs registers them, and dlclose unregisters. A program
+# of the same inputs registers them (and devimg-dump lists them so), and
+# dlclose unregisters; a set whose text does not read fails reading the
+# image's sets, in libdevimg and devimg-dump alike. A program
 # linking 10,000 kernels in this form has 4 dynamic relocations more than
 # without them. What the form has no place for is a one-line error and no
 # output; -emit-reg-funcs=0 leaves the code out, no image the blob.
@@ -143,6 +145,34 @@ grep -qx 'image 0: format 2, target spir64-unknown-unknown, kernels: _ZTS7Kernel
 	grep -qx 'after dlopen: 3 images' w.out &&
 	grep -qx 'after dlclose: 2 images' w.out ||
 	fail "dlclose did not unregister the library's blob: $(cat w.out)"
+
+# devimg-dump lists the images as libdevimg registers them, property
+# sets included: as the descriptor form's.
+"$DUMP" --json d.o >d.json && one_file_json d.json ||
+	fail "devimg-dump --json d.o failed"
+for f in d w; do
+	jq -S '.images | map({format, target, entries, property_sets})' \
+		$f.json >$f.images
+done
+diff d.images w.images || fail "devimg-dump shows other registered images"
+# A text that does not read: the image registers, its sets do not read,
+# in libdevimg and in devimg-dump alike (one line, exit status 1).
+LC_ALL=C sed 's/optLevel=1|2/optLevel=9|2/' w.o >bad.o
+cmp -s w.o bad.o && fail "bad.o is w.o"
+link_run badprog bad.o
+./badprog dlopen ./libl.so none >bad.out ||
+	fail "badprog failed: $(cat bad.out)"
+grep -qx 'image 0: format 2, target spir64-unknown-unknown, kernels: _ZTS7KernelA _ZTS7KernelB name with spaces' bad.out &&
+	grep -qx 'image 0 sets: error -22' bad.out &&
+	grep -q '^image 1 set ' bad.out ||
+	fail "bad.o registered: $(cat bad.out)"
+set +e
+"$DUMP" bad.o >bad.dump 2>bad.err
+rc=$?
+set -e
+[ $rc = 1 ] && [ "$(wc -l <bad.err)" = 1 ] &&
+	grep -q "^devimg-dump: bad.o: OFFLOADING IMAGE \[0\]: set 'SYCL/misc properties':1:10: bad property type: .*: libdevimg cannot read the image's property sets$" bad.err ||
+	fail "devimg-dump bad.o: exit $rc: $(cat bad.err)"
 
 # 4. Dynamic relocations: two words, whatever the number of kernels.
 i=0
