@@ -68,7 +68,12 @@ readelf -SW w.o >w.sec
 line=$(grep ' \.llvm\.offloading ' w.sec) || fail "no .llvm.offloading: $(cat w.sec)"
 # shellcheck disable=SC2086
 set -- $line
-[ "$3" = LOOS+0xfff4c0b ] || fail "section type $3, not SHT_LLVM_OFFLOADING: $line"
+# readelf names the type from binutils 2.44 (Debian 13) on; older ones
+# (2.40 in Debian 12) print a number.
+case $3 in
+LOOS+0xfff4c0b | LLVM_OFFLOADING) ;;
+*) fail "section type $3, not SHT_LLVM_OFFLOADING: $line" ;;
+esac
 [ "$8" = A ] && [ "${11}" = 16 ] ||
 	fail "flags '$8' alignment ${11}, not A and 16: $line"
 ! grep -Eq ' \.devimg | \.data\.rel\.ro\.devimg |__CLANG_OFFLOAD_BUNDLE__|\.tgtimg' w.sec ||
