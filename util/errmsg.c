@@ -70,6 +70,16 @@ void errmsg_at(struct errmsg *err, const char *fname, size_t line,
 	va_end(ap);
 }
 
+/* Append s at err->msg's end, cut to fit. */
+static void errmsg_append(struct errmsg *err, const char *s)
+{
+	size_t at = strnlen(err->msg, sizeof(err->msg) - 1);
+	size_t len = strnlen(s, sizeof(err->msg) - 1 - at);
+
+	memcpy(err->msg + at, s, len);
+	err->msg[at + len] = '\0';
+}
+
 void errmsg_prefix(struct errmsg *err, const char *fmt, ...)
 {
 	char old[sizeof(err->msg)];
@@ -83,10 +93,9 @@ void errmsg_prefix(struct errmsg *err, const char *fmt, ...)
 	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		n = 0;
-	if ((size_t)n < sizeof(err->msg))
-		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s",
-			 old);
+		err->msg[0] = '\0';
+	errmsg_append(err, ": ");
+	errmsg_append(err, old);
 }
 
 static size_t quote_char(char *dst, unsigned char c)
