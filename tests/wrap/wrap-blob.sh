@@ -16,6 +16,10 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 . "$top_srcdir/tests/upstream/lib-upstream.sh"
+# Programs that load libdevimg are built with its flags (a sanitizer's
+# runtime, when the build has one).
+. "$top_builddir/tests/loader/build-flags.sh"
+CC="$CC $LOADER_CFLAGS"
 
 [ -x "$DUMP" ] || skip build "devimg-dump is not built"
 command -v objcopy >/dev/null 2>&1 || skip tools "objcopy not found"
