@@ -352,3 +352,26 @@ wrap_fails_with() {
 	[ "$(ls -A dst)" = keep.o ] || fail "left behind: $(ls -A dst) ($*)"
 	[ "$(cat dst/keep.o)" = old ] || fail "keep.o changed ($*)"
 }
+
+# aarch64_tools: in the scratch folder, XCC (a compiler for aarch64) and
+# run (how to run its programs: empty on aarch64, qemu-aarch64
+# elsewhere), each proven on a static probe; skips (cross-aarch64)
+# without them. XCC and QEMU_AARCH64 override the tools.
+aarch64_tools() {
+	if [ "$(uname -m)" = aarch64 ]; then
+		: "${XCC:=$CC}"
+		run=
+	else
+		: "${XCC:=aarch64-linux-gnu-gcc}"
+		: "${QEMU_AARCH64:=qemu-aarch64}"
+		command -v "$XCC" >/dev/null 2>&1 ||
+			skip cross-aarch64 "no aarch64 cross compiler ($XCC; Debian: gcc-aarch64-linux-gnu)"
+		command -v "$QEMU_AARCH64" >/dev/null 2>&1 ||
+			skip cross-aarch64 "no $QEMU_AARCH64 (Debian: qemu-user)"
+		run=$QEMU_AARCH64
+	fi
+	main_file main.c
+	$XCC -static -o probe main.c 2>xcc.err ||
+		skip cross-aarch64 "$XCC cannot link static programs (libc6-dev-arm64-cross missing?): $(head -n 3 xcc.err)"
+	$run ./probe || skip cross-aarch64 "${run:-this machine} cannot run an aarch64 program"
+}

@@ -13,24 +13,8 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 
-if [ "$(uname -m)" = aarch64 ]; then
-	: "${XCC:=$CC}"
-	run=
-else
-	: "${XCC:=aarch64-linux-gnu-gcc}"
-	: "${QEMU_AARCH64:=qemu-aarch64}"
-	command -v "$XCC" >/dev/null 2>&1 ||
-		skip cross-aarch64 "no aarch64 cross compiler ($XCC; Debian: gcc-aarch64-linux-gnu)"
-	command -v "$QEMU_AARCH64" >/dev/null 2>&1 ||
-		skip cross-aarch64 "no $QEMU_AARCH64 (Debian: qemu-user)"
-	run=$QEMU_AARCH64
-fi
-
 cd "$scratch"
-main_file main.c
-$XCC -static -o probe main.c 2>xcc.err ||
-	skip cross-aarch64 "$XCC cannot link static programs (libc6-dev-arm64-cross missing?): $(head -n 3 xcc.err)"
-$run ./probe || skip cross-aarch64 "${run:-this machine} cannot run an aarch64 program"
+aarch64_tools
 
 spirv_file a.spv 300
 rand_file c.bin 10
