@@ -403,6 +403,24 @@ static void note_nul(struct reader *rd, const char *text, size_t len)
 	     len - (size_t)(nul - text));
 }
 
+/*
+ * The end of a read: on failure (r < 0) the model is freed and -ENOMEM
+ * gets its message; else it is the caller's.
+ */
+static int reader_finish(struct reader *rd, int r, struct props **out)
+{
+	if (r == -ENOMEM)
+		errmsg_set(rd->err, "%s: out of memory",
+			   errmsg_fname(rd->fname));
+	props_index_fini(&rd->ix);
+	if (r < 0) {
+		props_free(rd->p);
+		return r;
+	}
+	*out = rd->p;
+	return 0;
+}
+
 int props_parse_noted(const char *text, size_t len, const char *fname,
 		      struct props **out, struct errmsg *err,
 		      props_note_fn note_fn, void *ctx)
@@ -436,15 +454,7 @@ int props_parse_noted(const char *text, size_t len, const char *fname,
 			  it.lineno ? "only blank lines" : "an empty file");
 		r = -EINVAL;
 	}
-	if (r == -ENOMEM)
-		errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
-	props_index_fini(&rd.ix);
-	if (r < 0) {
-		props_free(rd.p);
-		return r;
-	}
-	*out = rd.p;
-	return 0;
+	return reader_finish(&rd, r, out);
 }
 
 /*
@@ -484,15 +494,7 @@ int props_parse_set_text(const char *text, size_t len, const char *fname,
 			  quote_text(&q, ln.s, ln.len));
 		r = -EINVAL;
 	}
-	if (r == -ENOMEM)
-		errmsg_set(err, "%s: out of memory", errmsg_fname(fname));
-	props_index_fini(&rd.ix);
-	if (r < 0) {
-		props_free(rd.p);
-		return r;
-	}
-	*out = rd.p;
-	return 0;
+	return reader_finish(&rd, r, out);
 }
 
 int props_parse(const char *text, size_t len, const char *fname,
