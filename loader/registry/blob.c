@@ -17,6 +17,12 @@
  * (props/offload-binary.c) is kept with the shadow; image bytes point into
  * the blob, names into a copy the shadow owns.
  *
+ * Registration reads the blob's header, entries and string tables, never
+ * a value's bytes: the names are decoded when the registry settles the
+ * blob (shadow_blob_names(), on the first read of the registry), as a
+ * descriptor's names are copied then. A program of 100,000 kernels that
+ * launches none pays nothing for them (bench/startup.sh measures it).
+ *
  * Property sets (what devimg-wrap -form=blob writes; docs/formats.md,
  * section 3): each string of an entry whose key holds a '/' (LLVM's own,
  * "triple", "arch", "symbols", hold none) is a set of that name, its
@@ -108,22 +114,14 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 	return 0;
 }
 
-/*
- * Image i of sh from e: 0; BLOB_IMAGE_REJECTED when e alone is rejected
- * (its symbols string is no list of names), the reason in msg; or the
- * negative errno that rejects the blob.
- */
-#define BLOB_IMAGE_REJECTED 1
-
+/* Image i of sh from e, without its names: 0, or -EINVAL. */
 static int blob_image(struct shadow *sh, unsigned i,
 		      const struct offload_entry *e, struct errmsg *msg,
 		      const char *where)
 {
 	struct devimg_device_image *di = &sh->images[i];
 	unsigned format = shadow_format_of_llvm(e->image_kind);
-	const char *triple, *symbols;
-	size_t len = 0;
-	int r;
+	const char *triple;
 
 	if (format == UINT_MAX) {
 		errmsg_esc(msg, -EINVAL,
@@ -146,26 +144,56 @@ static int blob_image(struct shadow *sh, unsigned i,
 		.bin_begin = e->image,
 		.bin_end = e->image + e->image_size,
 	};
-	symbols = offload_entry_string(e, "symbols", &len);
-	if (!symbols)
-		return 0;
-	r = split_symbols(sh, di, symbols, len, msg, where);
-	if (r == -EINVAL) {
-		*di = (struct devimg_device_image){ 0 };
-		sh->entries[i] = NULL;
-		return BLOB_IMAGE_REJECTED;
-	}
-	return r;
+	return 0;
 }
 
-/*
- * The blob's other images still register: the problem is kept for
- * devimg_registry_problem() and set as this thread's message.
- */
-static void reject_image(const struct errmsg *msg)
+/* Drop image i of sh, whose names could not be read. */
+static void drop_image(struct shadow *sh, unsigned i)
 {
-	registry_add_problem(msg);
-	fail_err(msg->code, "rejected image: %s", msg->msg);
+	unsigned n = sh->desc.count - i - 1;
+
+	memmove(&sh->images[i], &sh->images[i + 1], n * sizeof(*sh->images));
+	memmove(&sh->entries[i], &sh->entries[i + 1],
+		n * sizeof(*sh->entries));
+	sh->desc.count--;
+}
+
+int shadow_blob_names(struct shadow *sh, const void *key,
+		      void (*reject)(const struct errmsg *msg, void *arg),
+		      void *arg, struct errmsg *msg)
+{
+	const struct offload_binary *ob = sh->blob;
+	const char *symbols;
+	char where[128];
+	unsigned i = 0;
+	size_t len;
+	int r;
+
+	while (i < sh->desc.count) {
+		const struct offload_entry *e = sh->entries[i];
+
+		len = 0;
+		symbols = offload_entry_string(e, "symbols", &len);
+		if (!symbols) {
+			i++;
+			continue;
+		}
+		snprintf(where, sizeof(where),
+			 "descriptor %p: OffloadBinary entry %zu", key,
+			 (size_t)(e - ob->entries));
+		r = split_symbols(sh, &sh->images[i], symbols, len, msg,
+				  where);
+		if (r == -EINVAL) {
+			reject(msg, arg);
+			drop_image(sh, i);
+		} else if (r < 0) {
+			return r;
+		} else {
+			i++;
+		}
+	}
+	sh->names_pending = false;
+	return 0;
 }
 
 int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
@@ -228,9 +256,7 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 		snprintf(where, sizeof(where), "%s: OffloadBinary entry %zu",
 			 fname, i);
 		r = blob_image(sh, k, &ob->entries[i], msg, where);
-		if (r == BLOB_IMAGE_REJECTED)
-			reject_image(msg);
-		else if (r == 0)
+		if (r == 0)
 			k++;
 	}
 	if (r < 0) {
@@ -238,6 +264,7 @@ int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg)
 		return r;
 	}
 	sh->desc.count = (uint16_t)k;
+	sh->names_pending = true;
 	*out = sh;
 	return 0;
 }

@@ -56,9 +56,6 @@ static struct name_ref *ref_of(const struct hash_node *node)
 				   offsetof(struct name_ref, node));
 }
 
-/* Rejections found while settling, logged once the lock is dropped. */
-#define SETTLE_LOG_MAX 4
-
 struct registry {
 	struct hash kernels;
 	struct reg_desc *descs;
@@ -225,17 +222,53 @@ static size_t count_entries(struct devimg_image **imgs, size_t n)
 }
 
 /*
- * Settle the queued descriptor rd: its records, ids and names, or its
- * rejection (then false: rd was dropped from the array).
+ * Rejections found while settling: kept, and logged after the lock as
+ * "rejected: ..." (a descriptor) or "rejected image: ..." (one image of
+ * a blob, whose others register).
  */
-static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
+#define SETTLE_LOG_MAX 4
+
+struct settle_log {
+	struct errmsg msg[SETTLE_LOG_MAX];
+	bool image[SETTLE_LOG_MAX];
+	unsigned n;
+};
+
+static void settle_keep(struct settle_log *lg, const struct errmsg *msg,
+			bool image)
+{
+	add_problem_locked(msg);
+	if (lg->n < SETTLE_LOG_MAX) {
+		lg->image[lg->n] = image;
+		lg->msg[lg->n++] = *msg;
+	}
+}
+
+static void settle_reject_image(const struct errmsg *msg, void *arg)
+{
+	settle_keep(arg, msg, true);
+}
+
+/*
+ * Settle the queued descriptor rd: its records, ids and names, or its
+ * rejection (then false: rd was dropped from the array). A blob's names
+ * are read from it now (blob.c), the images whose names cannot be read
+ * rejected alone.
+ */
+static bool settle_one(struct reg_desc *rd, struct settle_log *lg)
 {
 	struct devimg_image **imgs;
 	struct name_ref *refs = NULL;
-	size_t i, n = rd->desc->count, total = 0;
-	int r;
+	struct errmsg msg;
+	size_t i, n, total = 0;
+	int r = 0;
 
-	r = descriptor_build(rd->desc, rd->key, &imgs, msg);
+	if (rd->shadow && rd->shadow->names_pending)
+		r = shadow_blob_names(rd->shadow, rd->key, settle_reject_image, lg,
+				      &msg);
+	n = rd->desc->count;
+	if (r == 0)
+		r = descriptor_build(rd->desc, rd->key, &imgs, &msg);
 	if (r == 0) {
 		total = count_entries(imgs, n);
 		r = hash_reserve(&registry.kernels,
@@ -252,13 +285,13 @@ static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
 			for (i = 0; i < n; i++)
 				devimg_image_unref(imgs[i]);
 			free(imgs);
-			errmsg_esc(msg, r,
+			errmsg_esc(&msg, r,
 				   "descriptor %p: out of memory for its names",
 				   rd->key);
 		}
 	}
 	if (r < 0) {
-		add_problem_locked(msg);
+		settle_keep(lg, &msg, false);
 		shadow_free(rd->shadow);
 		drop_desc(rd);
 		return false;
@@ -278,8 +311,8 @@ static bool settle_one(struct reg_desc *rd, struct errmsg *msg)
 
 void registry_settle(void)
 {
-	struct errmsg log[SETTLE_LOG_MAX], msg;
-	unsigned nlog = 0, i;
+	struct settle_log lg = { .n = 0 };
+	unsigned i;
 	size_t d;
 
 	if (!atomic_load_explicit(&registry.queued, memory_order_acquire))
@@ -291,20 +324,17 @@ void registry_settle(void)
 	(void)hash_reserve(&registry.kernels,
 			   registry.kernels.count + queued_names());
 	for (d = 0; d < registry.ndescs;) {
-		if (registry.descs[d].settled) {
+		if (registry.descs[d].settled ||
+		    settle_one(&registry.descs[d], &lg))
 			d++;
-		} else if (settle_one(&registry.descs[d], &msg)) {
-			d++;
-		} else if (nlog < SETTLE_LOG_MAX) {
-			log[nlog++] = msg;
-		}
 	}
 	atomic_store_explicit(&registry.queued, 0, memory_order_release);
 	release_if_empty();
 out:
 	registry_unlock();
-	for (i = 0; i < nlog; i++)
-		log_err("rejected: %s", log[i].msg);
+	for (i = 0; i < lg.n; i++)
+		log_err("rejected%s: %s", lg.image[i] ? " image" : "",
+			lg.msg[i].msg);
 }
 
 int registry_remove(const void *key)

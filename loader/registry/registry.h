@@ -150,6 +150,8 @@ struct shadow {
 	 * introspect.c reads its property sets from; NULL for other shadows.
 	 */
 	const struct offload_entry **entries;
+	/* blob.c: the images' names are still in their "symbols" strings. */
+	bool names_pending;
 };
 
 /*
@@ -166,8 +168,20 @@ struct shadow *shadow_new(unsigned count);
 unsigned shadow_format_of_llvm(unsigned image_kind);
 /* blob.c: arg starts with the OffloadBinary magic. */
 bool shadow_is_blob(const void *arg);
-/* The shadow of the OffloadBinary blob at arg, as shadow_build(). */
+/*
+ * The shadow of the OffloadBinary blob at arg, as shadow_build(); its
+ * images' names are left in the blob (sh->names_pending).
+ */
 int shadow_blob(const void *arg, struct shadow **out, struct errmsg *msg);
+/*
+ * The names of sh's images, from their "symbols" strings, as the registry
+ * settles sh (the write lock held). An image whose string is no list of
+ * names is dropped, and reject(msg, arg) is told why; the others stay.
+ * 0, or -ENOMEM (the reason in msg).
+ */
+int shadow_blob_names(struct shadow *sh, const void *key,
+		      void (*reject)(const struct errmsg *msg, void *arg),
+		      void *arg, struct errmsg *msg);
 
 
 /* ---- registry.c ---- */

@@ -547,6 +547,8 @@ END_TEST
 /*
  * A table that is not a consistent one rejects its image alone: the
  * blob's other image registers, and the problem can be read back.
+ * Registration does not read the names: the table is found bad when the
+ * registry is first read, which logs it.
  */
 START_TEST(test_blob_bad_symbols_table_rejects_its_image_only)
 {
@@ -564,11 +566,12 @@ START_TEST(test_blob_bad_symbols_table_rejects_its_image_only)
 
 	fx_log_capture();
 	__sycl_register_lib((void *)blob);
+	ck_assert_has(fx_log_text(), "registered descriptor");
+	ck_assert_ptr_null(strstr(fx_log_text(), reason));
+	ck_assert_int_eq(devimg_registry_images(imgs, 4, &n), 0);
 	ck_assert_has(fx_log_text(), reason);
-	ck_assert_has(devimg_last_error(), reason);
 	fx_log_release();
 
-	ck_assert_int_eq(devimg_registry_images(imgs, 4, &n), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(devimg_image_index(imgs[0]), 0);
 	unref_all(imgs, n);
