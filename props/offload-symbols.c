@@ -126,6 +126,17 @@ static int span_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Whether sp[0..n) is in span_cmp's order (writers lay names out so). */
+static bool spans_sorted(const struct span *sp, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (sp[i - 1].off > sp[i].off)
+			return false;
+	return true;
+}
+
 /*
  * No name holds a NUL before its end: the first NUL at or after each
  * offset is that name's end. With the offsets sorted the NUL searched for
@@ -138,7 +149,9 @@ static int table_nul_free(const unsigned char *p, size_t len,
 	size_t i, nul = 0, bad = SIZE_MAX, at = 0;
 	bool found = false;
 
-	qsort(sp, n, sizeof(*sp), span_cmp);
+	/* Slots come in index order: equal offsets are in order already. */
+	if (!spans_sorted(sp, n))
+		qsort(sp, n, sizeof(*sp), span_cmp);
 	for (i = 0; i < n; i++) {
 		if (!found || nul < sp[i].off) {
 			const unsigned char *z;
@@ -383,6 +396,14 @@ void offload_symbols_fini(struct offload_symbols *sy)
 		return;
 	free(sy->mem);
 	memset(sy, 0, sizeof(*sy));
+}
+
+void *offload_symbols_release(struct offload_symbols *sy)
+{
+	void *mem = sy->mem;
+
+	memset(sy, 0, sizeof(*sy));
+	return mem;
 }
 
 const char *offload_symbols_form_name(enum offload_symbols_form f)

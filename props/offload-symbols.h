@@ -81,6 +81,11 @@ int offload_symbols_decode(const void *s, size_t len, const char *where,
 			   struct errmsg *err);
 /* Free what sy owns and zero it; NULL or a zeroed sy is fine. */
 void offload_symbols_fini(struct offload_symbols *sy);
+/*
+ * The one block that holds sy's names and text, now the caller's to
+ * free(); sy is zeroed. For a caller that keeps the names as they are.
+ */
+void *offload_symbols_release(struct offload_symbols *sy);
 
 /*
  * The table form of n names (clang-sycl-linker 23's): u32 count, {u32

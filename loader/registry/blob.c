@@ -66,7 +66,8 @@ static bool is_sycl_image(const struct offload_entry *e)
 
 /*
  * The names of the "symbols" string s..s+len (offload-symbols.h) as
- * 32-byte entries, kept by sh in one block with the names they point to.
+ * 32-byte entries pointing into the decoder's copy of the string; sh
+ * keeps both blocks.
  */
 static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 			 const char *s, size_t len, struct errmsg *msg,
@@ -84,8 +85,7 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 		errmsg_esc(msg, r, "%s", err.msg);
 		return r;
 	}
-	if (size_mul(sy.n, sizeof(*dst), &bytes) ||
-	    size_accumulate(&bytes, sy.text_size)) {
+	if (size_mul(sy.n, sizeof(*dst), &bytes)) {
 		errmsg_esc(msg, -EOVERFLOW, "%s: %zu symbols: too large",
 			   where, sy.n);
 		offload_symbols_fini(&sy);
@@ -97,20 +97,18 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 		errmsg_esc(msg, -ENOMEM, "%s: out of memory", where);
 		return -ENOMEM;
 	}
-	/* The names move with the text that holds them (shared or not). */
-	text = (char *)(dst + sy.n);
-	if (sy.text_size)
-		memcpy(text, sy.text, sy.text_size);
+	/* The text is in the block sy.mem, which is ours to write. */
+	text = (char *)sy.mem + (sy.text - (const char *)sy.mem);
 	for (i = 0; i < sy.n; i++)
 		dst[i] = (struct devimg_offload_entry){
 			.name = text + (sy.names[i] - sy.text),
 		};
-	sh->owned[sh->nowned++] = dst;
 	di->entries_begin = dst;
 	di->entries_end = dst + sy.n;
 	log_dbg("%s: %zu symbols, %s form", where, sy.n,
 		offload_symbols_form_name(sy.form));
-	offload_symbols_fini(&sy);
+	sh->owned[sh->nowned++] = dst;
+	sh->owned[sh->nowned++] = offload_symbols_release(&sy);
 	return 0;
 }
 

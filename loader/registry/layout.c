@@ -61,7 +61,7 @@ struct shadow *shadow_new(unsigned count)
 	sh->desc.count = (uint16_t)count;
 	if (count) {
 		sh->images = calloc(count, sizeof(*sh->images));
-		sh->owned = calloc(count, sizeof(*sh->owned));
+		sh->owned = calloc(2 * (size_t)count, sizeof(*sh->owned));
 		if (!sh->images || !sh->owned) {
 			shadow_free(sh);
 			return NULL;

@@ -142,7 +142,7 @@ struct offload_entry;
 struct shadow {
 	struct devimg_device_binaries desc;
 	struct devimg_device_image *images;
-	void **owned;			/* one array at most per image */
+	void **owned;			/* two blocks at most per image */
 	size_t nowned;
 	void *blob;			/* blob.c's parsed OffloadBinary */
 	/*

@@ -273,6 +273,18 @@ START_TEST(test_table_nul_inside_name)
 }
 END_TEST
 
+/* Names laid out out of index order are checked the same. */
+START_TEST(test_table_nul_inside_name_out_of_order)
+{
+	static const uint32_t slots[] = { 23, 2, 20, 5 };
+	unsigned char t[64];
+	size_t n = table(t, 2, slots, "ab\0cd", 6);
+
+	decode_fails((const char *)t, n,
+		     "name 1's length 5: a NUL at byte 22 inside the name, expected none before byte 25");
+}
+END_TEST
+
 START_TEST(test_table_shorter_than_count)
 {
 	decode_fails("\x02\x00", 2,
@@ -461,6 +473,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_table_missing_nul);
 	tcase_add_test(tc, test_table_zero_length);
 	tcase_add_test(tc, test_table_nul_inside_name);
+	tcase_add_test(tc, test_table_nul_inside_name_out_of_order);
 	tcase_add_test(tc, test_table_shorter_than_count);
 	tcase_add_test(tc, test_table_count_over_limit);
 	tcase_add_test(tc, test_table_shared_name_bounded);
