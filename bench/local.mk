@@ -22,6 +22,24 @@ clean-local: clean-bench-registry
 clean-bench-registry:
 	-rm -rf bench/registry
 
+# Start-up: what an object of 1,000 to 100,000 kernels adds to a whole
+# process, in the descriptor and the blob form (bench/startup.sh).
+bench_scripts += bench/startup.sh
+EXTRA_DIST += bench/startup-main.c
+.PHONY: bench-startup
+bench: bench-startup
+bench-startup: loader/libdevimg.la devimg-wrap$(EXEEXT)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+		top_builddir='$(abs_top_builddir)' CC='$(CC)' \
+		CFLAGS='$(CFLAGS)' BENCH_STARTUP_KERNELS='$(BENCH_STARTUP_KERNELS)' \
+		BENCH_STARTUP_ROUNDS='$(BENCH_STARTUP_ROUNDS)' \
+		$(SHELL) $(top_srcdir)/bench/startup.sh
+
+clean-local: clean-bench-startup
+.PHONY: clean-bench-startup
+clean-bench-startup:
+	-rm -rf bench/startup
+
 # Compressed images: first-use (expansion) cost against a plain image.
 bench_scripts += bench/compress.sh
 EXTRA_DIST += bench/compress-main.c
