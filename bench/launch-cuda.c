@@ -26,9 +26,7 @@
  * MISS).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <sched.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +34,9 @@
 
 #include <devimg/devimg.h>
 
+#include "bench/cuda-raw.h"
 #include "bench/paired.h"
-
-#include "plugins/cuda/driver.h"
+#include "bench/read-file.h"
 
 
 struct raw {
@@ -58,26 +56,6 @@ struct bench {
 	struct devimg_kernel *k;
 	unsigned n;
 };
-
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		buf = calloc(1, (size_t)len + 1);
-		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
-}
 
 static int raw_launch(struct raw *r)
 {
@@ -152,48 +130,13 @@ static void current_cost(struct raw *r)
 	       paired_median(v, 41));
 }
 
-/* The driver's entry points, as the plugin finds them. */
-static int raw_open(struct raw *r, char *why, size_t size)
-{
-	const char *file = getenv("DEVIMG_CUDA_DRIVER");
-	void *sym;
-	int count = 0;
-	CUresult err;
-
-	if (!file || !file[0])
-		file = CU_DRIVER_SONAME;
-	r->cu.handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-	if (!r->cu.handle) {
-		snprintf(why, size, "%s", dlerror());
-		return -1;
-	}
-#define RESOLVE(field, symbol, params)					\
-	sym = dlsym(r->cu.handle, #symbol);				\
-	r->cu.field = (__typeof__(r->cu.field))(uintptr_t)sym;
-	CU_REQUIRED_FUNCTIONS(RESOLVE)
-#undef RESOLVE
-	if (!r->cu.cuLaunchKernel || !r->cu.cuInit) {
-		snprintf(why, size, "%s is no CUDA driver", file);
-		return -1;
-	}
-	err = r->cu.cuInit(0);
-	if (err == CUDA_SUCCESS)
-		err = r->cu.cuDeviceGetCount(&count);
-	if (err != CUDA_SUCCESS || count == 0) {
-		snprintf(why, size, "cuInit/cuDeviceGetCount: CUresult %d, %d devices",
-			 (int)err, count);
-		return -1;
-	}
-	return 0;
-}
-
 static int raw_setup(struct raw *r, const char *ptx)
 {
 	struct cu_driver *cu = &r->cu;
 	CUresult err;
 	char *text;
 
-	text = read_text(ptx);
+	text = bench_read_file(ptx, NULL);
 	if (!text) {
 		fprintf(stderr, "bench-cuda: cannot read %s\n", ptx);
 		return 1;
@@ -251,7 +194,7 @@ int main(int argc, char **argv)
 	if (!reps)
 		reps = 41;
 
-	if (raw_open(&b.raw, why, sizeof(why)) < 0) {
+	if (cuda_raw_open(&b.raw.cu, why, sizeof(why)) < 0) {
 		printf("bench-cuda: no CUDA device (%s), skipped\n", why);
 		return 77;
 	}

@@ -2,12 +2,12 @@
 # make bench-cuda: per-launch overhead of devimg_launch() against raw
 # cuLaunchKernel() on the same GPU.
 #
-# An empty kernel, `.entry empty(.param .u64)`, written here as PTX (so
-# that no clang is needed on the GPU machine), is wrapped by devimg-wrap
-# and linked into bench/launch-cuda.c with libdevimg; the program loads
-# the same PTX through the driver itself for the raw side. It times N
-# launches of one work-item each followed by a stream synchronize ("sync")
-# and N launches followed by one ("batch", and its enqueue loop alone,
+# An empty kernel, `.entry empty(.param .u64)`, written as PTX by hand
+# (bench/empty.ptx, so that no clang is needed on the GPU machine), is
+# wrapped by devimg-wrap and linked into bench/launch-cuda.c with
+# libdevimg; the program loads the same PTX through the driver itself for
+# the raw side. It times N launches of one work-item each followed by a
+# stream synchronize ("sync") and N launches followed by one ("batch", and its enqueue loop alone,
 # "submit"), raw and devimg repetitions interleaved, and prints medians
 # and the median paired ratio devimg/raw and difference. Target: within
 # 1.02x and 50 ns a launch on sync and batch. Without a CUDA device it
@@ -29,20 +29,7 @@ rm -rf "$out"
 mkdir -p "$out"
 cd "$out"
 
-cat >empty.ptx <<'PTX'
-//
-// The launch benchmark's kernel: empty(int *p), written by hand.
-.version 7.0
-.target sm_50
-.address_size 64
-
-.visible .entry empty(
-	.param .u64 empty_param_0
-)
-{
-	ret;
-}
-PTX
+cp "$top_srcdir/bench/empty.ptx" empty.ptx
 printf 'empty\n' >empty.sym
 "$wrap" -o empty.o -kind=sycl -target=nvptx64 -format=native \
 	-entries=empty.sym empty.ptx

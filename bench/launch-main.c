@@ -23,7 +23,6 @@
 #define CL_TARGET_OPENCL_VERSION 210
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,9 @@
 
 #include <devimg/devimg.h>
 
+#include "bench/opencl-raw.h"
 #include "bench/paired.h"
+#include "bench/read-file.h"
 
 
 struct bench {
@@ -41,27 +42,6 @@ struct bench {
 	struct devimg_kernel *k;
 	unsigned n;
 };
-
-static void *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)len);
-		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			free(buf);
-			buf = NULL;
-		}
-		*size = (size_t)len;
-	}
-	fclose(f);
-	return buf;
-}
 
 /*
  * One timed run of a mode: microseconds per launch, negative on error;
@@ -100,68 +80,6 @@ static double run_mode(void *bench, int mode, double *submit)
 	return (t1 - t0) / b->n;
 }
 
-/* The cl_device_id whose name is name (the first device when none is). */
-static cl_device_id find_cl_device(const char *name)
-{
-	cl_platform_id plats[16];
-	cl_device_id devs[16], first = NULL;
-	cl_uint np = 0, nd, p, d;
-	char buf[256];
-
-	if (clGetPlatformIDs(16, plats, &np) || np == 0)
-		return NULL;
-	for (p = 0; p < np && p < 16; p++) {
-		if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd))
-			continue;
-		for (d = 0; d < nd && d < 16; d++) {
-			if (!first)
-				first = devs[d];
-			if (!clGetDeviceInfo(devs[d], CL_DEVICE_NAME,
-					     sizeof(buf), buf, NULL) &&
-			    name && !strcmp(buf, name))
-				return devs[d];
-		}
-	}
-	return first;
-}
-
-typedef cl_program (*create_with_il_fn)(cl_context, const void *, size_t,
-					cl_int *);
-
-/*
- * The program of the size bytes of SPIR-V at il for dev in clctx, as the
- * OpenCL plugin makes it: clCreateProgramWithIL from OpenCL 2.1, else
- * clCreateProgramWithILKHR (cl_khr_il_program).
- */
-static cl_program create_with_il(cl_context clctx, cl_device_id dev,
-				 const void *il, size_t size, cl_int *err)
-{
-	create_with_il_fn fn = NULL;
-	cl_platform_id plat;
-	char ver[64];
-	int major = 0, minor = 0;
-
-	*err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof(ver), ver, NULL);
-	if (*err)
-		return NULL;
-	if (sscanf(ver, "OpenCL %d.%d", &major, &minor) == 2 &&
-	    major * 10 + minor >= 21)
-		return clCreateProgramWithIL(clctx, il, size, err);
-	*err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof(plat), &plat,
-			       NULL);
-	if (*err)
-		return NULL;
-	fn = (create_with_il_fn)(uintptr_t)
-		clGetExtensionFunctionAddressForPlatform(
-			plat, "clCreateProgramWithILKHR");
-	if (!fn) {
-		fprintf(stderr, "launch: %s device takes no SPIR-V\n", ver);
-		*err = CL_INVALID_OPERATION;
-		return NULL;
-	}
-	return fn(clctx, il, size, err);
-}
-
 static int setup_raw(struct bench *b, int spirv, const char *path,
 		     const char *name, cl_context *clctx, cl_program *prog,
 		     cl_mem *mem)
@@ -175,7 +93,7 @@ static int setup_raw(struct bench *b, int spirv, const char *path,
 	dev = find_cl_device(name);
 	if (!dev)
 		return 77;
-	bc = read_file(path, &size);
+	bc = bench_read_file(path, &size);
 	if (!bc) {
 		fprintf(stderr, "launch: cannot read %s\n", path);
 		return 1;
