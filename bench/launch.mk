@@ -27,3 +27,34 @@ clean-bench-launch:
 	-rm -rf bench/launch
 
 .PHONY: bench bench-launch clean-bench-launch
+
+# Launch throughput of many threads at once, each with its own queue and
+# kernel, against the raw driver: OpenCL, and CUDA on one and two GPUs
+# where there are GPUs (bench/launch-threads.sh says how).
+bench_scripts += bench/launch-threads.sh
+EXTRA_DIST += bench/launch-threads-opencl.c bench/launch-threads-cuda.c \
+	bench/scaling.h bench/opencl-raw.h bench/cuda-raw.h bench/read-file.h \
+	bench/empty.ptx
+
+bench: bench-threads
+
+if BUILD_CUDA
+bench_threads_cuda_plugin = plugins/devimg-cuda.la
+endif
+
+bench-threads: loader/libdevimg.la devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) \
+		$(bench_launch_plugin) $(bench_threads_cuda_plugin)
+	$(AM_V_at)top_srcdir='$(abs_top_srcdir)' \
+	top_builddir='$(abs_top_builddir)' CC='$(CC)' CFLAGS='$(CFLAGS)' \
+	CLANG='$(CLANG)' LLVM_SPIRV='$(LLVM_SPIRV)' \
+	OPENCL_CFLAGS='$(OPENCL_CFLAGS)' OPENCL_LIBS='$(OPENCL_LIBS)' \
+	BENCH_LAUNCHES='$(BENCH_LAUNCHES)' BENCH_REPS='$(BENCH_REPS)' \
+	BENCH_FORMAT='$(BENCH_FORMAT)' BENCH_THREADS='$(BENCH_THREADS)' \
+	BENCH_REUSE='$(BENCH_REUSE)' \
+	$(SHELL) $(top_srcdir)/bench/launch-threads.sh
+
+clean-local: clean-bench-threads
+clean-bench-threads:
+	-rm -rf bench/launch-threads
+
+.PHONY: bench-threads clean-bench-threads
