@@ -64,11 +64,15 @@ struct devimg_plugin_kernel {
 	unsigned nlocal;		/* arguments of kind ARG_LOCAL */
 	unsigned last_dims;
 	bool counted;			/* nparams from cuFuncGetParamInfo */
-	/* geo_ok: the grid and block of a launch of that size, checked. */
-	bool geo_ok;
+	/*
+	 * geo_ok: the grid and block of the last launch, of function
+	 * last_f over last_global, checked; geo_local: its block was the
+	 * launch's local size (else the plugin picked it).
+	 */
+	bool geo_ok, geo_local;
 	unsigned nparams;		/* parameters of the plain kernel */
 	void **params;			/* nargs + 1: the twin's offset last */
-	struct cu_function *last_f;	/* the last block the plugin picked */
+	struct cu_function *last_f;
 	size_t last_global[3];
 	unsigned geo_grid[3], geo_block[3];
 	struct cu_function plain, twin;	/* twin.fn NULL: no twin */
@@ -77,7 +81,6 @@ struct devimg_plugin_kernel {
 	size_t *param_size;		/* their sizes, when counted */
 	struct cu_arg *args;
 	uint32_t offset[3];
-	size_t last_block[3];
 };
 
 /* The sizes of fn's parameters, probed with cuFuncGetParamInfo (12.4). */
@@ -514,19 +517,22 @@ static size_t auto_limit(struct cu_function *f)
 }
 
 /*
- * Whether a launch of f over global is of the last size the plugin picked
- * a block for; inline, as every launch without a local size asks.
+ * Whether a launch of f over global, in work-groups of local (or of the
+ * plugin's choice when NULL), is shaped as the last one; inline, as every
+ * launch asks. A local size given is the block it was checked as.
  */
 static inline bool same_as_last(const struct devimg_plugin_kernel *k,
 				const struct cu_function *f, unsigned dims,
-				const size_t *global)
+				const size_t *global, const size_t *local)
 {
 	unsigned i;
 
-	if (f != k->last_f || dims != k->last_dims)
+	if (!k->geo_ok || f != k->last_f || dims != k->last_dims ||
+	    !local != !k->geo_local)
 		return false;
 	for (i = 0; i < dims; i++)
-		if (global[i] != k->last_global[i])
+		if (global[i] != k->last_global[i] ||
+		    (local && local[i] != k->geo_block[i]))
 			return false;
 	return true;
 }
@@ -538,17 +544,9 @@ static void pick_block(struct devimg_plugin_kernel *k, struct cu_function *f,
 	size_t max_block[3];
 	unsigned i;
 
-	if (same_as_last(k, f, dims, global)) {
-		memcpy(block, k->last_block, sizeof(k->last_block));
-		return;
-	}
 	for (i = 0; i < 3; i++)
 		max_block[i] = (size_t)dev->max_block[i];
 	cu_pick_block(dims, global, auto_limit(f), max_block, block);
-	k->last_f = f;
-	k->last_dims = dims;
-	memcpy(k->last_global, global, dims * sizeof(*global));
-	memcpy(k->last_block, block, sizeof(k->last_block));
 }
 
 /* A grid and block checked anew (geometry() below). */
@@ -586,11 +584,13 @@ static int geometry_new(struct devimg_plugin_kernel *k, struct cu_function *f,
 		grid[i] = (unsigned)g;
 		block[i] = (unsigned)b[i];
 	}
-	if (!local) {
-		memcpy(k->geo_grid, grid, sizeof(k->geo_grid));
-		memcpy(k->geo_block, block, sizeof(k->geo_block));
-		k->geo_ok = true;
-	}
+	k->last_f = f;
+	k->last_dims = dims;
+	memcpy(k->last_global, global, dims * sizeof(*global));
+	memcpy(k->geo_grid, grid, sizeof(k->geo_grid));
+	memcpy(k->geo_block, block, sizeof(k->geo_block));
+	k->geo_local = local != NULL;
+	k->geo_ok = true;
 	return 0;
 bad:
 	format_range(glob, sizeof(glob), dims, global);
@@ -603,15 +603,15 @@ bad:
 }
 
 /*
- * The grid and block of a launch: those of the last launch without a
- * local size when this one is of the same size, as checked then.
+ * The grid and block of a launch: those of the last launch when this one
+ * is shaped the same, as checked then (with a local size or without).
  */
 static inline int geometry(struct devimg_plugin_kernel *k,
 			   struct cu_function *f, unsigned dims,
 			   const size_t *global, const size_t *local,
 			   unsigned *grid, unsigned *block)
 {
-	if (!local && k->geo_ok && same_as_last(k, f, dims, global)) {
+	if (same_as_last(k, f, dims, global, local)) {
 		memcpy(grid, k->geo_grid, sizeof(k->geo_grid));
 		memcpy(block, k->geo_block, sizeof(k->geo_block));
 		return 0;

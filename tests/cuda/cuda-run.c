@@ -566,12 +566,26 @@ static int test_record(struct env *e)
 	devimg_kernel_unref(k);
 	devimg_buf_unref(b);
 
+	/*
+	 * The plugin keeps the shape of the last launch: the same global
+	 * size with and without local sizes, each launched twice, in an
+	 * order no stale shape can pass (cuda.sh reads them in order).
+	 */
 	if (record_kernel(e, "scale", 1, &k, &b))
 		return -1;
 	g = 1000;
 	CHECK(!devimg_kernel_set_arg(k, 1, sizeof(f), &f) &&
 	      !devimg_launch(e->q, k, 1, NULL, &g, NULL) &&
 	      !devimg_launch(e->q, k, 1, NULL, &g, NULL), "scale");
+	for (i = 0; i < 4; i++) {
+		l = i < 2 ? 100 : 200;
+		CHECK(!devimg_launch(e->q, k, 1, NULL, &g, &l) &&
+		      !devimg_launch(e->q, k, 1, NULL, &g, &l),
+		      "scale in work-groups of %zu", l);
+		if (i == 1)
+			CHECK(!devimg_launch(e->q, k, 1, NULL, &g, NULL),
+			      "scale without a local size");
+	}
 	devimg_kernel_unref(k);
 	devimg_buf_unref(b);
 

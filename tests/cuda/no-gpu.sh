@@ -80,6 +80,13 @@ expect "attr big_shared 8 232448"
 expect "launch big_shared grid 4 1 1 block 256 1 1 shared 65536 params x8 u32:16384 u32:0"
 expect "launch spec_off_with_offset grid 2 1 1 block 4 1 1 shared 16 params x8 u32:0 x8 o:3,0,0"
 expect "launch scale grid 4 1 1 block 250 1 1 shared 0 params x8 u32:1073741824"
+# In order: the plugin's block twice, local sizes 100 (x4), its block,
+# 200 (x4): each launch shaped as asked, whatever the last one was (the
+# threads launch scale after these).
+scale_blocks=$(sed -n 's/^launch scale grid \([0-9]*\) 1 1 block \([0-9]*\) 1 1 .*/\1x\2/p' \
+	record.log | head -n 11 | tr '\n' ' ')
+[ "$scale_blocks" = "4x250 4x250 10x100 10x100 10x100 10x100 4x250 5x200 5x200 5x200 5x200 " ] ||
+	fail "launches of scale shaped as $scale_blocks"
 expect "launch notwin grid 1 1 1 block 5 4 3 shared 0 params x8"
 expect "jit option 7=3"
 expect "jit option 13=1"
