@@ -607,8 +607,10 @@ out:
 /*
  * The call's checks come first, in the order they always had; those that
  * cannot fail are skipped (the range check of a one-dimensional launch
- * without offset or local size). A ready kernel whose gate is free is
- * launched at once.
+ * without offset or local size), and of a one-dimensional launch without
+ * offset only the local size's can (tested inline; launch_range_check()
+ * says what is wrong). A ready kernel whose gate is free is launched at
+ * once.
  */
 DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 				unsigned dims, const size_t *global_offset,
@@ -634,7 +636,8 @@ DEVIMG_EXPORT int devimg_launch(struct devimg_queue *q, struct devimg_kernel *k,
 			return err;
 		local = reqd;
 	}
-	if (dims > 1 || global_offset || local) {
+	if (dims > 1 || global_offset ||
+	    (local && (!local[0] || global_size[0] % local[0]))) {
 		err = launch_range_check(dims, global_offset, global_size,
 					 local);
 		if (err < 0)

@@ -61,7 +61,7 @@ static int test_vadd(struct env *e)
 		/* Ranges that wrap size_t are refused before the driver. */
 		const size_t max3[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX };
 		const size_t off[1] = { SIZE_MAX }, two[1] = { 2 };
-		const size_t g3[1] = { 4 }, l3[1] = { 3 };
+		const size_t g3[1] = { 4 }, l3[1] = { 3 }, l0[1] = { 0 };
 
 		CHECK(devimg_launch(e->q, k, 3, NULL, max3, NULL) == -EINVAL &&
 		      strstr(devimg_last_error(), "dimension 1"),
@@ -72,6 +72,10 @@ static int test_vadd(struct env *e)
 		CHECK(devimg_launch(e->q, k, 1, NULL, g3, l3) == -EINVAL &&
 		      strstr(devimg_last_error(), "not a multiple"),
 		      "local size 3 of 4: %s", devimg_last_error());
+		CHECK(devimg_launch(e->q, k, 1, NULL, g3, l0) == -EINVAL &&
+		      strstr(devimg_last_error(),
+			     "not a multiple of local size 0"),
+		      "local size 0: %s", devimg_last_error());
 	}
 	err = devimg_launch(e->q, k, 1, NULL, &g, NULL);
 	CHECK(err == 0, "launch: %d", err);
