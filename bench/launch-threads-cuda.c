@@ -12,7 +12,8 @@
  * empty(.param .u64)`, which is also wrapped and linked into this
  * program. Raw side, per thread: its device's primary context made
  * current, its own CU_STREAM_NON_BLOCKING stream (as the plugin makes
- * them), its own module of the PTX and CUfunction, its own buffer.
+ * them), its CUfunction of a module of the PTX loaded once per device
+ * (BENCH_RAW_MODULE=own: a module per thread), its own buffer.
  * Target: devimg/raw >= 0.98 (BENCH_TARGET) in every configuration.
  * Exits 77, after one line that says why, without enough CUDA devices;
  * 1 on errors; 0 otherwise (also on MISS).
@@ -31,6 +32,10 @@
 struct bench {
 	struct cu_driver cu;
 	const char *ptx;
+	/* BENCH_RAW_MODULE=shared: one module per device, loaded first. */
+	CUmodule shared[SCALING_MAX_DEVICES];
+	CUcontext ctx[SCALING_MAX_DEVICES];
+	unsigned ndevs;
 };
 
 struct raw {
@@ -42,6 +47,7 @@ struct raw {
 	CUfunction fn;
 	CUdeviceptr ptr;
 	void *params[1];
+	int own_module;
 };
 
 static void raw_teardown(void *state)
@@ -52,7 +58,7 @@ static void raw_teardown(void *state)
 		r->cu->cuCtxSetCurrent(r->ctx);
 		if (r->ptr)
 			r->cu->cuMemFree(r->ptr);
-		if (r->mod)
+		if (r->mod && r->own_module)
 			r->cu->cuModuleUnload(r->mod);
 		if (r->stream)
 			r->cu->cuStreamDestroy(r->stream);
@@ -72,11 +78,14 @@ static int raw_setup(void *bench, unsigned dev, void **state)
 	if (!r)
 		return -1;
 	r->cu = cu;
+	r->own_module = !b->shared[dev];
+	r->mod = b->shared[dev];
 	if ((err = cu->cuDeviceGet(&r->dev, (int)dev)) ||
 	    (err = cu->cuDevicePrimaryCtxRetain(&r->ctx, r->dev)) ||
 	    (err = cu->cuCtxSetCurrent(r->ctx)) ||
 	    (err = cu->cuStreamCreate(&r->stream, CU_STREAM_NON_BLOCKING)) ||
-	    (err = cu->cuModuleLoadDataEx(&r->mod, b->ptx, 0, NULL, NULL)) ||
+	    (r->own_module && (err = cu->cuModuleLoadDataEx(&r->mod, b->ptx,
+							    0, NULL, NULL))) ||
 	    (err = cu->cuModuleGetFunction(&r->fn, r->mod, "empty")) ||
 	    (err = cu->cuMemAlloc(&r->ptr, sizeof(int)))) {
 		fprintf(stderr,
@@ -111,6 +120,55 @@ static int raw_wait(void *state)
 	struct raw *r = state;
 
 	return r->cu->cuStreamSynchronize(r->stream) != CUDA_SUCCESS ? -1 : 0;
+}
+
+/*
+ * One module per device for all threads (BENCH_RAW_MODULE=shared, the
+ * default: what a program that loads its kernels once does, and what
+ * devimg's program cache does), or none here and a module per thread
+ * (=own). 0, or 1 on a failure.
+ */
+static int raw_modules(struct bench *b, unsigned ngpus)
+{
+	const char *how = getenv("BENCH_RAW_MODULE");
+	struct cu_driver *cu = &b->cu;
+	CUresult err = CUDA_SUCCESS;
+	CUdevice d;
+	unsigned i;
+
+	if (how && !strcmp(how, "own")) {
+		printf("raw: a module of the PTX per thread, its CUfunction\n");
+		return 0;
+	}
+	printf("raw: one module of the PTX per device, a CUfunction per thread from it\n");
+	for (i = 0; i < ngpus; i++) {
+		if ((err = cu->cuDeviceGet(&d, (int)i)) ||
+		    (err = cu->cuDevicePrimaryCtxRetain(&b->ctx[i], d)) ||
+		    (err = cu->cuCtxSetCurrent(b->ctx[i])) ||
+		    (err = cu->cuModuleLoadDataEx(&b->shared[i], b->ptx, 0,
+						  NULL, NULL))) {
+			fprintf(stderr,
+				"launch-threads: raw CUDA module on device %u: CUresult %d\n",
+				i, (int)err);
+			return 1;
+		}
+		b->ndevs = i + 1;
+	}
+	return 0;
+}
+
+static void raw_modules_unload(struct bench *b)
+{
+	unsigned i;
+	CUdevice d;
+
+	for (i = 0; i < b->ndevs; i++) {
+		b->cu.cuCtxSetCurrent(b->ctx[i]);
+		if (b->shared[i])
+			b->cu.cuModuleUnload(b->shared[i]);
+		if (!b->cu.cuDeviceGet(&d, (int)i))
+			b->cu.cuDevicePrimaryCtxRelease(d);
+	}
 }
 
 static const struct scaling_ops cuda_ops = {
@@ -182,6 +240,8 @@ int main(int argc, char **argv)
 		printf("device %u: devimg %s, driver ordinal %u %s\n", i,
 		       devimg_device_name(devs[i]), i, name);
 	}
+	if (raw_modules(&b, ngpus))
+		goto out;
 	pool.ops = &cuda_ops;
 	pool.bench = &b;
 	pool.devs = devs;
@@ -206,6 +266,7 @@ int main(int argc, char **argv)
 	       target, misses ? "MISS" : "ok");
 	ret = 0;
 out:
+	raw_modules_unload(&b);
 	devimg_ctx_unref(ctx);
 	free((void *)b.ptx);
 	return ret;

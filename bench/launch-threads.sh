@@ -19,7 +19,9 @@
 # OPENCL_CFLAGS, OPENCL_LIBS (from make); BENCH_THREADS (the thread
 # counts: "1,2" on a machine of fewer than 16 CPUs, else "1,4,16"),
 # BENCH_LAUNCHES (a thread's launches a run: 5000), BENCH_REPS (21),
-# BENCH_FORMAT (as bench/launch.sh);
+# BENCH_FORMAT (as bench/launch.sh); BENCH_RAW_MODULE (CUDA's raw side:
+# "shared", one module per device as a program that loads its kernels
+# once, or "own", a module per thread; bench/launch-threads-cuda.c);
 # BENCH_REUSE=1 runs the programs and images a previous run built here
 # (for a GPU machine given the build tree, without the compilers).
 set -eu

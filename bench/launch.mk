@@ -50,7 +50,7 @@ bench-threads: loader/libdevimg.la devimg-wrap$(EXEEXT) devimg-ls$(EXEEXT) \
 	OPENCL_CFLAGS='$(OPENCL_CFLAGS)' OPENCL_LIBS='$(OPENCL_LIBS)' \
 	BENCH_LAUNCHES='$(BENCH_LAUNCHES)' BENCH_REPS='$(BENCH_REPS)' \
 	BENCH_FORMAT='$(BENCH_FORMAT)' BENCH_THREADS='$(BENCH_THREADS)' \
-	BENCH_REUSE='$(BENCH_REUSE)' \
+	BENCH_REUSE='$(BENCH_REUSE)' BENCH_RAW_MODULE='$(BENCH_RAW_MODULE)' \
 	$(SHELL) $(top_srcdir)/bench/launch-threads.sh
 
 clean-local: clean-bench-threads
