@@ -18,7 +18,7 @@
 # Environment: top_srcdir, top_builddir, CC, CFLAGS, CLANG, LLVM_SPIRV,
 # OPENCL_CFLAGS, OPENCL_LIBS (from make); BENCH_THREADS (the thread
 # counts: "1,2" on a machine of fewer than 16 CPUs, else "1,4,16"),
-# BENCH_LAUNCHES (a thread's launches a run: 5000), BENCH_REPS (21),
+# BENCH_LAUNCHES (a thread's launches a run: 5000), BENCH_REPS (41),
 # BENCH_FORMAT (as bench/launch.sh); BENCH_RAW_MODULE (CUDA's raw side:
 # "shared", one module per device as a program that loads its kernels
 # once, or "own", a module per thread; bench/launch-threads-cuda.c);
@@ -37,7 +37,7 @@ if [ -z "$threads" ]; then
 	threads=1,2
 	[ "$(nproc)" -lt 16 ] || threads=1,4,16
 fi
-reps=${BENCH_REPS:-21}
+reps=${BENCH_REPS:-41}
 
 [ -x "$wrap" ] || { echo "$bench: $wrap is not built" >&2; exit 1; }
 if [ "$reuse" != 1 ]; then
