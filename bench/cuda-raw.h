@@ -2,7 +2,7 @@
 /*
  * The CUDA launch benchmarks' raw side: the driver's entry points, found
  * as the plugin finds them (DEVIMG_CUDA_DRIVER, else the driver's soname),
- * and cuInit.
+ * and cuInit; the PTX text they load.
  */
 #ifndef DEVIMG_BENCH_CUDA_RAW_H
 #define DEVIMG_BENCH_CUDA_RAW_H
@@ -13,6 +13,18 @@
 #include <stdlib.h>
 
 #include "plugins/cuda/driver.h"
+#include "tests/slurp.h"
+
+/* The PTX text at path, NUL-terminated; NULL when it cannot be read. */
+static inline char *cuda_raw_ptx(const char *path)
+{
+	size_t n = 0;
+	char *text = slurp_or_null(path, &n);
+
+	if (text)
+		text[n] = '\0';
+	return text;
+}
 
 /* 0, or -1 with the reason in why. */
 static inline int cuda_raw_open(struct cu_driver *cu, char *why, size_t size)

@@ -36,7 +36,6 @@
 
 #include "bench/cuda-raw.h"
 #include "bench/paired.h"
-#include "bench/read-file.h"
 
 
 struct raw {
@@ -136,7 +135,7 @@ static int raw_setup(struct raw *r, const char *ptx)
 	CUresult err;
 	char *text;
 
-	text = bench_read_file(ptx, NULL);
+	text = cuda_raw_ptx(ptx);
 	if (!text) {
 		fprintf(stderr, "bench-cuda: cannot read %s\n", ptx);
 		return 1;

@@ -32,7 +32,7 @@
 
 #include "bench/opencl-raw.h"
 #include "bench/paired.h"
-#include "bench/read-file.h"
+#include "tests/slurp.h"
 
 
 struct bench {
@@ -93,7 +93,7 @@ static int setup_raw(struct bench *b, int spirv, const char *path,
 	dev = find_cl_device(name);
 	if (!dev)
 		return 77;
-	bc = bench_read_file(path, &size);
+	bc = slurp_or_null(path, &size);
 	if (!bc) {
 		fprintf(stderr, "launch: cannot read %s\n", path);
 		return 1;

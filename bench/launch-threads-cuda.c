@@ -26,7 +26,6 @@
 #include <devimg/devimg.h>
 
 #include "bench/cuda-raw.h"
-#include "bench/read-file.h"
 #include "bench/scaling.h"
 
 struct bench {
@@ -185,10 +184,10 @@ int main(int argc, char **argv)
 	struct devimg_device *devs[SCALING_MAX_DEVICES];
 	struct devimg_ctx *ctx = NULL;
 	struct bench b = { 0 };
-	unsigned ngpus, launches, reps, misses = 0, t, i;
+	unsigned ngpus, launches, reps, i;
 	const char *env = getenv("BENCH_TARGET");
 	double target = env && *env ? strtod(env, NULL) : 0.98;
-	char why[512], *list, *tok, *save = NULL;
+	char why[512];
 	int count = 0, err, ret = 1;
 
 	if (argc < 4) {
@@ -213,7 +212,7 @@ int main(int argc, char **argv)
 		       count, ngpus);
 		return 77;
 	}
-	b.ptx = bench_read_file(argv[1], NULL);
+	b.ptx = cuda_raw_ptx(argv[1]);
 	if (!b.ptx) {
 		fprintf(stderr, "launch-threads: cannot read %s\n", argv[1]);
 		return 1;
@@ -245,25 +244,8 @@ int main(int argc, char **argv)
 	pool.ops = &cuda_ops;
 	pool.bench = &b;
 	pool.devs = devs;
-	scaling_header(launches);
-	list = strdup(argv[2]);
-	for (tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		t = (unsigned)strtoul(tok, NULL, 10);
-		if (!t || t > SCALING_MAX_THREADS) {
-			fprintf(stderr, "launch-threads: %s threads\n", tok);
-			free(list);
-			goto out;
-		}
-		if (scaling_measure(&pool, t, ngpus, launches, reps, target,
-				    &misses)) {
-			free(list);
-			goto out;
-		}
-	}
-	free(list);
-	printf("target devimg/raw >= %.2f in every configuration: %s\n",
-	       target, misses ? "MISS" : "ok");
+	if (scaling_table(&pool, argv[2], ngpus, launches, reps, target))
+		goto out;
 	ret = 0;
 out:
 	raw_modules_unload(&b);

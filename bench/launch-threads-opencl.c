@@ -25,8 +25,8 @@
 #include <devimg/devimg.h>
 
 #include "bench/opencl-raw.h"
-#include "bench/read-file.h"
 #include "bench/scaling.h"
+#include "tests/slurp.h"
 
 struct bench {
 	cl_device_id dev;
@@ -114,7 +114,7 @@ static int raw_program(struct bench *b, int spirv, const char *path,
 	b->dev = find_cl_device(name);
 	if (!b->dev)
 		return 77;
-	bytes = bench_read_file(path, &size);
+	bytes = slurp_or_null(path, &size);
 	if (!bytes) {
 		fprintf(stderr, "launch-threads: cannot read %s\n", path);
 		return 1;
@@ -146,10 +146,9 @@ int main(int argc, char **argv)
 	struct devimg_ctx *ctx = NULL;
 	struct devimg_device *dev;
 	struct bench b = { 0 };
-	unsigned launches, reps, misses = 0, t;
+	unsigned launches, reps;
 	const char *env = getenv("BENCH_TARGET");
 	double target = env && *env ? strtod(env, NULL) : 0.95;
-	char *list, *tok, *save = NULL;
 	int err, ret = 1;
 
 	if (argc < 4 || (strcmp(argv[1], "spirv") &&
@@ -186,25 +185,8 @@ int main(int argc, char **argv)
 	pool.ops = &opencl_ops;
 	pool.bench = &b;
 	pool.devs = &dev;
-	scaling_header(launches);
-	list = strdup(argv[3]);
-	for (tok = strtok_r(list, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		t = (unsigned)strtoul(tok, NULL, 10);
-		if (!t || t > SCALING_MAX_THREADS) {
-			fprintf(stderr, "launch-threads: %s threads\n", tok);
-			free(list);
-			goto out;
-		}
-		if (scaling_measure(&pool, t, 1, launches, reps, target,
-				    &misses)) {
-			free(list);
-			goto out;
-		}
-	}
-	free(list);
-	printf("target devimg/raw >= %.2f in every configuration: %s\n",
-	       target, misses ? "MISS" : "ok");
+	if (scaling_table(&pool, argv[3], 1, launches, reps, target))
+		goto out;
 	ret = 0;
 out:
 	if (b.prog)

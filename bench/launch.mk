@@ -33,8 +33,7 @@ clean-bench-launch:
 # where there are GPUs (bench/launch-threads.sh says how).
 bench_scripts += bench/launch-threads.sh
 EXTRA_DIST += bench/launch-threads-opencl.c bench/launch-threads-cuda.c \
-	bench/scaling.h bench/opencl-raw.h bench/cuda-raw.h bench/read-file.h \
-	bench/empty.ptx
+	bench/scaling.h bench/opencl-raw.h bench/cuda-raw.h bench/empty.ptx
 
 bench: bench-threads
 

@@ -276,12 +276,42 @@ out:
 	return ret;
 }
 
-/* The table's head. */
-static void scaling_header(unsigned launches)
+/*
+ * The table: scaling_measure() for each thread count of the
+ * comma-separated list, then the verdict. 0, or 1 on a bad count or a
+ * failure.
+ */
+static int scaling_table(struct scaling_pool *p, const char *list,
+			 unsigned ndevs, unsigned launches, unsigned reps,
+			 double target)
 {
+	char *copy = strdup(list), *tok, *save = NULL;
+	unsigned misses = 0, t;
+	int ret = 1;
+
+	if (!copy)
+		return 1;
 	printf("launches per second of all threads together, %u launches of global size 1 a thread a run (bursts of %u, or one stream), median of paired runs\n",
 	       launches, SCALING_BURST);
 	printf("threads devices shape  local  raw launch/s  devimg launch/s  devimg/raw (quartiles)  target\n");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		t = (unsigned)strtoul(tok, NULL, 10);
+		if (!t || t > SCALING_MAX_THREADS) {
+			fprintf(stderr, "launch-threads: %s threads, expected 1 to %u\n",
+				tok, SCALING_MAX_THREADS);
+			goto out;
+		}
+		if (scaling_measure(p, t, ndevs, launches, reps, target,
+				    &misses))
+			goto out;
+	}
+	printf("target devimg/raw >= %.2f in every configuration: %s\n",
+	       target, misses ? "MISS" : "ok");
+	ret = 0;
+out:
+	free(copy);
+	return ret;
 }
 
 #endif
