@@ -98,7 +98,8 @@ static int split_symbols(struct shadow *sh, struct devimg_device_image *di,
 		return -ENOMEM;
 	}
 	/* The text is in the block sy.mem, which is ours to write. */
-	text = (char *)sy.mem + (sy.text - (const char *)sy.mem);
+	text = sy.text ? (char *)sy.mem + (sy.text - (const char *)sy.mem) :
+			 NULL;
 	for (i = 0; i < sy.n; i++)
 		dst[i] = (struct devimg_offload_entry){
 			.name = text + (sy.names[i] - sy.text),
