@@ -9,10 +9,11 @@
  *
  * The command line follows DPC++'s clang-offload-wrapper: per-image options
  * (-kind, -target, -format, -compile-opts, -link-opts, -entries,
- * -properties) set a value that holds for every image after it until it is
- * given again; an image file may be followed by one manifest file; in batch
- * mode every input is a file table whose rows name each image's files, and
- * the per-image options before a table apply to every row of it.
+ * -properties, and -arch of the blob form) set a value that holds for
+ * every image after it until it is given again; an image file may be
+ * followed by one manifest file; in batch mode every input is a file
+ * table whose rows name each image's files, and the per-image options
+ * before a table apply to every row of it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "devimg/descriptor.h"
+#include "util/errmsg.h"
 #include "wrapper/wrap.h"
 #include "wrapper/wrap-syclbin.h"
 
@@ -62,6 +64,7 @@ enum opt_id {
 	OPT_WERROR,
 	OPT_NO_WARNINGS,
 	OPT_FORM,
+	OPT_ARCH,
 };
 
 enum arg_kind {
@@ -105,6 +108,7 @@ static const struct option_spec {
 	{ "Werror", OPT_WERROR, ARG_NONE, 0 },
 	{ "w", OPT_NO_WARNINGS, ARG_NONE, 0 },
 	{ "form", OPT_FORM, ARG_REQUIRED, 0 },
+	{ "arch", OPT_ARCH, ARG_REQUIRED, 1 },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -122,7 +126,8 @@ struct cli {
 	struct event *events;
 	size_t nevents;
 	const char *host;
-	const char *form_opt;	/* the -form=blob given, for messages */
+	const char *form_opt;	/* the last -form given, for messages */
+	const char *arch_opt;	/* the first non-empty -arch, for messages */
 	int batch;	/* every input is a file table (the last -batch) */
 	size_t ninputs;
 	struct wrap_image_opts cur;
@@ -152,6 +157,9 @@ static void usage(FILE *f)
 	      "  -link-opts=<s>          options for the runtime's program link\n"
 	      "  -entries=<file>         kernel names, one a line (\"\": none)\n"
 	      "  -properties=<file>      property sets (.props text; \"\": none)\n"
+	      "  -arch=<name>            the image's \"arch\" string in the blob form,\n"
+	      "                          e.g. sm_90, gfx90a (default: \"\"); at most 64\n"
+	      "                          letters, digits and _ . + - : (-form=blob only)\n"
 	      "An image file may be followed by its manifest file.\n"
 	      "\n"
 	      "Other options:\n"
@@ -247,6 +255,35 @@ static int parse_format(const char *text, const char *v, int *format)
 	}
 	return usage_fail("%s: unknown image format '%s' (expected none, native, spirv or llvmbc)",
 			 text, v);
+}
+
+static int arch_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || (ch && strchr("_.+-:", ch));
+}
+
+/*
+ * An -arch name as LLVM's tools write one (sm_90, gfx90a, gfx90a:xnack+):
+ * at most WRAP_ARCH_MAX bytes of letters, digits and _ . + - :, or empty
+ * (none). Messages quote the value escaped, since it may hold any byte.
+ */
+static int parse_arch(const char *text, const char *v)
+{
+	int nlen = (int)strcspn(text, "=");
+	size_t i, n = strlen(v);
+	struct quote q, qc;
+
+	if (n > WRAP_ARCH_MAX)
+		return usage_fail("%.*s: '%s': %zu bytes, more than the %u of an arch name",
+				 nlen, text, quote_text(&q, v, n), n,
+				 WRAP_ARCH_MAX);
+	for (i = 0; i < n; i++)
+		if (!arch_char(v[i]))
+			return usage_fail("%.*s: '%s': byte %zu, '%s', is not allowed in an arch name (letters, digits, '_', '.', '+', '-' and ':' are)",
+					 nlen, text, quote_text(&q, v, n),
+					 i + 1, quote_text(&qc, v + i, 1));
+	return 0;
 }
 
 static const struct option_spec *find_option(const char *name, size_t len)
@@ -440,7 +477,7 @@ static int parse_form(struct cli *c, const struct event *ev)
 {
 	if (!strcmp(ev->value, "descriptor")) {
 		c->job.set.form = WRAP_FORM_DESCRIPTOR;
-		c->form_opt = NULL;
+		c->form_opt = ev->text;
 	} else if (!strcmp(ev->value, "blob")) {
 		c->job.set.form = WRAP_FORM_BLOB;
 		c->form_opt = ev->text;
@@ -451,13 +488,32 @@ static int parse_form(struct cli *c, const struct event *ev)
 	return 0;
 }
 
-/* What only the descriptor form has, refused with -form=blob. */
+/*
+ * What only the blob form has, refused without it: an -arch (the
+ * SYCLBIN writer takes a native image's arch from its property sets).
+ */
+static int check_arch(const struct cli *c)
+{
+	if (!c->arch_opt)
+		return 0;
+	if (c->job.syclbin >= 0)
+		return usage_fail("%s: conflicts with -syclbin (a SYCLBIN file takes a native image's arch from its compile_target property; use -form=blob)",
+				 c->arch_opt);
+	return usage_fail("%s: conflicts with %s (the DPC++ descriptor has no arch field; use -form=blob)",
+			 c->arch_opt,
+			 c->form_opt ? c->form_opt : "the default -form=descriptor");
+}
+
+/*
+ * What only the descriptor form has, refused with -form=blob; what only
+ * the blob form has, refused without it.
+ */
 static int check_form(const struct cli *c)
 {
 	const struct wrap_job *j = &c->job;
 
 	if (j->set.form != WRAP_FORM_BLOB)
-		return 0;
+		return check_arch(c);
 	if (j->syclbin >= 0)
 		return usage_fail("%s: conflicts with -syclbin (a SYCLBIN file is no object)",
 				 c->form_opt);
@@ -543,6 +599,13 @@ static int global_options(struct cli *c, int *exit_now)
 			if (parse_form(c, ev))
 				return -1;
 			break;
+		case OPT_ARCH:
+			/* Checked here, before any input is read. */
+			if (parse_arch(ev->text, ev->value))
+				return -1;
+			if (*ev->value && !c->arch_opt)
+				c->arch_opt = ev->text;
+			break;
 		default:
 			break;
 		}
@@ -614,6 +677,9 @@ static int image_option(struct cli *c, const struct event *ev)
 		break;
 	case OPT_PROPERTIES:
 		o->props = ev->value;
+		break;
+	case OPT_ARCH:
+		o->arch = ev->value;
 		break;
 	default:
 		break;

@@ -2,10 +2,11 @@
 /*
  * devimg-wrap -form=blob: the object as llvm-offload-wrapper --kind=sycl
  * makes it (docs/formats.md, section 3). One OffloadBinary of version 2
- * holds every image, with per image the strings "triple", "arch", the
- * kernel names as "symbols" (clang-sycl-linker 23's binary table) and one
- * string per property set, named by the set, holding its properties as
- * .props text without the "[name]" line. It lies in an allocated section
+ * holds every image, with per image the strings "triple" and "arch" (its
+ * -target and -arch, empty when not given), the kernel names as
+ * "symbols" (clang-sycl-linker 23's binary table) and one string per
+ * property set, named by the set, holding its properties as .props text
+ * without the "[name]" line. It lies in an allocated section
  * .llvm.offloading; a constructor of priority 1 passes its address and
  * size to __sycl_register_lib(), a destructor of priority 1 to
  * __sycl_unregister_lib(). Names and property values are offsets inside
@@ -234,7 +235,8 @@ static int build_image(const struct wrap_image *img, struct blob_image *bi,
 	s = bi->strings;
 	s[bi->nstrings++] = (struct offload_string){ "triple", img->target,
 						     strlen(img->target) };
-	s[bi->nstrings++] = (struct offload_string){ "arch", "", 0 };
+	s[bi->nstrings++] = (struct offload_string){ "arch", img->arch,
+						     strlen(img->arch) };
 	if (img->has_entries &&
 	    add_symbols(img, bi, &s[bi->nstrings++], err))
 		return -1;
@@ -551,10 +553,11 @@ static void print_summary(const struct blob_obj *b, FILE *f,
 	for (i = 0; i < b->set->nimages; i++) {
 		const struct wrap_image *img = &b->set->images[i];
 
-		fprintf(f, "    image %zu at +0x%llx  %llu bytes from %s: kind %s, triple '%s', %zu entries%s, %zu property sets\n",
+		fprintf(f, "    image %zu at +0x%llx  %llu bytes from %s: kind %s, triple '%s', arch '%s', %zu entries%s, %zu property sets\n",
 			i, (unsigned long long)b->img_off[i],
 			(unsigned long long)img->size, img->path,
 			image_kind_name(b->in[i].image_kind), img->target,
+			img->arch,
 			img->has_entries ? img->entries.n : 0,
 			img->has_entries ? "" : " (none given)",
 			img->props ? img->props->nsets : 0);

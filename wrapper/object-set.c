@@ -31,6 +31,7 @@ static void image_fini(struct wrap_image *img)
 	free(img->path);
 	free(img->data);
 	free(img->target);
+	free(img->arch);
 	free(img->compile_opts);
 	free(img->link_opts);
 	free(img->manifest);

@@ -30,6 +30,9 @@ struct wrap_image {
 				   carried as bytes only */
 	uint8_t format;		/* enum devimg_image_format */
 	char *target;		/* never NULL; "" when not given */
+	char *arch;		/* never NULL; "" when not given: the blob
+				   form's "arch" string, which no other form
+				   has */
 	char *compile_opts;
 	char *link_opts;
 	int has_manifest;
@@ -63,6 +66,9 @@ struct wrap_set {
 	size_t nimages;
 	size_t cap;
 };
+
+/* The longest -arch name, in bytes (sm_90, gfx90a:xnack+: a few). */
+#define WRAP_ARCH_MAX 64u
 
 /* The most images one object can hold (limits.h). */
 #define WRAP_MAX_IMAGES DEVIMG_LIMIT_IMAGES

@@ -206,10 +206,11 @@ int wrap_add_image(struct wrap_job *c, const struct wrap_image_opts *o,
 	img->format = o->format;
 	img->path = strdup(path);
 	img->target = dup_or_empty(o->target);
+	img->arch = dup_or_empty(o->arch);
 	img->compile_opts = dup_or_empty(o->compile_opts);
 	img->link_opts = dup_or_empty(o->link_opts);
-	if (!img->path || !img->target || !img->compile_opts ||
-	    !img->link_opts)
+	if (!img->path || !img->target || !img->arch ||
+	    !img->compile_opts || !img->link_opts)
 		return wrap_fail("%s: %s", path, strerror(ENOMEM));
 	if (where[0] && !(img->where = strdup(where)))
 		return wrap_fail("%s: %s", path, strerror(ENOMEM));

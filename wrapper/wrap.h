@@ -26,6 +26,7 @@ struct wrap_image_opts {
 	const char *link_opts;
 	const char *entries;
 	const char *props;
+	const char *arch;	/* -arch, the blob form's "arch" string */
 };
 
 /* What the command line asks for. */

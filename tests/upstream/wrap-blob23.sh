@@ -20,7 +20,7 @@ printf '_ZTS4Fill\n_ZTS5Scale\n' >a.sym
 printf 'k_ptx\n' >k.sym
 printf '[SYCL/misc properties]\noptLevel=1|2\n' >a.props
 "$WRAP" -form=blob -o w.o -kind=sycl -target=spirv64-unknown-unknown \
-	-format=spirv -entries=a.sym -properties=a.props a.spv \
+	-format=spirv -entries=a.sym -properties=a.props a.spv -arch=sm_80 \
 	-target=nvptx64-nvidia-cuda -format=none -entries=k.sym k.ptx ||
 	fail "devimg-wrap -form=blob failed"
 
@@ -35,6 +35,7 @@ grep -E "$fields" dump.txt >got || true
 	fail "llvm-objdump-23 does not list two images: $(cat objdump.txt)"
 diff -u want got || fail "devimg-dump and llvm-objdump-23 disagree on w.o"
 grep -Eq '^kind +spir-v$' want && grep -Eq '^kind +ptx$' want &&
+	grep -Eq '^arch +sm_80$' want &&
 	grep -Eq '^producer +sycl$' want ||
 	fail "llvm-objdump-23 reads other kinds: $(cat objdump.txt)"
 

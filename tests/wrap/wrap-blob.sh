@@ -4,15 +4,18 @@
 # section .llvm.offloading aligned to 16, registered by a priority-1
 # constructor with (blob, size). devimg-dump reads back what was given:
 # kinds, triples, the symbols table, one string per property set (.props
-# text without the set's line), the images byte for byte. Linked with
-# libdevimg into a PIE, and into a shared library that a program opens and
-# closes, every kernel and property set registers as the descriptor form
-# of the same inputs registers them (and devimg-dump lists them so), and
-# dlclose unregisters; a set whose text does not read fails reading the
-# image's sets, in libdevimg and devimg-dump alike. A program
-# linking 10,000 kernels in this form has 4 dynamic relocations more than
-# without them. What the form has no place for is a one-line error and no
-# output; -emit-reg-funcs=0 leaves the code out, no image the blob.
+# text without the set's line), the images byte for byte; each image's
+# arch is the -arch before it (or before its -batch table), empty without
+# one. Linked with libdevimg into a PIE, and into a shared library that a
+# program opens and closes, every kernel and property set registers as
+# the descriptor form of the same inputs registers them (and devimg-dump
+# lists them so), and dlclose unregisters; a set whose text does not read
+# fails reading the image's sets, in libdevimg and devimg-dump alike. A
+# program linking 10,000 kernels in this form has 4 dynamic relocations
+# more than without them. What the form has no place for is a one-line
+# error and no output, and so is an -arch without the form, or of a
+# character or a length it does not take; -emit-reg-funcs=0 leaves the
+# code out, no image the blob.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/wrap/lib-wrap.sh"
 . "$top_srcdir/tests/upstream/lib-upstream.sh"
@@ -129,6 +132,55 @@ cmp a.spv x/w.o.0.spir64-unknown-unknown.spv &&
 	fail "devimg-dump --json l.o failed"
 jq -e '.offloading[0].image_kind == 2' l.json >/dev/null ||
 	fail "an LLVM bitcode image is not of kind 2: $(cat l.json)"
+# -arch: each image's "arch" string, from the -arch before it until given
+# again (-arch= drops it), in devimg-dump's text and JSON.
+head -c 256 /dev/urandom >k.cubin
+"$WRAP" -form=blob -o arch.o -kind=sycl -target=nvptx64-nvidia-cuda \
+	-format=native -arch=sm_90 -entries=k.sym k.cubin \
+	-target=spir64-unknown-unknown -format=spirv -arch= -entries=a.sym \
+	a.spv || fail "devimg-wrap -arch"
+"$DUMP" arch.o >arch.txt || fail "devimg-dump arch.o"
+grep -E '^(OFFLOADING IMAGE|kind|arch|triple) ' arch.txt |
+	sed 's/  */ /g; s/ $//' >got
+cat >want <<'EOF'
+OFFLOADING IMAGE [0]:
+kind cubin
+arch sm_90
+triple nvptx64-nvidia-cuda
+OFFLOADING IMAGE [1]:
+kind spir-v
+arch
+triple spir64-unknown-unknown
+EOF
+diff want got || fail "devimg-dump shows other arch strings: $(cat arch.txt)"
+"$DUMP" --json arch.o >arch.json && one_file_json arch.json ||
+	fail "devimg-dump --json arch.o failed"
+jq -c '.offloading | map([.image_kind, .strings.triple, .strings.arch])' \
+	arch.json >got
+echo '[[3,"nvptx64-nvidia-cuda","sm_90"],[6,"spir64-unknown-unknown",""]]' >want
+diff want got || fail "devimg-dump --json shows other arch strings"
+# The rows of a -batch table take the -arch before it (here as the next
+# argument, after two dashes); 64 bytes is not too long.
+head -c 300 /dev/urandom >m.cubin
+printf '[Code|Symbols]\nk.cubin|k.sym\nm.cubin|k.sym\n' >arch.tab
+"$WRAP" -form=blob -o archb.o -kind=sycl -target=amdgcn-amd-amdhsa \
+	-format=native --arch gfx90a:xnack+ -batch arch.tab ||
+	fail "devimg-wrap -arch -batch"
+"$DUMP" --json archb.o >archb.json && one_file_json archb.json ||
+	fail "devimg-dump --json archb.o failed"
+[ "$(jq -c '.offloading | map(.strings.arch)' archb.json)" = \
+  '["gfx90a:xnack+","gfx90a:xnack+"]' ] ||
+	fail "the table's rows: $(jq -c .offloading archb.json)"
+a64=$(printf '%064d' 0 | tr 0 a)
+"$WRAP" -form=blob -o arch64.o -kind=sycl -target=x -arch="$a64" \
+	-entries=k.sym k.cubin || fail "devimg-wrap -arch of 64 bytes"
+"$DUMP" --json arch64.o >arch64.json && one_file_json arch64.json ||
+	fail "devimg-dump --json arch64.o failed"
+[ "$(jq -r '.offloading[0].strings.arch' arch64.json)" = "$a64" ] ||
+	fail "the 64-byte arch: $(jq -c .offloading arch64.json)"
+# An empty -arch is no arch: the descriptor form takes it.
+"$WRAP" -o archd.o -kind=sycl -arch= -entries=k.sym k.cubin ||
+	fail "devimg-wrap -arch= (descriptor form)"
 
 # 3. Registered by libdevimg as the descriptor form of the same inputs:
 # in a PIE (before main), and in a library opened and closed.
@@ -230,6 +282,20 @@ wrap_usage_fails "-form=blob: conflicts with -syclbin" \
 	$o -syclbin=input -kind=sycl a.spv
 wrap_usage_fails "-form=blobs: unknown form 'blobs' (expected descriptor or blob)" \
 	-o dst/w.o -form=blobs -kind=sycl a.spv
+# -arch: the blob form's only; a name of its characters, 64 at most.
+wrap_usage_fails "-arch=sm_90: conflicts with the default -form=descriptor (the DPC++ descriptor has no arch field; use -form=blob)$" \
+	-o dst/w.o -kind=sycl -target=nvptx64 -arch=sm_90 k.cubin
+wrap_usage_fails "--arch: conflicts with -form=descriptor (the DPC++ descriptor has no arch field; use -form=blob)$" \
+	-o dst/w.o -form=descriptor -kind=sycl --arch sm_90 k.cubin
+wrap_usage_fails "-arch=sm_90: conflicts with -syclbin (a SYCLBIN file takes a native image's arch from its compile_target property; use -form=blob)$" \
+	-o dst/w.o -syclbin=input -kind=sycl -format=native \
+	-target=nvptx64 -arch=sm_90 k.cubin
+wrap_usage_fails "-arch: 'sm 90': byte 3, ' ', is not allowed in an arch name (letters, digits, '_', '.', '+', '-' and ':' are)$" \
+	$o -kind=sycl "-arch=sm 90" a.spv
+wrap_usage_fails "--arch: 'sm/90': byte 3, '/', is not allowed in an arch name" \
+	$o -kind=sycl --arch=sm/90 a.spv
+wrap_usage_fails "-arch: '${a64%????????????????}\.\.\.': 65 bytes, more than the 64 of an arch name$" \
+	$o -kind=sycl -arch="${a64}b" a.spv
 }
 
 # 6. -emit-reg-funcs=0: the blob without code, tables or undefined
