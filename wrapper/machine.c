@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <string.h>
 
+#include "util/le.h"
 #include "wrapper/machine.h"
 
 /*
@@ -42,10 +43,7 @@ static const struct wrap_stub_reloc x86_64_blob_relocs[] = {
 
 static void x86_64_put_size(unsigned char *stub, uint64_t size)
 {
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		stub[9 + i] = (unsigned char)(size >> (8 * i));
+	put_le64(stub + 9, size);
 }
 
 /*
@@ -95,17 +93,13 @@ static const struct wrap_stub_reloc aarch64_blob_relocs[] = {
 /* imm16 is bits 5 to 20 of each move, little-endian words from offset 8. */
 static void aarch64_put_size(unsigned char *stub, uint64_t size)
 {
-	unsigned i, j;
+	unsigned i;
 
 	for (i = 0; i < 4; i++) {
 		unsigned char *w = stub + 8 + 4 * i;
-		uint32_t insn = 0;
 
-		for (j = 0; j < 4; j++)
-			insn |= (uint32_t)w[j] << (8 * j);
-		insn |= (uint32_t)((size >> (16 * i)) & 0xffff) << 5;
-		for (j = 0; j < 4; j++)
-			w[j] = (unsigned char)(insn >> (8 * j));
+		put_le32(w, get_le32(w) |
+			    (uint32_t)((size >> (16 * i)) & 0xffff) << 5);
 	}
 }
 
