@@ -8,8 +8,9 @@
  * A pool of T worker threads is made per thread count; each makes, in its
  * own thread, a devimg queue, kernel and buffer on devimg device t % G and
  * the raw driver's queue and kernel on the same device (the backend's
- * ops). A run releases all workers at one barrier and ends when the last
- * one is done; each worker makes its launches in one of two shapes:
+ * ops). A run releases all workers at one barrier and lasts from the
+ * first one's start to the last one's end, each timing itself; each
+ * worker makes its launches in one of two shapes:
  *  - "burst": bursts of SCALING_BURST launches, each followed by a wait
  *    for the queue (the pattern of a program that waits on each step);
  *  - "stream": all its launches, then one wait (the queue saturated).
@@ -61,6 +62,7 @@ struct scaling_worker {
 	struct devimg_queue *q;
 	struct devimg_kernel *k;
 	struct devimg_buf *buf;
+	double t0, t1;		/* the last run's start and end, here */
 	int failed;
 };
 
@@ -143,11 +145,13 @@ static void *scaling_thread(void *arg)
 		pthread_barrier_wait(&p->start);
 		if (p->quit)
 			break;
+		w->t0 = scaling_now();
 		if (!w->failed && scaling_work(w) < 0) {
 			fprintf(stderr, "launch-threads: a %s launch failed: %s\n",
 				p->raw ? "raw" : "devimg", devimg_last_error());
 			w->failed = 1;
 		}
+		w->t1 = scaling_now();
 		pthread_barrier_wait(&p->done);
 	}
 	devimg_kernel_unref(w->k);
@@ -168,18 +172,29 @@ static int scaling_failed(const struct scaling_pool *p)
 	return 0;
 }
 
-/* One run: launches per second of all threads together; -1 on failure. */
+/*
+ * One run: launches per second of all threads together, from the first
+ * thread's start to the last one's end as the threads saw them (not the
+ * main thread, which may wake late); -1 on failure.
+ */
 static double scaling_run(struct scaling_pool *p, int raw)
 {
 	double t0, t1;
+	unsigned t;
 
 	p->raw = raw;
 	pthread_barrier_wait(&p->start);
-	t0 = scaling_now();
 	pthread_barrier_wait(&p->done);
-	t1 = scaling_now();
 	if (scaling_failed(p))
 		return -1;
+	t0 = p->w[0].t0;
+	t1 = p->w[0].t1;
+	for (t = 1; t < p->nthreads; t++) {
+		if (p->w[t].t0 < t0)
+			t0 = p->w[t].t0;
+		if (p->w[t].t1 > t1)
+			t1 = p->w[t].t1;
+	}
 	return (double)p->nthreads * p->launches / (t1 - t0);
 }
 
@@ -232,7 +247,7 @@ static int scaling_measure(struct scaling_pool *p, unsigned nthreads,
 	double *raw = calloc(3 * (size_t)reps, sizeof(double));
 	double *dev = raw + reps, *ratio = dev + reps;
 	int shape, loc, ret = 1;
-	unsigned r;
+	unsigned r, k;
 
 	if (!raw)
 		return 1;
@@ -246,13 +261,15 @@ static int scaling_measure(struct scaling_pool *p, unsigned nthreads,
 			if (scaling_run(p, 1) < 0 || scaling_run(p, 0) < 0)
 				goto out;
 			for (r = 0; r < reps; r++) {
-				int first = (int)(r & 1);
+				/* raw first in even repetitions */
+				for (k = 0; k < 2; k++) {
+					int is_raw = (r + k) % 2 == 0;
+					double v = scaling_run(p, is_raw);
 
-				if ((first ? (dev[r] = scaling_run(p, 0)) :
-					     (raw[r] = scaling_run(p, 1))) < 0 ||
-				    (first ? (raw[r] = scaling_run(p, 1)) :
-					     (dev[r] = scaling_run(p, 0))) < 0)
-					goto out;
+					if (v < 0)
+						goto out;
+					(is_raw ? raw : dev)[r] = v;
+				}
 				ratio[r] = dev[r] / raw[r];
 			}
 			qsort(raw, reps, sizeof(double), scaling_cmp);
