@@ -49,19 +49,31 @@ DEVIMG_PLUGIN_PATH=$plugins
 POCL_CACHE_DIR=$out/pocl-cache
 export DEVIMG_PLUGIN_PATH POCL_CACHE_DIR
 
+# run PROGRAM [ARG]...: 0, or 77 when it skipped; any other status ends
+# the script with it.
+run() {
+	rc=0
+	"$@" || rc=$?
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+	return "$rc"
+}
+
 # OpenCL, where the plugin is built, a device shows and its image can be
-# made (or was, with BENCH_REUSE=1); a skip is said in one line.
-opencl() {
+# made (or was, with BENCH_REUSE=1); a skip is said in one line. The
+# probe runs in a subshell of its own, as bench_format exits 77 to skip.
+opencl() (
 	[ -f "$plugins/devimg-opencl.so" ] || {
-		echo "$bench: OpenCL plugin not built, skipped"; return 0; }
+		echo "$bench: OpenCL plugin not built, skipped"; exit 0; }
 	DEVIMG_DEVICE_SELECTOR=${DEVIMG_DEVICE_SELECTOR:-opencl:*}
 	export DEVIMG_DEVICE_SELECTOR
 	if [ "$reuse" != 1 ] || [ ! -x launch-threads-opencl ]; then
 		# shellcheck source=bench/format.sh
 		. "$top_srcdir/bench/format.sh"
-		(bench_format "$out/probe-cache") || {
-			echo "$bench: OpenCL skipped"; return 0; }
-		bench_format "$out/probe-cache"
+		probe=$(bench_format "$out/probe-cache" &&
+			echo "$bench_fmt $bench_ext") || {
+			echo "$bench: OpenCL skipped"; exit 0; }
+		bench_fmt=${probe% *}
+		bench_ext=${probe#* }
 		printf 'kernel void empty(global int *p) {}\n' >empty.cl
 		printf 'empty\n' >empty.sym
 		bench_image empty
@@ -78,17 +90,14 @@ opencl() {
 	fi
 	read -r fmt image <opencl-image
 	echo "== OpenCL: threads $threads, image $image"
-	rc=0
-	./launch-threads-opencl "$fmt" "$image" "$threads" \
-		"${BENCH_LAUNCHES:-5000}" "$reps" || rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
-	unset DEVIMG_DEVICE_SELECTOR
-}
+	run ./launch-threads-opencl "$fmt" "$image" "$threads" \
+		"${BENCH_LAUNCHES:-5000}" "$reps" || true
+)
 
 # CUDA, where the plugin is built (the program says when there is no GPU).
-cuda() {
+cuda() (
 	[ -f "$plugins/devimg-cuda.so" ] || {
-		echo "$bench: CUDA plugin not built, skipped"; return 0; }
+		echo "$bench: CUDA plugin not built, skipped"; exit 0; }
 	if [ "$reuse" != 1 ] || [ ! -x launch-threads-cuda ]; then
 		cp "$top_srcdir/bench/empty.ptx" empty.ptx
 		printf 'empty\n' >empty.sym
@@ -103,18 +112,12 @@ cuda() {
 	DEVIMG_DEVICE_SELECTOR='cuda:*'
 	export DEVIMG_DEVICE_SELECTOR
 	echo "== CUDA, one GPU: threads $threads"
-	rc=0
-	./launch-threads-cuda empty.ptx "$threads" 1 \
-		"${BENCH_LAUNCHES:-5000}" "$reps" || rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
-	[ "$rc" -eq 0 ] || return 0
+	run ./launch-threads-cuda empty.ptx "$threads" 1 \
+		"${BENCH_LAUNCHES:-5000}" "$reps" || exit 0
 	echo "== CUDA, two GPUs at once: a thread each"
-	rc=0
-	BENCH_TARGET=0.95 ./launch-threads-cuda empty.ptx 2 2 \
-		"${BENCH_LAUNCHES:-5000}" "$reps" || rc=$?
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
-	unset DEVIMG_DEVICE_SELECTOR
-}
+	run env BENCH_TARGET=0.95 ./launch-threads-cuda empty.ptx 2 2 \
+		"${BENCH_LAUNCHES:-5000}" "$reps" || true
+)
 
 opencl
 cuda

@@ -91,7 +91,7 @@ echo "== start-up: fork + exec + load + registration + exit, $rounds rounds of e
 ./registry-spawn "$rounds" $progs >spawn.txt
 printf '%-8s %-10s %11s %8s %10s %9s %-17s %s\n' kernels form relocations \
 	added 'median us' 'added us' '(quartiles)' 'first read us'
-while read -r prog med min added q1 q3; do
+while read -r prog med _ added q1 q3; do
 	prog=${prog#./startup-}
 	r=$(relocs "startup-$prog")
 	if [ "$prog" = none ]; then
@@ -104,7 +104,6 @@ while read -r prog med min added q1 q3; do
 	printf '%-8s %-10s %11s %8s %10s %9s %-17s %s\n' "$n" "$form" "$r" \
 		"+$((r - base_relocs))" "${med#*=}" "${added#*=}" \
 		"(${q1#*=}..${q3#*=})" "$read_us"
-	: "$min"
 	if [ "$form" = blob ]; then
 		verdict=$(awk -v a="${added#*=}" -v r="$((r - base_relocs))" \
 			'BEGIN { print (a <= 300 && r <= 10) ? "ok" : "MISS" }')
